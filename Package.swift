@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+// Stickerkit: folders of artwork in, iMessage stickers out.
+// Data flows one way: ImageDecoding → ImageResize → ImageQuantize → PNGEncoding → StickerKit → stickerkit (CLI).
+import PackageDescription
+
+
+let package = Package(
+    name: "Stickerkit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "StickerKit", targets: ["StickerKit"]),
+        .executable(name: "stickerkit", targets: ["stickerkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Value types shared by every stage: Image, Frame, Animation, Delay, Limits, errors. No dependencies.
+        .target(name: "ImageCore"),
+
+        // Thin system-library shims (module map + shim.h), one per C library.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+        // setjmp-based error handling for libjpeg, which Swift cannot call directly.
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
+
+        .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"]),
+        .target(name: "ImageResize", dependencies: ["ImageCore"]),
+        .target(name: "ImageQuantize", dependencies: ["ImageCore"]),
+        .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"]),
+        .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"]),
+        .executableTarget(name: "stickerkit", dependencies: [
+            "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"]),
+        .testTarget(name: "ImageDecodingTests", dependencies: ["ImageDecoding", "CPNG"]),
+        .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize"]),
+        .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize"]),
+        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG"]),
+        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit"]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["stickerkit"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,3 @@
+#include <stdio.h>
+#include <stddef.h>
+#include <jpeglib.h>

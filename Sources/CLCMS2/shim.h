@@ -1,0 +1,1 @@
+#include <lcms2.h>

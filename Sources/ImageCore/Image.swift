@@ -1,0 +1,95 @@
+/// An 8-bit sRGB image with straight (non-premultiplied) alpha.
+///
+/// `pixels` holds `width * height * 4` bytes, RGBA order, rows top to bottom with no padding.
+/// This is the one public pixel format every stage speaks; premultiplied or float forms stay
+/// internal to the stage that needs them.
+public struct Image: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    /// An image over the given bytes. `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+                     "Image: \(pixels.count) bytes for \(width)×\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A fully transparent image (every byte zero).
+    public init(width: Int, height: Int) {
+        self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+    }
+
+    /// Bytes per row (`width * 4`).
+    @inlinable public var bytesPerRow: Int { width * 4 }
+
+    /// The pixel at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> RGBA {
+        get {
+            let i = (y * width + x) * 4
+            return RGBA(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        }
+        set {
+            let i = (y * width + x) * 4
+            pixels[i] = newValue.r; pixels[i + 1] = newValue.g
+            pixels[i + 2] = newValue.b; pixels[i + 3] = newValue.a
+        }
+    }
+
+    /// True when every pixel has alpha 255.
+    public var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 3
+            while i < p.count { if p[i] != 255 { return false }; i += 4 }
+            return true
+        }
+    }
+
+    /// True when every pixel has r == g == b.
+    public var isGray: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                if p[i] != p[i + 1] || p[i] != p[i + 2] { return false }
+                i += 4
+            }
+            return true
+        }
+    }
+
+    /// Sets the colour of every fully transparent pixel to zero, so that invisible colour neither
+    /// costs bytes nor leaks into averages.
+    public mutating func zeroTransparentColor() {
+        pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                if p[i + 3] == 0 { p[i] = 0; p[i + 1] = 0; p[i + 2] = 0 }
+                i += 4
+            }
+        }
+    }
+}
+
+/// One 8-bit sRGB pixel with straight alpha.
+public struct RGBA: Hashable, Sendable, CustomStringConvertible {
+    public var r: UInt8
+    public var g: UInt8
+    public var b: UInt8
+    public var a: UInt8
+
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
+        self.r = r; self.g = g; self.b = b; self.a = a
+    }
+
+    /// The colour packed as `0xRRGGBBAA`.
+    public var packed: UInt32 { UInt32(r) << 24 | UInt32(g) << 16 | UInt32(b) << 8 | UInt32(a) }
+
+    public init(packed v: UInt32) {
+        self.init(UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
+                  UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v))
+    }
+
+    public var description: String { "rgba(\(r),\(g),\(b),\(a))" }
+}

@@ -1,0 +1,65 @@
+/// Bounds a decoder checks before it allocates, with overflow-checked arithmetic. Defaults are
+/// generous for real artwork (100 MP per frame) and strict against decompression bombs.
+public struct Limits: Sendable, Equatable {
+    public var maxWidth: Int
+    public var maxHeight: Int
+    /// Pixels in one frame (canvas).
+    public var maxPixels: Int
+    public var maxFrames: Int
+    /// Decoded bytes over all frames (frames × canvas pixels × 4).
+    public var maxTotalBytes: Int
+
+    public init(maxWidth: Int = 65_535, maxHeight: Int = 65_535, maxPixels: Int = 100_000_000,
+                maxFrames: Int = 5_000, maxTotalBytes: Int = 1 << 30) {
+        self.maxWidth = maxWidth
+        self.maxHeight = maxHeight
+        self.maxPixels = maxPixels
+        self.maxFrames = maxFrames
+        self.maxTotalBytes = maxTotalBytes
+    }
+
+    public static let `default` = Limits()
+    /// No bounds at all: only as an explicit choice.
+    public static let unlimited = Limits(maxWidth: .max, maxHeight: .max, maxPixels: .max, maxFrames: .max, maxTotalBytes: .max)
+
+    /// Checks one canvas. `what` names the source of the numbers, e.g. "IHDR says".
+    public func check(width: Int, height: Int, format: ImageFormat?, what: String = "image is") throws {
+        guard width > 0, height > 0 else {
+            throw ImageError.decoding(format, "\(what) \(width)×\(height): zero size")
+        }
+        if width > maxWidth || height > maxHeight {
+            throw ImageError.limits(format, "\(what) \(width)×\(height), over the \(maxWidth)×\(maxHeight) limit")
+        }
+        let (px, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || px > maxPixels {
+            throw ImageError.limits(format, "\(what) \(width)×\(height), over the \(Limits.describePixels(maxPixels)) limit")
+        }
+        let (bytes, o2) = px.multipliedReportingOverflow(by: 4)
+        if o2 || bytes > maxTotalBytes {
+            throw ImageError.limits(format, "\(what) \(width)×\(height), over the \(Limits.describeBytes(maxTotalBytes)) decoded-size limit")
+        }
+    }
+
+    /// Checks that `frames` frames of a `width × height` canvas stay within the frame and byte limits.
+    public func check(frames: Int, width: Int, height: Int, format: ImageFormat?) throws {
+        if frames > maxFrames {
+            throw ImageError.limits(format, "\(frames) frames, over the \(maxFrames)-frame limit")
+        }
+        let (px, o1) = width.multipliedReportingOverflow(by: height)
+        let (perFrame, o2) = px.multipliedReportingOverflow(by: 4)
+        let (total, o3) = perFrame.multipliedReportingOverflow(by: max(frames, 1))
+        if o1 || o2 || o3 || total > maxTotalBytes {
+            throw ImageError.limits(format, "\(frames) frames of \(width)×\(height) decode to more than the \(Limits.describeBytes(maxTotalBytes)) limit")
+        }
+    }
+
+    static func describePixels(_ n: Int) -> String {
+        n % 1_000_000 == 0 ? "\(n / 1_000_000) MP" : "\(n)-pixel"
+    }
+
+    static func describeBytes(_ n: Int) -> String {
+        if n >= 1 << 30 && n % (1 << 30) == 0 { return "\(n >> 30) GiB" }
+        if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MiB" }
+        return "\(n)-byte"
+    }
+}

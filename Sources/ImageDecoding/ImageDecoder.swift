@@ -1,0 +1,64 @@
+import ImageCore
+
+/// How strict and how large decoding may be.
+public struct DecodeOptions: Sendable {
+    public var limits: Limits
+    /// Salvage what decodes from damaged files (bad CRCs, truncated data) instead of failing.
+    public var lenient: Bool
+    /// Decode only the first frame of an animation (cheaper; used by `check` and previews).
+    public var firstFrameOnly: Bool
+
+    public init(limits: Limits = .default, lenient: Bool = false, firstFrameOnly: Bool = false) {
+        self.limits = limits
+        self.lenient = lenient
+        self.firstFrameOnly = firstFrameOnly
+    }
+}
+
+/// A decoded file: its frames on the full canvas, the format it really was, and notes worth
+/// telling the user (e.g. a colour profile that was applied).
+public struct DecodedImage: Sendable {
+    public var format: ImageFormat
+    public var animation: Animation
+    public var warnings: [String]
+
+    public init(format: ImageFormat, animation: Animation, warnings: [String] = []) {
+        self.format = format
+        self.animation = animation
+        self.warnings = warnings
+    }
+}
+
+/// Entry point of the decoding stage: sniff → limits → header → frames.
+public enum ImageDecoder {
+    /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png` here;
+    /// the PNG decoder tells them apart.
+    public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return .webp }
+        return nil
+    }
+
+    /// Decodes any supported file. Throws `ImageError` naming the format and the problem.
+    public static func decode(_ bytes: [UInt8], options: DecodeOptions = .init()) throws -> DecodedImage {
+        if bytes.isEmpty { throw ImageError.unsupported(nil, "empty file (0 bytes)") }
+        guard let format = sniff(bytes) else {
+            throw ImageError.unsupported(nil, "not an image: unknown format (first bytes \(hexPrefix(bytes)))")
+        }
+        switch format {
+        case .png, .apng: return try PNGDecoder.decode(bytes, options: options)
+        case .jpeg: return try JPEGDecoder.decode(bytes, options: options)
+        case .gif: return try GIFDecoder.decode(bytes, options: options)
+        case .webp: return try WebPDecoder.decode(bytes, options: options)
+        }
+    }
+
+    static func hexPrefix(_ bytes: [UInt8]) -> String {
+        bytes.prefix(8).map { b in
+            let s = String(b, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined(separator: " ")
+    }
+}
