@@ -1,0 +1,39 @@
+import ImageCore
+import ImageDecoding
+import ImageResize
+import PNGEncoding
+
+/// Everything that decides what a conversion writes. Two runs with equal options on equal input
+/// give identical bytes.
+public struct ConversionOptions: Sendable, Equatable {
+    public var sizes: [StickerSize]
+    public var fit: FitMode
+    public var trim: Bool
+    public var inset: Int
+    public var linear: Bool
+    /// Largest whole file allowed, in bytes (Messages refuses stickers over 500,000 bytes).
+    public var maxBytes: Int
+    public var effort: Effort
+    /// pngquant-style MIN…MAX quality: never write below MIN, stop improving at MAX.
+    public var quality: ClosedRange<Int>
+    /// Lowest frame rate frame decimation may go down to, for animations.
+    public var minFPS: Double
+    public var limits: Limits
+    public var lenient: Bool
+
+    public init(sizes: [StickerSize] = [.regular], fit: FitMode = .contain, trim: Bool = false, inset: Int = 0,
+                linear: Bool = false, maxBytes: Int = 500_000, effort: Effort = .default,
+                quality: ClosedRange<Int> = 0...100, minFPS: Double = 8, limits: Limits = .default, lenient: Bool = false) {
+        self.sizes = sizes
+        self.fit = fit
+        self.trim = trim
+        self.inset = inset
+        self.linear = linear
+        self.maxBytes = maxBytes
+        self.effort = effort
+        self.quality = quality
+        self.minFPS = minFPS
+        self.limits = limits
+        self.lenient = lenient
+    }
+}
