@@ -47,12 +47,21 @@ public enum ImageDecoder {
         guard let format = sniff(bytes) else {
             throw ImageError.unsupported(nil, "not an image: unknown format (first bytes \(hexPrefix(bytes)))")
         }
+        var decoded: DecodedImage
         switch format {
-        case .png, .apng: return try PNGDecoder.decode(bytes, options: options)
-        case .jpeg: return try JPEGDecoder.decode(bytes, options: options)
-        case .gif: return try GIFDecoder.decode(bytes, options: options)
-        case .webp: return try WebPDecoder.decode(bytes, options: options)
+        case .png, .apng: decoded = try PNGDecoder.decode(bytes, options: options)
+        case .jpeg: decoded = try JPEGDecoder.decode(bytes, options: options)
+        case .gif: decoded = try GIFDecoder.decode(bytes, options: options)
+        case .webp: decoded = try WebPDecoder.decode(bytes, options: options)
         }
+        // Browsers show a delay of 10 ms or less as 100 ms; so do we, so that timing is what the
+        // artist saw. Stills keep their zero delay.
+        if decoded.animation.isAnimated {
+            for i in decoded.animation.frames.indices {
+                decoded.animation.frames[i].delay = decoded.animation.frames[i].delay.displayed
+            }
+        }
+        return decoded
     }
 
     static func hexPrefix(_ bytes: [UInt8]) -> String {
