@@ -8,14 +8,14 @@ import PNGEncoding
 /// size that gives the best measured quality within the budget, found by bisection over the
 /// colour count. Resolution is never lowered. A pure function: same input, same bytes.
 enum BudgetSearch {
-    static func encode(_ animation: Animation, options: ConversionOptions) -> Result<StickerOutput, StickerError> {
+    static func encode(_ animation: Animation, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
         if animation.isAnimated {
-            return AnimationBudget.encode(animation, options: options)
+            return AnimationBudget.encode(animation, options: options, clock: clock)
         }
-        return encodeStill(animation.frames[0].image, options: options)
+        return encodeStill(animation.frames[0].image, options: options, clock: clock)
     }
 
-    static func encodeStill(_ image: Image, options: ConversionOptions) -> Result<StickerOutput, StickerError> {
+    static func encodeStill(_ image: Image, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
         let maxBytes = options.maxBytes
         let effort = options.effort
         let side = image.width
@@ -28,17 +28,17 @@ enum BudgetSearch {
         }
 
         // 1. Lossless, if it fits: an exact palette when there are ≤ 256 colours, else truecolour.
-        let first = Quantizer.quantize([image], options: QuantizeOptions(maxColors: 256, dithering: 1))
+        let first = clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: 256, dithering: 1)) }
         var upper = 256
         if first.exact {
-            let bytes = PNGEncoder.encode(first.frames[0], effort: effort)
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
             if bytes.count <= maxBytes {
                 return .success(output(bytes, mode: "palette-exact", colors: first.palette.count, dithering: nil,
                                        quality: 100, metrics: nil))
             }
             upper = first.palette.count - 1
         } else {
-            let bytes = PNGEncoder.encode(image, effort: effort)
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(image, effort: effort) }
             if bytes.count <= maxBytes {
                 return .success(output(bytes, mode: "truecolor", colors: nil, dithering: nil, quality: 100, metrics: nil))
             }
@@ -50,8 +50,8 @@ enum BudgetSearch {
         var cache: [Int: Probe] = [:]
         func probe(_ n: Int) -> Probe {
             if let p = cache[n] { return p }
-            let q = (n == 256 && !first.exact) ? first : Quantizer.quantize([image], options: QuantizeOptions(maxColors: n, dithering: 1))
-            let bytes = PNGEncoder.encode(q.frames[0], effort: effort)
+            let q = (n == 256 && !first.exact) ? first : clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: n, dithering: 1)) }
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: effort) }
             let p = Probe(colors: n, result: q, bytes: bytes)
             cache[n] = p
             return p
@@ -91,7 +91,7 @@ enum BudgetSearch {
         if chosen.result.quality < minQuality {
             return .failure(StickerError("quality \(chosen.result.quality) at \(chosen.colors) colours is below the minimum \(minQuality) within the \(maxBytes)-byte budget", kind: .belowMinimumQuality))
         }
-        let metrics = QualityMetrics.compare(image, chosen.result.frames[0].expanded())
+        let metrics = clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) }
         return .success(output(chosen.bytes, mode: "palette", colors: chosen.result.palette.count, dithering: 1,
                                quality: chosen.result.quality, metrics: metrics))
     }

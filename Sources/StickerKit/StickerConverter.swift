@@ -34,6 +34,8 @@ public struct ConversionResult: Sendable {
     public var frames: Int
     public var warnings: [String]
     public var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)]
+    /// Time spent per stage, all sizes together.
+    public var timings: StageTimings
 }
 
 /// The pipeline: decode → fit and resize → quantize → encode → budget search. Touches no files.
@@ -41,18 +43,26 @@ public enum StickerConverter {
     /// Converts one file's bytes to every size in `options.sizes`. Throws `ImageError` when the
     /// input cannot be decoded; per-size failures (nothing fits the budget) are in the result.
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
-        let decoded = try ImageDecoder.decode(data, options: DecodeOptions(limits: options.limits, lenient: options.lenient))
-        return convert(decoded, options: options)
+        let clock = StageClock()
+        let decoded = try clock.measure(\.decode) {
+            try ImageDecoder.decode(data, options: DecodeOptions(limits: options.limits, lenient: options.lenient))
+        }
+        var result = convert(decoded, options: options)
+        result.timings.decode = clock.timings.decode
+        return result
     }
 
     /// Converts an already decoded image to every size in `options.sizes`.
     public static func convert(_ decoded: DecodedImage, options: ConversionOptions) -> ConversionResult {
         let source = decoded.animation
+        let clock = StageClock()
         var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
         for size in options.sizes {
-            let fitted = Resizer.fit(source, options: FitOptions(size: size.pixels, fit: options.fit, trim: options.trim,
-                                                                 inset: options.inset, linear: options.linear))
-            var result = BudgetSearch.encode(fitted.animation, options: options)
+            let fitted = clock.measure(\.resize) {
+                Resizer.fit(source, options: FitOptions(size: size.pixels, fit: options.fit, trim: options.trim,
+                                                        inset: options.inset, linear: options.linear))
+            }
+            var result = BudgetSearch.encode(fitted.animation, options: options, clock: clock)
             if case .success(var output) = result {
                 output.size = size
                 output.report.warnings = fitted.warnings + output.report.warnings
@@ -61,6 +71,7 @@ public enum StickerConverter {
             outputs.append((size, result))
         }
         return ConversionResult(format: decoded.format, width: source.width, height: source.height,
-                                frames: source.frames.count, warnings: decoded.warnings, outputs: outputs)
+                                frames: source.frames.count, warnings: decoded.warnings, outputs: outputs,
+                                timings: clock.timings)
     }
 }
