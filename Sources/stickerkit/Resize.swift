@@ -23,8 +23,11 @@ struct Resize: ParsableCommand {
     @Option(name: .shortAndLong, help: "Files converted at once (default: all cores).")
     var jobs: Int?
 
-    @Flag(name: .long, help: "Replace outputs that already exist.")
+    @Flag(name: .long, help: "Replace outputs that already exist (outputs stickerkit wrote itself are redone anyway when their input or settings change).")
     var overwrite = false
+
+    @Flag(name: .long, help: "Redo every output, even those that are up to date.")
+    var force = false
 
     @Option(name: .long, help: "Write a JSON report of every file to this path.")
     var report: String?
@@ -38,6 +41,7 @@ struct Resize: ParsableCommand {
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
+        Interrupts.install(terminal: terminal)
         let options = try conversion.conversionOptions()
         let started = Date()
         let found = InputDiscovery.discover(inputs)
@@ -48,7 +52,7 @@ struct Resize: ParsableCommand {
         let plan = OutputPlan(directory: output, sizes: options.sizes, inputs: found.files)
         let runner = BatchRunner(settings: .init(options: options, outputDirectory: output,
                                                  jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                                 overwrite: overwrite),
+                                                 overwrite: overwrite, force: force),
                                  terminal: terminal)
         let files = runner.run(found.files, plan: plan)
         let seconds = Date().timeIntervalSince(started)

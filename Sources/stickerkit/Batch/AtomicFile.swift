@@ -7,7 +7,7 @@ import Darwin
 
 /// Writes files so that a reader never sees a partial one: a temporary file beside the target,
 /// flushed, then renamed over it. Temporary files still open when the process is interrupted are
-/// removed by `removeAllPending()` (called from the signal handler).
+/// removed by `stopAndRemovePending()` (called when the process is interrupted).
 enum AtomicFile {
     enum Failure: Error, CustomStringConvertible {
         case io(String)
@@ -17,6 +17,7 @@ enum AtomicFile {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var pending: Set<String> = []
     nonisolated(unsafe) private static var counter = 0
+    nonisolated(unsafe) private static var stopping = false
 
     /// Writes `bytes` to `path` atomically, creating parent folders. Refuses to replace a folder.
     static func write(_ bytes: [UInt8], to path: String) throws {
@@ -34,7 +35,10 @@ enum AtomicFile {
         lock.lock(); counter += 1; let n = counter; lock.unlock()
         let name = (path as NSString).lastPathComponent
         let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(name).stickerkit-\(getpid())-\(n).tmp"
-        lock.lock(); pending.insert(tmp); lock.unlock()
+        lock.lock()
+        if stopping { lock.unlock(); throw Failure.io("interrupted") }
+        pending.insert(tmp)
+        lock.unlock()
         defer { lock.lock(); pending.remove(tmp); lock.unlock() }
 
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
@@ -62,10 +66,10 @@ enum AtomicFile {
         }
     }
 
-    /// Removes every temporary file still being written. Safe to call from a signal handler's
-    /// thread of control (best effort).
-    static func removeAllPending() {
-        lock.lock(); let all = pending; lock.unlock()
+    /// Refuses every later write and removes every temporary file still being written (called
+    /// when the process is interrupted).
+    static func stopAndRemovePending() {
+        lock.lock(); stopping = true; let all = pending; lock.unlock()
         for p in all { unlink(p) }
     }
 

@@ -11,6 +11,8 @@ final class BatchRunner: @unchecked Sendable {
         var outputDirectory: String
         var jobs: Int
         var overwrite: Bool
+        /// Redo every output, even those recorded as up to date.
+        var force: Bool = false
     }
 
     let settings: Settings
@@ -24,9 +26,26 @@ final class BatchRunner: @unchecked Sendable {
     private(set) var bytesWritten = 0
     private var reports: [BatchReport.File?] = []
 
+    let manifest: Manifest
+
     init(settings: Settings, terminal: Terminal) {
         self.settings = settings
         self.terminal = terminal
+        self.manifest = Manifest(directory: settings.outputDirectory)
+    }
+
+    /// Everything that changes the bytes of an output of this size: recorded in the manifest so a
+    /// rerun with other settings redoes the work.
+    func settingsKey(_ size: StickerSize) -> String {
+        let o = settings.options
+        return "v1 size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
+            + "max=\(o.maxBytes) effort=\(o.effort.rawValue) quality=\(o.quality.lowerBound)-\(o.quality.upperBound) "
+            + "minfps=\(o.minFPS) lenient=\(o.lenient)"
+    }
+
+    private func relativeOutput(_ out: String) -> String {
+        let dir = settings.outputDirectory.hasSuffix("/") ? settings.outputDirectory : settings.outputDirectory + "/"
+        return out.hasPrefix(dir) ? String(out.dropFirst(dir.count)) : out
     }
 
     /// Converts every input; returns the per-file report entries in input order.
@@ -95,7 +114,17 @@ final class BatchRunner: @unchecked Sendable {
                     count(\.failed)
                     continue
                 }
-                if !settings.overwrite {
+                let recorded = manifest.entry(for: relativeOutput(out))
+                if !settings.force, let r = recorded, r.settings == settingsKey(size),
+                   let fp = Manifest.fingerprint(input.path), fp.bytes == r.inputBytes, fp.modified == r.inputModified,
+                   Manifest.fingerprint(out)?.bytes == r.outputBytes {
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped", reason: "up to date"))
+                    count(\.skipped)
+                    continue
+                }
+                // Outputs we wrote before (with other settings or from another input version) are
+                // ours to redo; anything else is the user's and is replaced only when asked.
+                if recorded == nil && !settings.overwrite && !settings.force {
                     entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped",
                                                reason: "exists (use --overwrite to replace)"))
                     count(\.skipped)
@@ -134,6 +163,11 @@ final class BatchRunner: @unchecked Sendable {
             case .success(let sticker):
                 do {
                     try AtomicFile.write(sticker.bytes, to: out)
+                    if let fp = Manifest.fingerprint(input.path) {
+                        manifest.record(.init(output: relativeOutput(out), input: input.path, inputBytes: fp.bytes,
+                                              inputModified: fp.modified, settings: settingsKey(size),
+                                              outputBytes: sticker.bytes.count))
+                    }
                     entry.outputs.append(.init(path: out, size: size.rawValue, status: "written", reason: nil, details: sticker.report))
                     count(\.converted)
                     count(\.bytesWritten, sticker.bytes.count)
