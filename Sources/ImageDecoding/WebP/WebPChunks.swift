@@ -8,7 +8,8 @@ struct WebPChunks {
     var completeEnd = 12
     /// Complete ANMF (animation frame) chunks.
     var completeFrames = 0
-    /// Offset of the first VP8/VP8L/ALPH payload byte, when that chunk header is present.
+    /// Offset of the first VP8/VP8L payload byte (colour data; ALPH does not count), when that
+    /// chunk header is present.
     var imageDataStart: Int?
     /// FourCC of the first incomplete chunk, when there is one.
     var cutChunk: String?
@@ -20,7 +21,7 @@ struct WebPChunks {
         while offset + 8 <= bytes.count {
             let fourCC = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
             let size = WebPChunks.u32(bytes, offset + 4)
-            if imageDataStart == nil, ["VP8 ", "VP8L", "ALPH"].contains(fourCC) { imageDataStart = offset + 8 }
+            if imageDataStart == nil, ["VP8 ", "VP8L"].contains(fourCC) { imageDataStart = offset + 8 }
             let end = offset + 8 + size
             guard end <= bytes.count else { cutChunk = fourCC; return }
             if fourCC == "ANMF" { completeFrames += 1 }

@@ -30,7 +30,7 @@ public enum WebPDecoder {
                                     truncated: Bool, options: DecodeOptions) throws -> DecodedImage {
         var warnings: [String] = []
         if truncated {
-            guard let start = chunks.imageDataStart, bytes.count > start else {
+            guard let start = chunks.imageDataStart, bytes.count > start + 10 else {
                 throw ImageError.decoding(.webp, "data ends after \(bytes.count) bytes (header only)")
             }
             if !options.lenient {
