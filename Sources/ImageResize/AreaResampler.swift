@@ -80,7 +80,7 @@ final class AreaResampler {
                             continue
                         }
                         var t = pending ? 1 : 0
-                        let shared = !linear && oy + 1 < oh && yCounts[oy + 1] > 0
+                        let shared = oy + 1 < oh && yCounts[oy + 1] > 0
                             && yStarts[oy + 1] == yStarts[oy] + taps - 1 && taps - 1 >= t
                         let end = shared ? taps - 1 : taps
                         // Rows in groups of three (then two, one): the sum stays in registers.
@@ -117,7 +117,9 @@ final class AreaResampler {
     // MARK: vertical pass
 
     /// One source pixel premultiplied and weighted: rgb·a·w, 255·a·w. The alpha byte is forced
-    /// to 255 before the conversion so that a single multiply by a·w handles all four lanes.
+    /// to 255 before the conversion so that a single multiply by a·w handles all four lanes; one
+    /// 32-bit load plus a scalar alpha is cheaper than extracting a lane (see NOTES.md).
+    /// Little-endian: RGBA bytes load as 0xAABBGGRR.
     @inline(__always)
     static func premultiplied(_ src: UnsafeRawPointer, _ offset: Int, _ w: Float) -> SIMD4<Float> {
         let p = src.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
@@ -188,7 +190,7 @@ final class AreaResampler {
         }
     }
 
-    /// Linear-light version of `setRow`/`addRow`: colour goes through the decode table first.
+    /// Linear-light version of `accumulate1`: colour goes through the decode table first.
     static func accumulateLinear(_ src: UnsafeRawPointer, _ lut: UnsafePointer<Float>, _ w: Float,
                                  _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
         let p = src.assumingMemoryBound(to: UInt8.self)
@@ -202,7 +204,8 @@ final class AreaResampler {
 
     // MARK: horizontal pass
 
-    /// Reduces one premultiplied float row to `n` straight-alpha output pixels.
+    /// Reduces one premultiplied float row to `n` straight-alpha output pixels. Kept out of line
+    /// (one call per output row costs nothing) so that profiles show the two passes apart.
     @inline(never) static func reduceRow(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
                           _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
                           _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) {
@@ -251,3 +254,7 @@ final class AreaResampler {
         }
     }
 }
+
+#if _endian(big)
+#error("AreaResampler.premultiplied assumes little-endian RGBA loads")
+#endif
