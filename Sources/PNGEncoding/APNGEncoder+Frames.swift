@@ -74,11 +74,13 @@ extension APNGEncoder {
             written.append(WrittenFrame(rect: chosen.rect, blend: chosen.blend, dispose: 0, delay: delays[i], stream: stream))
             previous = target
         }
-        if written.count == 1 { return still(planFor) }
+        // A one-frame input is a still; an animation whose frames are all alike stays an APNG of
+        // one frame, so that its duration and loop count survive.
+        if written.count == 1 && frameCount == 1 { return still(planFor) }
         return file(written)
     }
 
-    /// The first frame as a plain PNG, for animations whose frames are all the same.
+    /// The first frame as a plain PNG, for one-frame input.
     private func still(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> [UInt8] {
         switch source {
         case .indexed(_, let frames): PNGEncoder.encodeIndexed(frames[0], plan: planFor)

@@ -15,7 +15,8 @@ extension PNGEncoder {
     /// - consecutive identical frames are merged into one whose delay is their exact sum;
     /// - a delay whose reduced fraction does not fit fcTL's two UInt16 is rounded as
     ///   `Delay.apngFraction` describes;
-    /// - when only one frame remains, the result is a plain PNG (no acTL, no delay).
+    /// - a one-frame input gives a plain PNG (no acTL, no delay); frames that all merge into one
+    ///   still give an APNG of one frame, keeping the duration and loop count.
     ///
     /// How it is laid out: the first frame is the default image (IDAT, with an fcTL, so it is
     /// part of the animation). Every later frame is cropped to the rectangle that differs from

@@ -183,6 +183,9 @@ final class PNGConformanceTests: XCTestCase {
         XCTAssertEqual(PNGColorSpace.profile(fromICCP: ArraySlice(Array("test".utf8) + [0, 0] + T.zlib(profile))), profile)
         let d = try PNGDecoder.decode(T.png(width: 1, height: 1, depth: 8, colorType: 0, samples: [9], before: [iccp]), options: DecodeOptions())
         XCTAssertFalse(d.warnings.contains("ignored a damaged iCCP chunk"))
+        // lcms2 rejects this blob: the pixels are still decoded, as sRGB, with a note.
+        XCTAssertEqual(d.warnings, ["ignored an invalid embedded ICC profile (3000 bytes): colours used as sRGB"])
+        XCTAssertEqual(d.animation.frames[0].image.pixels, [9, 9, 9, 255])
     }
 
     func testDispatcherDecodesPNG() throws {

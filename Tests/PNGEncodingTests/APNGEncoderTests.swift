@@ -85,6 +85,19 @@ final class APNGEncoderTests: XCTestCase {
         return info
     }
 
+    func testAnimationOfIdenticalFramesStaysAnAPNGWithItsDuration() throws {
+        let palette = TestImages.palette(5, translucent: true, seed: 9)
+        let frame = IndexedImage(width: 7, height: 5, palette: palette, indices: (0..<35).map { UInt8($0 % 5) })
+        let delays = [Delay(milliseconds: 1000), Delay(milliseconds: 1000), Delay(numerator: 1, denominator: 3)]
+        let apng = try PNGEncoder.encodeAnimation(frames: [frame, frame, frame], delays: delays, loopCount: 1, effort: .default)
+        let info = try assertDecodesExactly(apng, frames: [frame.expanded()], delays: [delays[0] + delays[1] + delays[2]], loopCount: 1)
+        XCTAssertTrue(info.isAnimated, "an animated input must not collapse into a plain PNG")
+        XCTAssertEqual(info.frames.count, 1)
+        // A single-frame input is still a plain PNG.
+        let still = try PNGEncoder.encodeAnimation(frames: [frame], delays: [delays[0]], loopCount: 0, effort: .default)
+        XCTAssertFalse(try APNGValidator.validate(still).isAnimated)
+    }
+
     func testIndexedAnimationsDecodeToTheInputFramesExactly() throws {
         var ops = [Int](repeating: 0, count: 6) // dispose × blend, to prove every path is exercised
         let palettes = [
@@ -193,9 +206,9 @@ final class APNGEncoderTests: XCTestCase {
         XCTAssertEqual([info.frames[1].control.width, info.frames[1].control.height], [40, 40])
     }
 
-    func testSingleFrameAndAllIdenticalFramesArePlainPNGs() throws {
+    func testSingleFrameIsAPlainPNG() throws {
         let image = TestImages.indexed(width: 10, height: 10, palette: TestImages.palette(6, translucent: true, seed: 1), seed: 2)
-        for frames in [[image], [image, image, image]] {
+        for frames in [[image]] {
             let png = try PNGEncoder.encodeAnimation(frames: frames, delays: Array(repeating: Delay(milliseconds: 70), count: frames.count), loopCount: 0)
             let info = try APNGValidator.validate(png)
             XCTAssertFalse(info.isAnimated)

@@ -35,7 +35,13 @@ enum PNGColorSpace {
         case .asIs:
             return nil
         case .icc(let profile):
-            return try ColorProfile.convertToSRGB(&image, iccProfile: profile, format: format)
+            // A profile lcms2 cannot read does not make the pixels unreadable: they are used as
+            // sRGB, and the user is told.
+            do {
+                return try ColorProfile.convertToSRGB(&image, iccProfile: profile, format: format)
+            } catch {
+                return "ignored an invalid embedded ICC profile (\(profile.count) bytes): colours used as sRGB"
+            }
         case .gamma(let table, let g):
             let count = image.width * image.height
             table.withUnsafeBufferPointer { t in
