@@ -94,6 +94,30 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertTrue(decoded.warnings.contains { $0.contains("CMYK") && $0.contains("naive") }, "\(decoded.warnings)")
     }
 
+    func testCMYKWithAnEmbeddedCMYKProfile() throws {
+        let bytes = try OtherFormatFixture.bytes("jpeg/cmyk.jpg")
+        let icc = try ColorProfileTests.naiveCMYKProfile()
+        let tagged = Array(bytes[..<2]) + app2(sequence: 1, count: 1, icc[...]) + Array(bytes[2...])
+        let decoded = try decode(tagged)
+        XCTAssertTrue(decoded.warnings.contains("converted CMYK with embedded ICC profile 'Test CMYK' to sRGB"), "\(decoded.warnings)")
+        // The profile's corners are the naive conversion: the pure-ink patches (0–4, 7) agree.
+        let image = decoded.animation.frames[0].image
+        let want = try OtherFormatFixture.bytes("jpeg/cmyk.rgba")
+        for patch in [0, 1, 2, 3, 4, 7] {
+            let i = (8 * 64 + patch * 8 + 4) * 4
+            XCTAssertLessThanOrEqual(OtherFormatFixture.maxDifference(Array(image.pixels[i..<i + 4]), Array(want[i..<i + 4])), 6, "patch \(patch)")
+        }
+    }
+
+    func testBrokenEXIFIsIgnored() throws {
+        var bytes = try OtherFormatFixture.bytes("jpeg/orient_6.jpg")
+        // APP1 starts at 2; TIFF header at 2 + 4 + 6; its IFD0 offset (bytes 4…7) now points far away.
+        bytes[12 + 4] = 0xF0
+        let decoded = try decode(bytes)
+        XCTAssertEqual(decoded.warnings, [])
+        XCTAssertEqual(decoded.animation, try decode(OtherFormatFixture.bytes("jpeg/orient_1.jpg")).animation)
+    }
+
     // MARK: ICC
 
     /// (marker, start, end) of each segment before the scan, `end` exclusive, `start` at 0xFF.

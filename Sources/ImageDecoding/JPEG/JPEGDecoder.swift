@@ -89,11 +89,12 @@ public enum JPEGDecoder {
         return DecodedImage(format: .jpeg, animation: Animation(still: image), warnings: warnings)
     }
 
-    /// libjpeg's message as an error: "Unsupported …" (12-bit data, odd colour spaces) is a
-    /// feature this build lacks, anything else is bad data.
+    /// libjpeg's message as an error: 12-bit data, features left out of the build and colour
+    /// conversions it lacks are unsupported; anything else is bad data.
     private static func error(_ decoder: OpaquePointer) -> ImageError {
         let text = message(decoder)
-        return text.contains("Unsupported") ? .unsupported(.jpeg, text) : .decoding(.jpeg, text)
+        let unsupported = ["data precision", "omitted at compile time", "color conversion"].contains { text.contains($0) }
+        return unsupported ? .unsupported(.jpeg, text) : .decoding(.jpeg, text)
     }
 
     private static func message(_ decoder: OpaquePointer) -> String {
