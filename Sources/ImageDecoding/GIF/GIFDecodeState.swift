@@ -52,8 +52,7 @@ struct GIFDecodeState {
                 partialRows = 0
                 do {
                     try readFrame(into: &canvas, line: &line)
-                } catch let stop as GIFStop {
-                    _ = stop
+                } catch is GIFStop {
                     try fail(canvas: canvas, place: "in frame \(frameNumber)")
                     break records
                 }
