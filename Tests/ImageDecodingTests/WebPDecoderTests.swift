@@ -59,6 +59,19 @@ final class WebPDecoderTests: XCTestCase {
         for i in stride(from: 3, to: raw.count, by: 4) { XCTAssertEqual(image.pixels[i], raw[i]) }
     }
 
+    func testICCPChunkIsAppliedToEveryAnimationFrame() throws {
+        let decoded = try decode(OtherFormatFixture.bytes("webp/anim_icc.webp"))
+        XCTAssertEqual(decoded.warnings, ["converted from embedded ICC profile 'Adobe RGB (1998)' to sRGB"])
+        let a = decoded.animation
+        XCTAssertEqual(a.frames.count, 2)
+        let pillow = try OtherFormatFixture.bytes("webp/anim_icc.rgba")
+        let size = a.width * a.height * 4
+        for i in 0..<2 {
+            XCTAssertLessThanOrEqual(OtherFormatFixture.maxDifference(a.frames[i].image.pixels,
+                                                                      Array(pillow[(i * size)..<((i + 1) * size)])), 1, "frame \(i + 1)")
+        }
+    }
+
     func testBrokenCorpusFiles() throws {
         let headerOnly = try OtherFormatFixture.bytes("broken/truncated_webp_static_header_only.webp")
         for lenient in [false, true] {
