@@ -111,7 +111,11 @@ struct PNGFileLayout {
                 guard idatState == 0, layout.animation == nil, data.count == 8 else { continue }
                 let count = Int(read32(chunk.dataStart))
                 let plays = Int(read32(chunk.dataStart + 4))
-                if count == 0 { try fail("acTL says 0 frames"); continue }
+                if count == 0 {
+                    if !lenient { throw ImageError.decoding(.apng, "acTL says 0 frames") }
+                    layout.warnings.append("ignored acTL that says 0 frames")
+                    continue
+                }
                 try options.limits.check(frames: count, width: header.width, height: header.height, format: .apng)
                 layout.animation = (count, plays)
             case PNGChunk.fcTL:
