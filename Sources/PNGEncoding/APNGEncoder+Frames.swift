@@ -31,8 +31,9 @@ extension APNGEncoder {
         }
     }
 
-    /// The file. `planFor` gives the compression plan for this animation's kind of raster.
-    func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> [UInt8] {
+    /// The file and the total size of its zlib streams. `planFor` gives the compression plan
+    /// for this animation's kind of raster.
+    func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
         let plan = planFor(kind)
         // Layout candidates are compared at a middle level; the winner is then compressed with
         // the full plan unless the plan is exactly the comparison.
@@ -77,11 +78,11 @@ extension APNGEncoder {
         // A one-frame input is a still; an animation whose frames are all alike stays an APNG of
         // one frame, so that its duration and loop count survive.
         if written.count == 1 && frameCount == 1 { return still(planFor) }
-        return file(written)
+        return (file(written), written.reduce(0) { $0 + $1.stream.count })
     }
 
     /// The first frame as a plain PNG, for one-frame input.
-    private func still(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> [UInt8] {
+    private func still(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
         switch source {
         case .indexed(_, let frames): PNGEncoder.encodeIndexed(frames[0], plan: planFor)
         case .truecolor(_, let frames): PNGEncoder.encodeTruecolor(frames[0], plan: planFor)
