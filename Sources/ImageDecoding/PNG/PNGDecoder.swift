@@ -36,6 +36,11 @@ public enum PNGDecoder {
             return DecodedImage(format: format, animation: Animation(still: raster.image), warnings: warnings)
         }
 
+        // Limits bound the canvas unless the caller chose `.unlimited`; even then, no overflow.
+        let (_, overflow) = header.width.multipliedReportingOverflow(by: header.height * 4)
+        if overflow || header.height > Int.max / 4 {
+            throw ImageError.limits(format, "canvas \(header.width)×\(header.height) is too large to allocate")
+        }
         var compositor = APNGCompositor(width: header.width, height: header.height)
         var frames: [Frame] = []
         for (i, frame) in layout.frames.enumerated() {
