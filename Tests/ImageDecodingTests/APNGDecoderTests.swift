@@ -288,6 +288,14 @@ final class APNGDecoderTests: XCTestCase {
         badOps[1].dispose = 0
         badOps[1].blend = 2
         assertError(Self.apng(width: 2, height: 2, frames: badOps), ["fcTL of frame 1 has invalid blend_op 2"])
+        // Lenient mode keeps the frames before a bad fcTL, or shows the IDAT image when frame 0 is bad.
+        let keptOne = try decode(Self.apng(width: 2, height: 2, frames: outside), lenient: true)
+        XCTAssertEqual(keptOne.format, .apng)
+        XCTAssertEqual(keptOne.animation.frames.count, 1)
+        XCTAssertTrue(keptOne.warnings.contains { $0.contains("outside the 2×2 canvas") }, "\(keptOne.warnings)")
+        let still = try decode(Self.apng(width: 2, height: 2, frames: small), lenient: true)
+        XCTAssertEqual(still.format, .png)
+        XCTAssertEqual(still.animation.width, 2)
         // Lenient mode keeps the frames that exist.
         XCTAssertEqual(try decode(Self.apng(width: 2, height: 2, frames: two, numFrames: 3), lenient: true).animation.frames.count, 2)
     }
