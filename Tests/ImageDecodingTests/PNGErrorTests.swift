@@ -249,7 +249,7 @@ final class PNGErrorTests: XCTestCase {
 
     func testRandomDamageNeverCrashes() throws {
         var rng = T.Random(state: 11)
-        let apng = APNGDecoderTests.apng(width: 9, height: 7, frames: [
+        let apng = PNGAnimationTests.apng(width: 9, height: 7, frames: [
             .init(width: 9, height: 7, pixels: (0..<252).map { UInt8($0) }),
             .init(x: 2, y: 1, width: 5, height: 4, dispose: 2, blend: 1, pixels: (0..<80).map { UInt8(truncatingIfNeeded: $0 * 3) }),
             .init(x: 0, y: 3, width: 9, height: 4, dispose: 1, blend: 0, pixels: (0..<144).map { UInt8(truncatingIfNeeded: $0 * 7) }),

@@ -13,7 +13,8 @@ import ImageCore
 // | mate_arc_colors wallpaper 2140×1200 | 35 ms | 47 ms |
 //
 // Every 8-bit file of the corpus decoded identical to libpng (static/, and frame 0 of animated/
-// except balls_200x125_31f.apng, whose hidden default image libpng shows and APNG does not).
+// except balls_200x125_31f.apng, whose hidden default image libpng shows and APNG does not), and
+// every frame of the 8 animated corpus APNGs (667 frames) identical to Pillow's compositing.
 //
 // Why it is written this way:
 // - libdeflate inflates the whole image in one call into a buffer of the exact size IHDR implies

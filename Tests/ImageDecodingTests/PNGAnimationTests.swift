@@ -5,7 +5,7 @@ import XCTest
 
 /// APNG: a real file against Pillow's compositing, synthetic animations against a reference
 /// compositor written here, and every structural error (sequence numbers, counts, regions).
-final class APNGDecoderTests: XCTestCase {
+final class PNGAnimationTests: XCTestCase {
     typealias T = PNGTestSupport
 
     struct FrameSpec {
