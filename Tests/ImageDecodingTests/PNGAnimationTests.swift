@@ -5,7 +5,7 @@ import XCTest
 
 /// APNG: a real file against Pillow's compositing, synthetic animations against a reference
 /// compositor written here, and every structural error (sequence numbers, counts, regions).
-final class APNGDecoderTests: XCTestCase {
+final class PNGAnimationTests: XCTestCase {
     typealias T = PNGTestSupport
 
     struct FrameSpec {
@@ -19,15 +19,15 @@ final class APNGDecoderTests: XCTestCase {
     /// An RGBA8 APNG. `hidden` is a default image that is not a frame; `sequence` rewrites the
     /// n-th sequence number; `fdatSplit` splits each frame's data over that many fdAT chunks.
     static func apng(width: Int, height: Int, frames: [FrameSpec], plays: Int = 0, hidden: [UInt8]? = nil, numFrames: Int? = nil,
-                     sequence: [Int: Int] = [:], fdatSplit: Int = 1) -> [UInt8] {
-        var file = T.signature + T.ihdr(width: width, height: height, depth: 8, colorType: 6)
+                     sequence: [Int: Int] = [:], fdatSplit: Int = 1, interlace: Bool = false) -> [UInt8] {
+        var file = T.signature + T.ihdr(width: width, height: height, depth: 8, colorType: 6, interlace: interlace ? 1 : 0)
         file += T.chunk("acTL", T.be32(numFrames ?? frames.count) + T.be32(plays))
         var seq = 0
         func nextSeq() -> [UInt8] { defer { seq += 1 }; return T.be32(sequence[seq] ?? seq) }
         func data(_ f: FrameSpec) -> [UInt8] {
-            T.zlib(T.scanlines(width: f.width, height: f.height, depth: 8, colorType: 6, interlace: false, samples: f.pixels.map(Int.init), filterSeed: f.x + f.y))
+            T.zlib(T.scanlines(width: f.width, height: f.height, depth: 8, colorType: 6, interlace: interlace, samples: f.pixels.map(Int.init), filterSeed: f.x + f.y))
         }
-        if let hidden { file += T.chunk("IDAT", T.zlib(T.scanlines(width: width, height: height, depth: 8, colorType: 6, interlace: false, samples: hidden.map(Int.init)))) }
+        if let hidden { file += T.chunk("IDAT", T.zlib(T.scanlines(width: width, height: height, depth: 8, colorType: 6, interlace: interlace, samples: hidden.map(Int.init)))) }
         for (i, f) in frames.enumerated() {
             let fc = T.be32(f.width) + T.be32(f.height) + T.be32(f.x) + T.be32(f.y) + T.be16(f.delay.0) + T.be16(f.delay.1) + [UInt8(f.dispose), UInt8(f.blend)]
             file += T.chunk("fcTL", nextSeq() + fc)
@@ -206,6 +206,23 @@ final class APNGDecoderTests: XCTestCase {
         }
     }
 
+    func testInterlacedFramesDecodeLikeProgressiveOnes() throws {
+        var rng = T.Random(state: 3)
+        let frames = [
+            FrameSpec(width: 11, height: 9, pixels: (0..<(11 * 9 * 4)).map { _ in UInt8(rng.below(256)) }),
+            FrameSpec(x: 2, y: 3, width: 7, height: 5, dispose: 2, blend: 1, pixels: (0..<(7 * 5 * 4)).map { _ in UInt8(rng.below(256)) }),
+            FrameSpec(x: 9, y: 0, width: 2, height: 9, blend: 1, pixels: (0..<(2 * 9 * 4)).map { _ in UInt8(rng.below(256)) }),
+        ]
+        let a = try decode(Self.apng(width: 11, height: 9, frames: frames))
+        let b = try decode(Self.apng(width: 11, height: 9, frames: frames, interlace: true))
+        XCTAssertEqual(a.animation, b.animation)
+        XCTAssertEqual(a.animation.frames.count, 3)
+        let expected = Self.reference(width: 11, height: 9, frames: frames)
+        for (i, f) in b.animation.frames.enumerated() {
+            XCTAssertLessThanOrEqual(zip(f.image.pixels, expected[i]).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1, "frame \(i)")
+        }
+    }
+
     func testFirstFrameDisposePreviousActsAsBackground() throws {
         let frames = [
             FrameSpec(x: 1, y: 0, width: 1, height: 1, dispose: 2, pixels: [10, 20, 30, 255]),
@@ -271,6 +288,14 @@ final class APNGDecoderTests: XCTestCase {
         badOps[1].dispose = 0
         badOps[1].blend = 2
         assertError(Self.apng(width: 2, height: 2, frames: badOps), ["fcTL of frame 1 has invalid blend_op 2"])
+        // Lenient mode keeps the frames before a bad fcTL, or shows the IDAT image when frame 0 is bad.
+        let keptOne = try decode(Self.apng(width: 2, height: 2, frames: outside), lenient: true)
+        XCTAssertEqual(keptOne.format, .apng)
+        XCTAssertEqual(keptOne.animation.frames.count, 1)
+        XCTAssertTrue(keptOne.warnings.contains { $0.contains("outside the 2×2 canvas") }, "\(keptOne.warnings)")
+        let still = try decode(Self.apng(width: 2, height: 2, frames: small), lenient: true)
+        XCTAssertEqual(still.format, .png)
+        XCTAssertEqual(still.animation.width, 2)
         // Lenient mode keeps the frames that exist.
         XCTAssertEqual(try decode(Self.apng(width: 2, height: 2, frames: two, numFrames: 3), lenient: true).animation.frames.count, 2)
     }
