@@ -49,7 +49,8 @@ extension PNGEncoder {
     /// same frame layout search, every stream compressed once at libdeflate level 6 and scaled
     /// by 0.9 (the measured level-10 ÷ level-6 ratio). It costs what `.fast` costs.
     ///
-    /// ANIM_ESTIMATE_ERROR
+    /// Measured on five 24-frame corpus animations at 148–408 px (NOTES.md): within −0.9 % … −1.9 %
+    /// of the `.default` size, at a fifth of its time or less.
     ///
     /// - Throws: as `encodeAnimation`.
     public static func estimatedAnimationSize(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0) throws -> Int {

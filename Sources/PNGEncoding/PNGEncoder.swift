@@ -6,7 +6,8 @@ import ImageCore
 ///   with the per-row minimum-sum heuristic, whichever compresses smaller.
 /// - `default`: level 10, filters chosen as for `fast` by a level-6 trial.
 /// - `max`: level 12; for truecolour every whole-image filter strategy is tried at level 6 and
-///   the best two are finished at level 12; palette images try three strategies.
+///   the best two are finished at level 12; palette images try three strategies. The `.default`
+///   result is computed too and kept when smaller, so `.max` is never larger than `.default`.
 ///
 /// Every level is lossless; they differ only in size and time (figures in NOTES.md).
 public enum Effort: String, Sendable, CaseIterable, Codable {
@@ -54,7 +55,9 @@ public enum PNGEncoder {
     /// palettes or colour counts: the same palette layout, unfiltered, one libdeflate level-6
     /// pass whose stream size is scaled by 0.9 (the measured level-10 ÷ level-6 ratio).
     ///
-    /// ESTIMATE_ERROR
+    /// Measured on 13 quantized corpus images fitted to 618 px (NOTES.md): the estimate was within
+    /// −4.5 % … +4.7 % of the `.default` size (most within ±2.5 %) and took 1–15 ms where `.default`
+    /// took 14–141 ms. Use it to rank or prune candidates; encode the final choice for real.
     public static func estimatedSize(_ image: IndexedImage) -> Int {
         let (bytes, stream) = encodeIndexed(image, plan: { EncodingPlan.estimate(kind: $0) })
         return bytes.isEmpty ? 0 : EncodingPlan.estimatedSize(fileBytes: bytes.count, streamBytes: stream)

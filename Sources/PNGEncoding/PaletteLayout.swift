@@ -86,7 +86,7 @@ struct PaletteLayout {
     private static func histogram(_ p: UnsafePointer<UInt8>?, count: Int, into c: UnsafeMutablePointer<Int>) {
         guard let p else { return }
         var i = 0
-        while i < count { c[Int(p[i])] += 1; i += 1 }
+        while i < count { c[Int(p[i])] += 1; i &+= 1 }
     }
 
     /// `indices` through `remap`.
@@ -106,6 +106,6 @@ struct PaletteLayout {
     private static func lookup(_ s: UnsafePointer<UInt8>?, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>?) {
         guard let s, let o else { return }
         var i = 0
-        while i < count { o[i] = table[Int(s[i])]; i += 1 }
+        while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 }
