@@ -249,9 +249,13 @@ final class APNGEncoderTests: XCTestCase {
 
     func testPillowReadsEveryFrameAndDuration() throws {
         var checked = 0
-        for (p, palette) in [TestImages.palette(7, translucent: true, seed: 1), TestImages.palette(100, translucent: false, seed: 2)].enumerated() {
+        let palettes = [TestImages.palette(7, translucent: true, seed: 1), TestImages.palette(100, translucent: false, seed: 2),
+                        TestImages.palette(16, translucent: false, seed: 3)] // opaque and full at depth 4: no transparent entry
+        for (p, palette) in palettes.enumerated() {
             for seed in 0..<3 as Range<UInt64> {
-                let frames = Self.walk(width: 21, height: 13, frames: 10, palette: palette, seed: seed + UInt64(p) * 10)
+                let frames = seed == 2
+                    ? Self.sprites(width: 30, height: 20, frames: 10, palette: palette, seed: UInt64(p))
+                    : Self.walk(width: 21, height: 13, frames: 10, palette: palette, seed: seed + UInt64(p) * 10)
                 let delays = Self.randomDelays(10, seed: seed)
                 let apng = try PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 2)
                 let (expectFrames, expectDelays) = Self.merged(frames.map { $0.expanded() }, delays)
@@ -274,6 +278,6 @@ final class APNGEncoderTests: XCTestCase {
         let delays = Self.randomDelays(6, seed: 6)
         let read = try PillowReader.read(try PNGEncoder.encodeAnimation(frames: rgbaFrames, delays: delays, loopCount: 0))
         XCTAssertEqual(read.frames, Self.merged(rgbaFrames, delays).0)
-        XCTAssertEqual(checked, 6)
+        XCTAssertEqual(checked, 9)
     }
 }
