@@ -42,7 +42,8 @@ struct EncodingPlan {
         case (_, .palette):
             return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1)
         case (.max, .truecolor):
-            return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 2,
+            // Three finalists: the level-6 ranking of the top ones is not the level-12 ranking.
+            return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 3,
                                 alternatives: [plan(.default, kind: kind)])
         case (_, .truecolor):
             // Flat artwork compresses best unfiltered, photos with the heuristic: a level-6 trial
@@ -83,7 +84,7 @@ struct EncodingPlan {
         }
         var trials: [(stream: [UInt8], filtered: [UInt8])] = []
         for s in strategies {
-            let filtered = ScanlineFilter.filter(raster, strategy: s)
+            let filtered = ScanlineFilter.filter(raster, strategy: s, compressor: compressor)
             trials.append((compressor.compress(filtered, level: trialLevel), filtered))
         }
         trials.sort { $0.stream.count < $1.stream.count }

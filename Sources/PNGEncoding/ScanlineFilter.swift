@@ -5,15 +5,21 @@ enum FilterStrategy: Hashable, CustomStringConvertible {
     /// Per row, the type whose output has the smallest sum of absolute values when the bytes are
     /// read as signed: the classic heuristic from the PNG specification.
     case minimumSum
+    /// Per row, the type that makes the deflate stream of the last few already chosen rows plus
+    /// this one smallest (libdeflate level 1): slow, for `.max`.
+    case bruteForce
 
     static let none = FilterStrategy.fixed(0)
     /// Every whole-image strategy, in the order `.max` effort tries them.
-    static let all: [FilterStrategy] = [.fixed(0), .minimumSum, .fixed(1), .fixed(2), .fixed(3), .fixed(4)]
+    static let all: [FilterStrategy] = [.fixed(0), .minimumSum, .fixed(1), .fixed(2), .fixed(3), .fixed(4), .bruteForce]
+    /// Rows of context the brute-force choice compresses with the candidate row.
+    static let bruteForceWindowRows = 4
 
     var description: String {
         switch self {
         case .fixed(let t): ["none", "sub", "up", "average", "paeth"][Int(min(t, 4))]
         case .minimumSum: "min-sum"
+        case .bruteForce: "brute-force"
         }
     }
 }
@@ -22,7 +28,8 @@ enum FilterStrategy: Hashable, CustomStringConvertible {
 /// compresses, each row prefixed by its filter type.
 enum ScanlineFilter {
     /// The filtered stream of `raster`: `height × (1 + rowBytes)` bytes.
-    static func filter(_ raster: Raster, strategy: FilterStrategy) -> [UInt8] {
+    static func filter(_ raster: Raster, strategy: FilterStrategy, compressor: ZlibCompressor? = nil) -> [UInt8] {
+        if strategy == .bruteForce { return bruteForce(raster, compressor: compressor ?? ZlibCompressor()) }
         let rowBytes = raster.rowBytes
         let height = raster.height
         let unit = raster.filterUnit
@@ -44,9 +51,49 @@ enum ScanlineFilter {
                             case .fixed(let type):
                                 o[0] = type
                                 filterRow(type: Int(type), cur: cur, prev: prev, count: rowBytes, unit: unit, out: o + 1)
-                            case .minimumSum:
+                            case .minimumSum, .bruteForce:
                                 o[0] = minimumSumRow(cur: cur, prev: prev, count: rowBytes, unit: unit, scratch: s.baseAddress!, out: o + 1)
                             }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Per row, each filter type is written after the previous `bruteForceWindowRows` filtered
+    /// rows and the whole window deflated; the type giving the smallest stream is kept.
+    static func bruteForce(_ raster: Raster, compressor: ZlibCompressor) -> [UInt8] {
+        let rowBytes = raster.rowBytes, height = raster.height, unit = raster.filterUnit
+        let stride = rowBytes + 1
+        let window = FilterStrategy.bruteForceWindowRows
+        var out = [UInt8](repeating: 0, count: height * stride)
+        // Room for `window` context rows and one candidate row.
+        var work = [UInt8](repeating: 0, count: (window + 1) * stride)
+        let zeroRow = [UInt8](repeating: 0, count: rowBytes)
+        raster.data.withUnsafeBufferPointer { src in
+            zeroRow.withUnsafeBufferPointer { zero in
+                out.withUnsafeMutableBufferPointer { dst in
+                    work.withUnsafeMutableBufferPointer { w in
+                        guard rowBytes > 0, let src = src.baseAddress, let dst = dst.baseAddress, let w = w.baseAddress else { return }
+                        for y in 0..<height {
+                            let cur = src + y * rowBytes
+                            let prev = y == 0 ? zero.baseAddress! : cur - rowBytes
+                            let context = min(y, window)
+                            // The chosen rows before this one, then the candidate.
+                            w.update(from: dst + (y - context) * stride, count: context * stride)
+                            let candidate = w + context * stride
+                            var best = 0, bestSize = Int.max
+                            for type in 0..<5 {
+                                candidate[0] = UInt8(type)
+                                filterRow(type: type, cur: cur, prev: prev, count: rowBytes, unit: unit, out: candidate + 1)
+                                let size = compressor.compressedSize(w, count: (context + 1) * stride, level: 1)
+                                if size < bestSize { bestSize = size; best = type }
+                            }
+                            let o = dst + y * stride
+                            o[0] = UInt8(best)
+                            filterRow(type: best, cur: cur, prev: prev, count: rowBytes, unit: unit, out: o + 1)
                         }
                     }
                 }
