@@ -79,6 +79,7 @@ final class APNGEncoderTests: XCTestCase {
             XCTFail("frame \(n) differs", file: file, line: line)
         }
         if info.isAnimated {
+            XCTAssertTrue(info.frames[0].isDefaultImage, "the default image is the first frame", file: file, line: line)
             XCTAssertEqual(info.numPlays, loopCount, file: file, line: line)
             XCTAssertEqual(decoded.delays.map { Delay(numerator: $0.0, denominator: $0.1) }, expectDelays, file: file, line: line)
         }
@@ -258,6 +259,7 @@ final class APNGEncoderTests: XCTestCase {
                     : Self.walk(width: 21, height: 13, frames: 10, palette: palette, seed: seed + UInt64(p) * 10)
                 let delays = Self.randomDelays(10, seed: seed)
                 let apng = try PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 2)
+                _ = try APNGValidator.validate(apng)
                 let (expectFrames, expectDelays) = Self.merged(frames.map { $0.expanded() }, delays)
                 let read = try PillowReader.read(apng)
                 XCTAssertEqual(read.frames.count, expectFrames.count)
@@ -276,7 +278,9 @@ final class APNGEncoderTests: XCTestCase {
         // Truecolour RGBA too.
         let rgbaFrames = Self.walk(width: 17, height: 9, frames: 6, palette: TestImages.palette(9, translucent: true, seed: 3), seed: 5).map { $0.expanded() }
         let delays = Self.randomDelays(6, seed: 6)
-        let read = try PillowReader.read(try PNGEncoder.encodeAnimation(frames: rgbaFrames, delays: delays, loopCount: 0))
+        let rgbaAPNG = try PNGEncoder.encodeAnimation(frames: rgbaFrames, delays: delays, loopCount: 0)
+        _ = try APNGValidator.validate(rgbaAPNG)
+        let read = try PillowReader.read(rgbaAPNG)
         XCTAssertEqual(read.frames, Self.merged(rgbaFrames, delays).0)
         XCTAssertEqual(checked, 9)
     }

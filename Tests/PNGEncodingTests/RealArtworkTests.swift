@@ -96,6 +96,7 @@ final class RealArtworkTests: XCTestCase {
         let delays = Array(repeating: Delay(milliseconds: 50), count: 6)
         let serial = (PNGEncoder.encode(image, effort: .fast), PNGEncoder.encode(indexed, effort: .fast),
                       try PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 0, effort: .fast))
+        XCTAssertEqual(try APNGTestDecoder.decode(serial.2).frames, APNGEncoderTests.merged(frames.map { $0.expanded() }, delays).0)
         let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: 12)
         results.initialize(repeating: [])
         defer { results.deallocate() }
