@@ -34,6 +34,7 @@ extension APNGEncoder {
     /// The file and the total size of its zlib streams. `planFor` gives the compression plan
     /// for this animation's kind of raster.
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
+        if frameCount == 1 { return still(planFor) }
         let plan = planFor(kind)
         // Layout candidates are compared at a middle level; the winner is then compressed with
         // the full plan unless the plan is exactly the comparison.
