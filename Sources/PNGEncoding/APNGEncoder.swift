@@ -24,7 +24,8 @@ extension PNGEncoder {
     /// dispose op, NONE and BACKGROUND, and for this frame's blend op, SOURCE (the cropped pixels)
     /// and OVER (unchanged pixels replaced by a fully transparent entry, allowed only when every
     /// changed pixel is opaque so the result is exact in every reader); the combination with the
-    /// smallest compressed frame wins. The palette is rewritten as for `encode(_:effort:)`; if no
+    /// smallest compressed frame wins. The palette is rewritten as for `encode(_:effort:)` (but
+    /// always written as a palette, never as gray); if no
     /// used entry has alpha 0, one is added when that keeps the bit depth (a quantizer that
     /// reserves one for animations gives OVER every chance).
     ///
@@ -50,7 +51,9 @@ extension PNGEncoder {
     /// same frame layout search, every stream compressed once at libdeflate level 6 and scaled
     /// by 0.9 (the measured level-10 ÷ level-6 ratio). It costs what `.fast` costs.
     ///
-    /// ANIM_ESTIMATE_ERROR
+    /// Measured on seven corpus animations (24–150 frames, 148–408 px; NOTES.md): within
+    /// −5.3 % … +4.6 % of the `.default` size (five of them within −0.9 … −1.9 %), at a fifth of
+    /// its time or less.
     ///
     /// - Throws: as `encodeAnimation`.
     public static func estimatedAnimationSize(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0) throws -> Int {
@@ -124,7 +127,9 @@ struct APNGEncoder {
         guard loopCount >= 0, loopCount <= Int(UInt32.max) else {
             throw ImageError(.parameter, .apng, "loop count \(loopCount) is outside 0…\(UInt32.max)")
         }
-        guard sizes.count <= Int(UInt32.max / 4) else { throw ImageError(.parameter, .apng, "\(sizes.count) frames") }
+        guard sizes.count <= Int(UInt32.max / 4) else {
+            throw ImageError(.parameter, .apng, "\(sizes.count) frames, more than APNG sequence numbers can count")
+        }
         return first
     }
 }

@@ -8,6 +8,9 @@ struct EncodingPlan {
     let strategies: [FilterStrategy]
     let trialLevel: Int
     let finalists: Int
+    /// Plans whose result is also computed, the smallest stream winning: lets `.max` promise it
+    /// is never larger than `.default` (libdeflate's level 12 is not always below level 10).
+    var alternatives: [EncodingPlan] = []
 
     /// The kinds of raster that want different filters.
     enum Kind {
@@ -30,14 +33,18 @@ struct EncodingPlan {
         switch (effort, kind) {
         case (_, .packedPalette):
             // Filters on bytes that pack several indices only scramble them.
-            return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1)
+            return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1,
+                                alternatives: effort == .max ? [plan(.default, kind: kind)] : [])
         case (.max, .palette):
             // "none" won on every quantized file measured; the others are cheap insurance at level 6.
-            return EncodingPlan(level: 12, strategies: [.none, .fixed(1), .minimumSum], trialLevel: 6, finalists: 1)
+            return EncodingPlan(level: 12, strategies: [.none, .fixed(1), .minimumSum], trialLevel: 6, finalists: 1,
+                                alternatives: [plan(.default, kind: kind)])
         case (_, .palette):
             return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1)
         case (.max, .truecolor):
-            return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 2)
+            // Three finalists: the level-6 ranking of the top ones is not the level-12 ranking.
+            return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 3,
+                                alternatives: [plan(.default, kind: kind)])
         case (_, .truecolor):
             // Flat artwork compresses best unfiltered, photos with the heuristic: a level-6 trial
             // of both picks the one to finish.
@@ -63,12 +70,21 @@ struct EncodingPlan {
 
     /// The zlib stream of `raster` under this plan: the smallest over the strategies tried.
     func compress(_ raster: Raster, with compressor: ZlibCompressor) -> [UInt8] {
+        var best = compressOwn(raster, with: compressor)
+        for a in alternatives {
+            let other = a.compress(raster, with: compressor)
+            if other.count < best.count { best = other }
+        }
+        return best
+    }
+
+    private func compressOwn(_ raster: Raster, with compressor: ZlibCompressor) -> [UInt8] {
         if strategies.count == 1 {
             return compressor.compress(ScanlineFilter.filter(raster, strategy: strategies[0]), level: level)
         }
         var trials: [(stream: [UInt8], filtered: [UInt8])] = []
         for s in strategies {
-            let filtered = ScanlineFilter.filter(raster, strategy: s)
+            let filtered = ScanlineFilter.filter(raster, strategy: s, compressor: compressor)
             trials.append((compressor.compress(filtered, level: trialLevel), filtered))
         }
         trials.sort { $0.stream.count < $1.stream.count }

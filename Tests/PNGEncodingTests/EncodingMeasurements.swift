@@ -100,6 +100,24 @@ final class EncodingMeasurements: XCTestCase {
         efforts.forEach { print($0) }
     }
 
+    func testMeasureFilterKernels() throws {
+        guard ProcessInfo.processInfo.environment["PNGENC_MEASURE_DIR"] != nil else {
+            throw XCTSkip("measurements: set PNGENC_MEASURE_DIR (see testMeasureCorpus)")
+        }
+        // Noise is the worst case for branchy code; best of 10 runs on a 618² RGBA frame.
+        var r = SeededRandom(1)
+        let raster = Raster(width: 618, height: 618, bitsPerPixel: 32, data: (0..<(618 * 618 * 4)).map { _ in r.byte() })
+        for s in FilterStrategy.all {
+            var best = Double.infinity
+            for _ in 0..<10 {
+                let (f, ms) = time { ScanlineFilter.filter(raster, strategy: s) }
+                XCTAssertEqual(f.count, 618 * (618 * 4 + 1))
+                best = min(best, ms)
+            }
+            print("filter \(s): \(String(format: "%.2f", best)) ms")
+        }
+    }
+
     func measureAnimation(_ input: Input) throws {
         var row = "| \(input.name) (\(input.indexed.count) f) |"
         for effort in Effort.allCases {

@@ -7,7 +7,7 @@ Each input is fitted into a 618 px square (sticker size), then written as
   NAME.rgba.bin   the RGBA image
   NAME.flat.bin   Pillow FASTOCTREE 256 colours, no dithering (Pillow ignores dither for RGBA)
   NAME.fs.bin     the same palette with Floyd-Steinberg dithering (slow; only when DITHER=1)
-Animated inputs (APNG/GIF/WebP) are cut to 24 frames at 408 px and crudely quantized to one shared
+Animated inputs (APNG/GIF/WebP) are cut to 24 frames (MAXFRAMES=n to change) at 408 px and crudely quantized to one shared
 palette (6x7x6 colour cube + one transparent entry; alpha < 128 is transparent):
   NAME.anim.bin
 Format (little-endian u32): magic, width, height, palette entries, frames; palette RGBA; per frame
@@ -85,7 +85,7 @@ for path in sys.argv[2:]:
     if getattr(src, 'n_frames', 1) > 1:
         frames = []
         for i, fr in enumerate(ImageSequence.Iterator(src)):
-            if i >= 24: break
+            if i >= int(os.environ.get('MAXFRAMES', '24')): break
             frames.append((int(fr.info.get('duration', 100) or 100), fit(fr.copy(), 408)))
         pal, data = cube_quantize(frames)
         w, h = frames[0][1].size
