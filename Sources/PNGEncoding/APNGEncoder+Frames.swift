@@ -34,7 +34,7 @@ extension APNGEncoder {
     /// The file and the total size of its zlib streams. `planFor` gives the compression plan
     /// for this animation's kind of raster.
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
-        if frameCount == 1 { return still(planFor) }
+        if frameCount == 1 && !alwaysAnimated { return still(planFor) }
         let plan = planFor(kind)
         // Layout candidates are compared at a middle level; the winner is then compressed with
         // the full plan unless the plan is exactly the comparison.
@@ -78,7 +78,7 @@ extension APNGEncoder {
         }
         // A one-frame input is a still; an animation whose frames are all alike stays an APNG of
         // one frame, so that its duration and loop count survive.
-        if written.count == 1 && frameCount == 1 { return still(planFor) }
+        if written.count == 1 && frameCount == 1 && !alwaysAnimated { return still(planFor) }
         return (file(written), written.reduce(0) { $0 + $1.stream.count })
     }
 

@@ -32,19 +32,23 @@ extension PNGEncoder {
     /// - Throws: `ImageError` of kind `.parameter` (format APNG) for no frames, a delay count
     ///   that differs from the frame count, frames of different sizes or palettes, a zero-sized
     ///   frame, or a negative loop count.
+    ///   - alwaysAnimated: write an APNG even for a single frame (acTL with one fcTL), for an input
+    ///     that was animated; otherwise one frame gives a plain PNG.
     public static func encodeAnimation(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
-                                       effort: Effort = .default) throws -> [UInt8] {
-        try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
-            .encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+                                       effort: Effort = .default, alwaysAnimated: Bool = false) throws -> [UInt8] {
+        var e = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        return e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
     }
 
     /// An animated PNG of truecolour frames, in the smallest of gray, RGB, gray+alpha and RGBA that
     /// holds every frame exactly. Frame layout, merging, delays and errors are as for the palette
     /// overload; OVER blending needs an alpha channel, so fully opaque animations use SOURCE only.
     public static func encodeAnimation(frames: [Image], delays: [Delay], loopCount: Int = 0,
-                                       effort: Effort = .default) throws -> [UInt8] {
-        try APNGEncoder(truecolor: frames, delays: delays, loopCount: loopCount)
-            .encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+                                       effort: Effort = .default, alwaysAnimated: Bool = false) throws -> [UInt8] {
+        var e = try APNGEncoder(truecolor: frames, delays: delays, loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        return e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
     }
 
     /// A cheap estimate of `encodeAnimation(frames:delays:loopCount:effort: .default).count`: the
@@ -81,6 +85,9 @@ struct APNGEncoder {
     let source: Source
     let delays: [Delay]
     let loopCount: Int
+    /// Write acTL/fcTL even for one frame (an animation whose frames all merged), so that its
+    /// duration and loop count survive.
+    var alwaysAnimated = false
 
     /// Key of a transparent black canvas pixel (disposed, or before the first frame).
     let clearKey: UInt32

@@ -136,7 +136,7 @@ enum AnimationBudget {
             let mapped = t.indices.map { indexed(n, $0) }
             let bytes = clock.measure(\.encode) {
                 (try? PNGEncoder.encodeAnimation(frames: mapped.map(\.image), delays: t.delays, loopCount: loops,
-                                                 effort: options.effort)) ?? []
+                                                 effort: options.effort, alwaysAnimated: true)) ?? []
             }
             let mse = mapped.reduce(0) { $0 + $1.mse } / Double(max(1, mapped.count))
             let m = mapper(n)
@@ -191,7 +191,8 @@ enum AnimationBudget {
                     // Lossless truecolour when a palette loses colours and there is room for it.
                     if !top.exact, top.bytes.count * 3 < maxBytes {
                         let tc = clock.measure(\.encode) {
-                            (try? PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: loops, effort: options.effort)) ?? []
+                            (try? PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: loops, effort: options.effort,
+                                                         alwaysAnimated: true)) ?? []
                         }
                         if !tc.isEmpty, tc.count <= maxBytes {
                             return .success(output(tc, mode: "truecolor", colors: nil, kept: frames.count, quality: 100,

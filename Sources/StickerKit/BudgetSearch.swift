@@ -8,8 +8,10 @@ import PNGEncoding
 /// size that gives the best measured quality within the budget, found by bisection over the
 /// colour count. Resolution is never lowered. A pure function: same input, same bytes.
 enum BudgetSearch {
-    static func encode(_ animation: Animation, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
-        if animation.isAnimated {
+    /// `animated`: the input was an animation (even one whose frames all match, or an APNG of one
+    /// frame): the output is then an APNG that keeps its duration and loop count.
+    static func encode(_ animation: Animation, animated: Bool, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
+        if animated {
             return AnimationBudget.encode(animation, options: options, clock: clock)
         }
         return encodeStill(animation.frames[0].image, options: options, clock: clock)

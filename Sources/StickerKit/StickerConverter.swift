@@ -62,7 +62,8 @@ public enum StickerConverter {
                 Resizer.fit(source, options: FitOptions(size: size.pixels, fit: options.fit, trim: options.trim,
                                                         inset: options.inset, linear: options.linear))
             }
-            var result = BudgetSearch.encode(fitted.animation, options: options, clock: clock)
+            var result = BudgetSearch.encode(fitted.animation, animated: source.isAnimated || decoded.format == .apng,
+                                             options: options, clock: clock)
             if case .success(var output) = result {
                 output.size = size
                 output.report.warnings = fitted.warnings + output.report.warnings
