@@ -38,7 +38,9 @@ enum DitherMap {
                     hmin.withUnsafeMutableBufferPointer { mn in
                         out.withUnsafeMutableBufferPointer { o in
                             table.withUnsafeBufferPointer { t in
-                                overGrey(px.baseAddress!, g.baseAddress!, n)
+                                overGreyTable.withUnsafeBufferPointer { ot in
+                                    overGrey(px.baseAddress!, g.baseAddress!, n, ot.baseAddress!)
+                                }
                                 horizontalRange(g.baseAddress!, mx.baseAddress!, mn.baseAddress!, w, h)
                                 verticalRange(mx.baseAddress!, mn.baseAddress!, o.baseAddress!, t.baseAddress!, w, h)
                             }
@@ -50,16 +52,22 @@ enum DitherMap {
         return out
     }
 
-    /// Colour over mid-grey `(c·a + 128·(255 − a)) / 255` with alpha kept, so invisible colour
-    /// under low alpha does not count as contrast.
-    static func overGrey(_ px: UnsafePointer<UInt8>, _ g: UnsafeMutablePointer<UInt8>, _ n: Int) {
+    /// `overGreyTable[a << 8 | c]` = `(c·a + 128·(255 − a) + 127) / 255`: colour over mid-grey, so
+    /// invisible colour under low alpha does not count as contrast.
+    static let overGreyTable: [UInt8] = (0..<65536).map { i in
+        let a = i >> 8, c = i & 255
+        return UInt8((c * a + 128 * (255 - a) + 127) / 255)
+    }
+
+    static func overGrey(_ px: UnsafePointer<UInt8>, _ g: UnsafeMutablePointer<UInt8>, _ n: Int,
+                         _ t: UnsafePointer<UInt8>) {
         for i in 0..<n {
-            let a = UInt32(px[i * 4 + 3])
-            let bg = 128 * (255 - a) + 127
-            g[i * 4] = UInt8(truncatingIfNeeded: (UInt32(px[i * 4]) * a + bg) / 255)
-            g[i * 4 + 1] = UInt8(truncatingIfNeeded: (UInt32(px[i * 4 + 1]) * a + bg) / 255)
-            g[i * 4 + 2] = UInt8(truncatingIfNeeded: (UInt32(px[i * 4 + 2]) * a + bg) / 255)
-            g[i * 4 + 3] = UInt8(truncatingIfNeeded: a)
+            let a = Int(px[i &* 4 &+ 3])
+            let row = t + (a << 8)
+            g[i &* 4] = row[Int(px[i &* 4])]
+            g[i &* 4 &+ 1] = row[Int(px[i &* 4 &+ 1])]
+            g[i &* 4 &+ 2] = row[Int(px[i &* 4 &+ 2])]
+            g[i &* 4 &+ 3] = UInt8(truncatingIfNeeded: a)
         }
     }
 
@@ -88,23 +96,30 @@ enum DitherMap {
         }
     }
 
-    /// Per pixel, the largest channel range over the 3×3 neighbourhood, through `table`.
+    /// Per pixel, the largest channel range over the 3×3 neighbourhood, through `table`. Ranges
+    /// are first computed per byte over a whole row (a loop the compiler vectorises), then
+    /// reduced per pixel.
     static func verticalRange(_ mx: UnsafePointer<UInt8>, _ mn: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>,
                               _ table: UnsafePointer<UInt8>, _ w: Int, _ h: Int) {
         let rowBytes = w * 4
+        let range = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        defer { range.deallocate() }
         for y in 0..<h {
             let up = max(y - 1, 0) * rowBytes, mid = y * rowBytes, down = min(y + 1, h - 1) * rowBytes
+            byteRange(mx + up, mx + mid, mx + down, mn + up, mn + mid, mn + down, range, rowBytes)
             let o = out + y * w
             for x in 0..<w {
-                var range: UInt8 = 0
-                for c in 0..<4 {
-                    let i = x * 4 + c
-                    let hi = max(max(mx[up + i], mx[mid + i]), mx[down + i])
-                    let lo = min(min(mn[up + i], mn[mid + i]), mn[down + i])
-                    range = max(range, hi &- lo)
-                }
-                o[x] = table[Int(range)]
+                let r = max(max(range[x &* 4], range[x &* 4 &+ 1]), max(range[x &* 4 &+ 2], range[x &* 4 &+ 3]))
+                o[x] = table[Int(r)]
             }
+        }
+    }
+
+    static func byteRange(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ c: UnsafePointer<UInt8>,
+                          _ d: UnsafePointer<UInt8>, _ e: UnsafePointer<UInt8>, _ f: UnsafePointer<UInt8>,
+                          _ out: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        for i in 0..<n {
+            out[i] = max(max(a[i], b[i]), c[i]) &- min(min(d[i], e[i]), f[i])
         }
     }
 }
