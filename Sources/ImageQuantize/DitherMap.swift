@@ -59,6 +59,13 @@ enum DitherMap {
         return UInt8((c * a + 128 * (255 - a) + 127) / 255)
     }
 
+    /// The table's storage for the life of the process (it is a constant).
+    static let overGreyTablePointer: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 65536)
+        overGreyTable.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress!, count: 65536) }
+        return UnsafePointer(p)
+    }()
+
     static func overGrey(_ px: UnsafePointer<UInt8>, _ g: UnsafeMutablePointer<UInt8>, _ n: Int,
                          _ t: UnsafePointer<UInt8>) {
         for i in 0..<n {

@@ -222,7 +222,7 @@ enum PaletteBuilder {
                 let m = sums[j] / weights[j]
                 centroids[j] = SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w))
             }
-            if previous - error <= kMeansEpsilon * previous { break }
+            if previous.isFinite && previous - error <= kMeansEpsilon * previous { break }
             previous = error
         }
     }

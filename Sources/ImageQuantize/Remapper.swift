@@ -44,6 +44,8 @@ final class Remapper {
     }
     static let cacheBits = 14
     private let cache: UnsafeMutablePointer<CacheEntry>
+    /// Last answer per `cell(of:)`, or -1: a good start for the next search in that cell.
+    private let cells: UnsafeMutablePointer<Int16>
 
     init(palette: [RGBA]) {
         self.palette = palette
@@ -52,9 +54,11 @@ final class Remapper {
         transparentIndex = palette.firstIndex(of: RGBA(0, 0, 0, 0)) ?? -1
         cache = .allocate(capacity: 1 << Remapper.cacheBits)
         cache.initialize(repeating: CacheEntry(key: 0, index: -1, distance2: 0), count: 1 << Remapper.cacheBits)
+        cells = .allocate(capacity: Remapper.cellCount)
+        cells.initialize(repeating: -1, count: Remapper.cellCount)
     }
 
-    deinit { cache.deallocate() }
+    deinit { cache.deallocate(); cells.deallocate() }
 
     /// Remaps one frame into `indices` (`width * height`); returns the summed `ErrorSpace` error
     /// (E per pixel, see `ErrorSpace`) of the result against the frame.
@@ -69,7 +73,7 @@ final class Remapper {
                 indices.withUnsafeMutableBufferPointer { out in
                     points.withUnsafeBufferPointer { pts in
                         sum = Remapper.plain(raw.bindMemory(to: UInt32.self).baseAddress!, n, out.baseAddress!,
-                                             pts.baseAddress!, search.view, cache, transparentIndex)
+                                             pts.baseAddress!, search.view, cache, cells, transparentIndex)
                     }
                 }
             }
@@ -84,7 +88,7 @@ final class Remapper {
                         map.withUnsafeBufferPointer { m in
                             sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
                                                     m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
-                                                    search.view, cache, transparentIndex, rows)
+                                                    search.view, cache, cells, transparentIndex, rows)
                         }
                     }
                 }
@@ -97,19 +101,41 @@ final class Remapper {
     /// Nearest entry of an exact input colour (memory-order packed), through the cache.
     @inline(__always)
     static func cached(_ v: UInt32, _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
-                       guess: Int) -> (index: Int, distance2: Float) {
+                       _ cells: UnsafeMutablePointer<Int16>, guess: Int) -> (index: Int, distance2: Float) {
         let h = Int(truncatingIfNeeded: (v &* 0x9E37_79B1) >> UInt32(32 - cacheBits))
         let e = cache[h]
         if e.index >= 0 && e.key == v { return (Int(e.index), e.distance2) }
-        let r = search.nearest(ErrorSpace.point(RGBA(memoryOrder: v)), guess: guess)
+        let x = ErrorSpace.point(RGBA(memoryOrder: v))
+        // Start from the previous answer or from the last answer in this colour's coarse cell,
+        // whichever is closer: after a hard edge the previous pixel is a poor start.
+        let c = cell(of: v)
+        var start = guess
+        let g = Int(cells[c])
+        if g >= 0 && g != guess && ErrorSpace.distance2(x, search.points[g]) < ErrorSpace.distance2(x, search.points[guess]) {
+            start = g
+        }
+        let r = search.nearest(x, guess: start)
+        cells[c] = Int16(truncatingIfNeeded: r.index)
         cache[h] = CacheEntry(key: v, index: Int32(r.index), distance2: r.distance2)
         return r
+    }
+
+    /// Coarse cells of colour space (4 bits of each channel seen over grey, 2 bits of alpha).
+    static let cellCount = 1 << 14
+
+    @inline(__always)
+    static func cell(of v: UInt32) -> Int {
+        let a = Int(v >> 24)
+        let t = DitherMap.overGreyTablePointer + (a << 8)
+        let r = Int(t[Int(v & 0xFF)]), g = Int(t[Int(v >> 8 & 0xFF)]), b = Int(t[Int(v >> 16 & 0xFF)])
+        return (r >> 4) | (g >> 4) << 4 | (b >> 4) << 8 | (a >> 6) << 12
     }
 
     /// Undithered remap.
     static func plain(_ px: UnsafePointer<UInt32>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>,
                       _ pts: UnsafePointer<SIMD4<Float>>, _ search: NearestColorSearch.View,
-                      _ cache: UnsafeMutablePointer<CacheEntry>, _ transparent: Int) -> Double {
+                      _ cache: UnsafeMutablePointer<CacheEntry>, _ cells: UnsafeMutablePointer<Int16>,
+                      _ transparent: Int) -> Double {
         var sum = 0.0
         var last: UInt32 = 0
         var lastIndex = transparent >= 0 ? transparent : 0
@@ -122,7 +148,7 @@ final class Remapper {
                 continue
             }
             if first || v != last {
-                let r = cached(v, search, cache, guess: lastIndex)
+                let r = cached(v, search, cache, cells, guess: lastIndex)
                 lastIndex = r.index; lastD = r.distance2; last = v; first = false
             }
             out[i] = UInt8(truncatingIfNeeded: lastIndex)
@@ -135,7 +161,7 @@ final class Remapper {
     static func diffused(_ px: UnsafePointer<UInt32>, _ w: Int, _ h: Int, _ map: UnsafePointer<UInt8>, _ strength: Float,
                          _ out: UnsafeMutablePointer<UInt8>, _ pts: UnsafePointer<SIMD4<Float>>,
                          _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
-                         _ transparent: Int, _ rows: UnsafeMutablePointer<SIMD4<Float>>) -> Double {
+                         _ cells: UnsafeMutablePointer<Int16>, _ transparent: Int, _ rows: UnsafeMutablePointer<SIMD4<Float>>) -> Double {
         var cur = rows, next = rows + (w + 2)
         for i in 0..<(2 * (w + 2)) { rows[i] = .zero }
         var sum = 0.0
@@ -161,7 +187,7 @@ final class Remapper {
                 var spread = Float(m) * (1 / Float(DitherMap.full))
                 var weight = Float(m) * unit
                 if m == DitherMap.flat {
-                    let r = cached(v, search, cache, guess: guess)
+                    let r = cached(v, search, cache, cells, guess: guess)
                     if r.distance2 < exactEnough {
                         out[i] = UInt8(truncatingIfNeeded: r.index)
                         sum += Double(r.distance2)
@@ -172,7 +198,7 @@ final class Remapper {
                     spread = 1
                 }
                 let p = ErrorSpace.point(RGBA(memoryOrder: v))
-                let plain = cached(v, search, cache, guess: guess)
+                let plain = cached(v, search, cache, cells, guess: guess)
                 var e = cur[x + 1] * weight
                 if v >> 24 == 255 { e.w = 0 }
                 var index = plain.index
