@@ -48,10 +48,25 @@ enum PaletteBuilder {
         var palette = [RGBA]()
         if hasTransparent { palette.append(RGBA(0, 0, 0, 0)); seen.insert(RGBA(0, 0, 0, 0)) }
         for c in centroids {
-            let rgba = ErrorSpace.color(of: c, opaque: opaque)
+            let rgba = entry(for: c, opaque: opaque)
             if seen.insert(rgba).inserted { palette.append(rgba) }
         }
         return Result(palette: ordered(palette), exact: false)
+    }
+
+    /// Alpha a cluster centre ends up with at or above which the entry is made opaque: a centre
+    /// pulled slightly below 255 by a few edge pixels would otherwise make every opaque pixel
+    /// that maps to it faintly see-through.
+    static let snapOpaqueAlpha: UInt8 = 252
+    /// At or below this alpha an entry is made fully transparent (invisible either way).
+    static let snapTransparentAlpha: UInt8 = 1
+
+    /// The 8-bit entry for a cluster centre, with alpha snapped near 0 and 255.
+    static func entry(for c: SIMD4<Float>, opaque: Bool) -> RGBA {
+        let rgba = ErrorSpace.color(of: c, opaque: opaque)
+        if rgba.a >= snapOpaqueAlpha && rgba.a < 255 { return ErrorSpace.color(of: c, opaque: true) }
+        if rgba.a <= snapTransparentAlpha { return RGBA(0, 0, 0, 0) }
+        return rgba
     }
 
     /// Deterministic order that suits PNG's tRNS chunk: (0,0,0,0) first, other translucent entries by

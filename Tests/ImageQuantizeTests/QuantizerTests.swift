@@ -173,6 +173,10 @@ final class QuantizerTests: XCTestCase {
         var alphaError = 0.0
         for y in 0..<h { for x in 0..<64 { alphaError += abs(Double(out[x, y].a) - Double(img[x, y].a)) } }
         XCTAssertLessThan(alphaError / Double(64 * h), 12, "mean alpha error on the ramp")
+        // The opaque half must not turn faintly see-through because of the translucent half.
+        var seeThrough = 0
+        for y in 0..<h { for x in 64..<w where out[x, y].a != 255 { seeThrough += 1 } }
+        XCTAssertLessThan(seeThrough, 64 * h / 100, "opaque pixels rendered translucent")
     }
 
     func testColourOnlyInSecondFrameGetsAnEntry() {
