@@ -78,34 +78,42 @@ final class NearestColorSearch {
     private let safe: UnsafeMutablePointer<Float>
     let view: View
 
-    /// A search over `entries` (an empty list acts as one entry at the origin).
-    init(_ entries: [SIMD4<Float>]) {
+    /// A search over `entries` (an empty list acts as one entry at the origin), keeping
+    /// `listLength` neighbours per entry: longer lists cost more to build, shorter ones fall back
+    /// to scans more often.
+    init(_ entries: [SIMD4<Float>], listLength: Int = NearestColorSearch.listLength) {
         let n = max(entries.count, 1)
         count = entries.count
         points = .allocate(capacity: n)
         safe = .allocate(capacity: n)
-        let stride = min(n - 1, NearestColorSearch.listLength)
+        let stride = min(n - 1, max(listLength, 1))
         neighbours = .allocate(capacity: max(n * stride, 1))
         if entries.isEmpty {
             points[0] = .zero
         } else {
             for i in 0..<entries.count { points[i] = entries[i] }
         }
-        // Sorting (distance bits, index) keys: non-negative floats order like their bit patterns,
-        // and equal distances fall back to the lower index, so the order is deterministic.
-        // Only the `stride` smallest keys are kept: a bounded max-heap rejects most with one compare.
-        var keys = [UInt64](repeating: 0, count: n)
+        // Per row, the `stride` smallest (distance bits, index) keys by insertion into a sorted
+        // prefix. Non-negative floats order like their bit patterns, and equal distances fall back
+        // to the lower index, so the order is deterministic. Insertion: most keys are rejected by one compare with the current last, and shifting is a
+        // predictable loop (a heap's sift-downs were twice as slow here).
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(stride, 1))
+        defer { keys.deallocate() }
         for i in 0..<n {
+            let pi = points[i]
             var m = 0
             for j in 0..<n where j != i {
-                let d = ErrorSpace.distance2(points[i], points[j])
-                keys[m] = UInt64(d.bitPattern) << 32 | UInt64(j)
+                let d = ErrorSpace.distance2(pi, points[j])
+                let key = UInt64(d.bitPattern) << 32 | UInt64(j)
+                if m == stride {
+                    if key >= keys[m - 1] { continue }
+                    m -= 1
+                }
+                var k = m
+                while k > 0 && keys[k - 1] > key { keys[k] = keys[k - 1]; k -= 1 }
+                keys[k] = key
                 m += 1
             }
-            keys.withUnsafeMutableBufferPointer { k in
-                NearestColorSearch.keepSmallest(k.baseAddress!, m, stride)
-            }
-            keys[0..<stride].sort()
             let row = neighbours + i * stride
             for k in 0..<stride {
                 row[k] = Neighbour(distance2: Float(bitPattern: UInt32(truncatingIfNeeded: keys[k] >> 32)),
@@ -116,35 +124,10 @@ final class NearestColorSearch {
         view = View(points: points, neighbours: neighbours, stride: stride, count: n, safeRadius2: safe)
     }
 
-    /// Neighbour lists are cut at this length; a walk that needs more falls back to a scan.
+    /// Neighbour lists are cut at this length by default; a walk that needs more falls back to a scan.
     static let listLength = 32
-
-    /// Moves the `k` smallest of `a[0..<n]` into `a[0..<k]` (unordered) with a max-heap.
-    static func keepSmallest(_ a: UnsafeMutablePointer<UInt64>, _ n: Int, _ k: Int) {
-        guard k > 0, n > k else { return }
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < k && a[l] > a[m] { m = l }
-                if r < k && a[r] > a[m] { m = r }
-                if m == i { return }
-                let t = a[i]; a[i] = a[m]; a[m] = t
-                i = m
-            }
-        }
-        var i = k / 2 - 1
-        while i >= 0 { siftDown(i); i -= 1 }
-        for j in k..<n where a[j] < a[0] {
-            a[0] = a[j]
-            siftDown(0)
-        }
-    }
-
-    deinit {
-        points.deallocate(); neighbours.deallocate(); safe.deallocate()
-    }
+    /// k-means rebuilds the search every iteration, so it trades longer walks for cheaper builds.
+    static let shortListLength = 16
 
     /// Reference for tests: a plain linear scan, ties to the lowest index.
     func nearestByScan(_ x: SIMD4<Float>) -> (index: Int, distance2: Float) {
