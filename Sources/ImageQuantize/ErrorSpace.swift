@@ -76,13 +76,13 @@ enum ErrorSpace {
     static func color(of x: SIMD4<Float>, opaque: Bool) -> RGBA {
         var af = (x.w / alphaScale).rounded()
         if opaque { af = 255 }
-        if af <= 0 { return RGBA(0, 0, 0, 0) }
+        if !(af > 0) { return RGBA(0, 0, 0, 0) } // also NaN: never trap on a degenerate centre
         if af > 255 { af = 255 }
         let half = af * 0.5
         let scale = 255 / af
         func channel(_ m: Float) -> UInt8 {
             let c = ((m + half) * scale).rounded()
-            return c <= 0 ? 0 : c >= 255 ? 255 : UInt8(c)
+            return !(c > 0) ? 0 : c >= 255 ? 255 : UInt8(c)
         }
         return RGBA(channel(x.x), channel(x.y), channel(x.z), UInt8(af))
     }
