@@ -78,18 +78,28 @@ final class Remapper {
                 }
             }
         } else {
-            let map = DitherMap.make(image)
-            let w = image.width
-            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (w + 2))
-            defer { rows.deallocate() }
-            image.pixels.withUnsafeBytes { raw in
-                indices.withUnsafeMutableBufferPointer { out in
-                    points.withUnsafeBufferPointer { pts in
-                        map.withUnsafeBufferPointer { m in
-                            sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
-                                                    m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
-                                                    search.view, cache, cells, transparentIndex, rows)
-                        }
+            sum = remap(image, dithering: strength, map: DitherMap.make(image), into: &indices)
+        }
+        withExtendedLifetime(search) {}
+        return sum
+    }
+
+    /// Dithered remap with a given `DitherMap` (one byte per pixel); `strength` in 0…1.
+    func remap(_ image: Image, dithering strength: Float, map: [UInt8], into indices: inout [UInt8]) -> Double {
+        let n = image.width * image.height
+        indices = [UInt8](repeating: 0, count: n)
+        guard n > 0, !palette.isEmpty, map.count == n else { return 0 }
+        var sum = 0.0
+        let w = image.width
+        let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (w + 2))
+        defer { rows.deallocate() }
+        image.pixels.withUnsafeBytes { raw in
+            indices.withUnsafeMutableBufferPointer { out in
+                points.withUnsafeBufferPointer { pts in
+                    map.withUnsafeBufferPointer { m in
+                        sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
+                                                m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
+                                                search.view, cache, cells, transparentIndex, rows)
                     }
                 }
             }

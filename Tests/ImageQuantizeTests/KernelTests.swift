@@ -128,6 +128,30 @@ final class KernelTests: XCTestCase {
         XCTAssertLessThan((d * d).sum(), 1e-4)
     }
 
+    func testTransparentPixelsTakeNoDiffusedErrorEvenAtFullStrength() {
+        // A faint shadow with holes, remapped with a map that asks for full dithering everywhere:
+        // error must flow (the result differs from the plain remap) but never into the holes.
+        var rng = SeededRandom(seed: 29)
+        var shadow = Image(width: 120, height: 40)
+        for y in 0..<40 {
+            for x in 0..<120 {
+                shadow[x, y] = rng.below(7) == 0 ? RGBA(rng.byte(), rng.byte(), rng.byte(), 0)
+                                                 : RGBA(UInt8(x * 2), 0, 80, UInt8(1 + x * 2))
+            }
+        }
+        let palette = [RGBA(0, 0, 0, 0), RGBA(20, 0, 80, 12), RGBA(60, 0, 80, 60), RGBA(200, 0, 80, 200), RGBA(120, 0, 80, 128)]
+        let remapper = Remapper(palette: palette)
+        var plain = [UInt8](), dithered = [UInt8]()
+        _ = remapper.remap(shadow, dithering: 0, into: &plain)
+        _ = remapper.remap(shadow, dithering: 1, map: [UInt8](repeating: DitherMap.full, count: 120 * 40), into: &dithered)
+        XCTAssertNotEqual(plain, dithered)
+        for y in 0..<40 {
+            for x in 0..<120 where shadow[x, y].a == 0 {
+                XCTAssertEqual(dithered[y * 120 + x], 0, "hole at \(x),\(y)")
+            }
+        }
+    }
+
     func testDitherMapMarksFlatSmoothAndEdges() {
         var img = TestImages.greyRamp(width: 60, height: 20, from: 0, to: 59) // 1 level per pixel
         for y in 0..<20 { for x in 30..<60 { img[x, y] = y < 10 ? RGBA(0, 0, 0) : RGBA(255, 255, 255) } }

@@ -154,6 +154,27 @@ final class QuantizerTests: XCTestCase {
         XCTAssertGreaterThan(zip(row, row.dropFirst()).filter { $0 != $1 }.count, 6)
     }
 
+    func testFlatAreaAfterASoftRampStaysClean() {
+        // A ramp that runs smoothly into a flat area (no edge to stop the diffused error): the
+        // flat colour owns an entry (within a level or two), so past the join it must come out as
+        // one index.
+        let w = 200, h = 40
+        var img = Image(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = UInt8(x < 100 ? 20 + x * 108 / 100 : 128)
+                img[x, y] = RGBA(v, v, v)
+            }
+        }
+        for n in [3, 4, 5] {
+            let r = Quantizer.quantize([img], options: QuantizeOptions(maxColors: n, dithering: 1))
+            let out = r.frames[0]
+            let flat = out.indices[5 * w + 190]
+            XCTAssertLessThanOrEqual(abs(Int(r.palette[Int(flat)].r) - 128), 2, "premise: the flat colour has its entry")
+            for y in 0..<h { for x in 102..<w { XCTAssertEqual(out.indices[y * w + x], flat, "n=\(n) noise at \(x),\(y)") } }
+        }
+    }
+
     func testFlatImageUntouchedByDithering() {
         let flat = Image(width: 32, height: 32, pixels: [UInt8]((0..<(32 * 32)).flatMap { _ in [17, 130, 240, 200] as [UInt8] }))
         let r = Quantizer.quantize([flat], options: QuantizeOptions(maxColors: 2, dithering: 1))
