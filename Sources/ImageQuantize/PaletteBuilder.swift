@@ -51,7 +51,30 @@ enum PaletteBuilder {
             let rgba = entry(for: c, opaque: opaque)
             if seen.insert(rgba).inserted { palette.append(rgba) }
         }
+        refill(&palette, &seen, points: pts, maxColors: maxColors, opaque: opaque)
         return Result(palette: ordered(palette), exact: false)
+    }
+
+    /// Centres that round to the same 8-bit entry leave slots free: each is given to the point
+    /// with the largest weighted error against the entries so far (a few rounds at most).
+    static func refill(_ palette: inout [RGBA], _ seen: inout Set<RGBA>, points: [WeightedPoint],
+                       maxColors: Int, opaque: Bool) {
+        while palette.count < maxColors && palette.count < points.count {
+            let search = NearestColorSearch(palette.map(ErrorSpace.point))
+            var worst = -1
+            var worstError: Float = 0
+            var guess = 0
+            for (i, p) in points.enumerated() {
+                let r = search.view.nearest(p.x, guess: guess)
+                guess = r.index
+                if r.distance2 * p.w > worstError { worstError = r.distance2 * p.w; worst = i }
+            }
+            withExtendedLifetime(search) {}
+            guard worst >= 0 else { return }
+            let rgba = entry(for: points[worst].x, opaque: opaque)
+            guard seen.insert(rgba).inserted else { return }
+            palette.append(rgba)
+        }
     }
 
     /// Alpha a cluster centre ends up with at or above which the entry is made opaque: a centre
