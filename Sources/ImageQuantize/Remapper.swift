@@ -27,14 +27,15 @@ final class Remapper {
     /// so error piled up in a region whose colour lies outside its palette neighbours cannot
     /// throw far-off speckles (ErrorSpace units, about 8-bit levels).
     static let minError: Float = 8
-    static let errorPerSpacing: Float = 0.5
+    static let errorPerSpacing: Float = 1
     /// A dithered choice farther from the pixel than the plain nearest entry plus
     /// `excursionPerSpacing × spacing` is replaced by the plain nearest entry.
-    static let excursionPerSpacing: Float = 0.5
+    static let excursionPerSpacing: Float = 1
     /// Share of a pixel's error passed on; full FS (1.0) overshoots into visible noise.
     static let damping: Float = 0.875
     /// A pixel whose plain nearest entry is this close (E, see `ErrorSpace`; ≈ 3 levels per
-    /// channel) takes that entry: dithering only where the palette is coarse for the pixel.
+    /// channel) takes that entry and passes no error on: dithering only where the palette is
+    /// coarse for the pixel.
     static let quietError2: Float = 30
 
     struct CacheEntry {
@@ -213,6 +214,7 @@ final class Remapper {
                 if v >> 24 == 255 { e.w = 0 }
                 var index = plain.index
                 var target = p
+                if plain.distance2 < quietError2 { spread = 0 }
                 if plain.distance2 >= quietError2 && e != .zero {
                     // Limits scale with the palette's spacing around the pixel: coarse palettes
                     // need large excursions to dither at all, dense ones must not speckle.
