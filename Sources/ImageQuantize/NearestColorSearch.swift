@@ -3,8 +3,8 @@
 /// guess.
 ///
 /// Why it is exact: by the triangle inequality `d(x, j) ≥ d(g, j) − d(x, g)`, so an entry `j` can
-/// only beat the guess `g` when `d(g, j) < 2·d(x, g)`, i.e. `d²(g, j) < 4·d²(x, g)`. The walk stops
-/// at the first neighbour past that bound; when it meets a closer entry it restarts from that
+/// only beat (or tie) the guess `g` when `d(g, j) ≤ 2·d(x, g)`, i.e. `d²(g, j) ≤ 4·d²(x, g)`. The
+/// walk stops at the first neighbour past that bound; when it meets a closer entry it restarts from that
 /// entry's list. Neighbouring pixels are alike, so starting from the previous pixel's answer
 /// usually means a handful of distance computations. Lists keep the 32 nearest neighbours (the
 /// walk almost never needs more; if it does, it finishes with a linear scan). (A k-d tree was tried first: its recursive
@@ -28,11 +28,12 @@ final class NearestColorSearch {
         /// `(½·distance to the nearest other entry)²`: within it, an entry is surely nearest.
         let safeRadius2: UnsafePointer<Float>
 
-        /// The nearest entry to `x` and its squared distance, walking from `guess`.
+        /// The nearest entry to `x` and its squared distance, walking from `guess`. Ties go to the
+        /// lowest index whatever the guess, so equal colours map alike in every frame.
         @inline(__always)
         func nearest(_ x: SIMD4<Float>, guess: Int) -> (index: Int, distance2: Float) {
             let d = ErrorSpace.distance2(x, points[guess])
-            if d <= safeRadius2[guess] { return (guess, d) }
+            if d < safeRadius2[guess] { return (guess, d) }
             return walk(x, guess, d)
         }
 
@@ -44,10 +45,10 @@ final class NearestColorSearch {
             var k = 0
             while k < stride {
                 let nb = row[k]
-                if nb.distance2 >= limit { break }
+                if nb.distance2 > limit { break } // `>`: an entry on the bound may tie, and ties matter
                 let j = Int(nb.index)
                 let d = ErrorSpace.distance2(x, points[j])
-                if d < bestD {
+                if d < bestD || (d == bestD && j < best) {
                     best = j; bestD = d
                     row = neighbours + best * stride
                     limit = 4 * bestD
@@ -66,7 +67,7 @@ final class NearestColorSearch {
             var bestD = startD
             for j in 0..<count {
                 let d = ErrorSpace.distance2(x, points[j])
-                if d < bestD { bestD = d; best = j }
+                if d < bestD || (d == bestD && j < best) { bestD = d; best = j }
             }
             return (best, bestD)
         }

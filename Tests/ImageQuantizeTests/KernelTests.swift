@@ -35,13 +35,16 @@ final class KernelTests: XCTestCase {
         for n in [1, 2, 3, 5, 17, 64, 255, 256] {
             var entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
             if n > 4 { entries[3] = entries[1] } // duplicates must not confuse it
+            if n > 8 { entries[7] = ErrorSpace.point(RGBA(0, 0, 0, 0)) }
             let search = NearestColorSearch(entries)
             for _ in 0..<2000 {
                 // Points both inside the gamut and pushed outside it, as dithering does.
-                var x = ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte()))
+                var x = rng.below(10) == 0 ? entries[rng.below(n)] // exact hits, including the duplicate pair
+                                           : ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte()))
                 if rng.below(3) == 0 { x += SIMD4<Float>(Float(rng.jitter(60)), Float(rng.jitter(60)), Float(rng.jitter(60)), Float(rng.jitter(60))) }
                 let fast = search.view.nearest(x, guess: rng.below(n))
                 let slow = search.nearestByScan(x)
+                XCTAssertEqual(fast.index, slow.index, "n=\(n)")
                 XCTAssertEqual(fast.distance2, slow.distance2, accuracy: 1e-3, "n=\(n)")
                 XCTAssertEqual(ErrorSpace.distance2(x, entries[fast.index]), fast.distance2, accuracy: 1e-3)
             }

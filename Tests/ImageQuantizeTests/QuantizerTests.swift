@@ -218,6 +218,19 @@ final class QuantizerTests: XCTestCase {
         })
     }
 
+    func testTinyAndThinImages() {
+        for (w, h) in [(1, 1), (1, 9), (9, 1), (2, 2), (3, 50)] {
+            for seed: UInt64 in [30, 31] {
+                let img = TestImages.randomTranslucent(width: w, height: h, seed: seed)
+                for n in [2, 3, 256] {
+                    let r = Quantizer.quantize([img, img], options: QuantizeOptions(maxColors: n, dithering: 1))
+                    assertWellFormed(r, [img, img], maxColors: n)
+                    XCTAssertEqual(r.frames[0], r.frames[1], "same frame twice, no error carried over")
+                }
+            }
+        }
+    }
+
     func testEmptyInputs() {
         let none = Quantizer.quantize([], options: QuantizeOptions())
         XCTAssertTrue(none.frames.isEmpty)
