@@ -47,6 +47,12 @@ public enum Quantizer {
     public static func quantize(_ frames: [Image], options: QuantizeOptions) -> QuantizeResult {
         var histogram = Histogram()
         for f in frames { histogram.add(f) }
+        return quantize(frames, histogram: histogram, options: options)
+    }
+
+    /// The same, with a histogram the caller built from exactly these `frames` (add each once), so
+    /// that trying several `maxColors` or `dithering` values does not recount the pixels.
+    public static func quantize(_ frames: [Image], histogram: Histogram, options: QuantizeOptions) -> QuantizeResult {
         let built = PaletteBuilder.build(histogram, maxColors: options.maxColors)
         if frames.isEmpty || built.palette.isEmpty {
             let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: built.palette, indices: []) }

@@ -218,6 +218,19 @@ final class QuantizerTests: XCTestCase {
         })
     }
 
+    func testReusedHistogramGivesTheSameResult() {
+        let frames = [TestImages.randomTranslucent(width: 40, height: 30, seed: 32),
+                      TestImages.noisyGradient(width: 40, height: 30, seed: 33)]
+        var h = Histogram()
+        for f in frames { h.add(f) }
+        for n in [8, 64] {
+            let a = Quantizer.quantize(frames, options: QuantizeOptions(maxColors: n, dithering: 1))
+            let b = Quantizer.quantize(frames, histogram: h, options: QuantizeOptions(maxColors: n, dithering: 1))
+            XCTAssertEqual(a.palette, b.palette)
+            XCTAssertEqual(a.frames, b.frames)
+        }
+    }
+
     func testTinyAndThinImages() {
         for (w, h) in [(1, 1), (1, 9), (9, 1), (2, 2), (3, 50)] {
             for seed: UInt64 in [30, 31] {
