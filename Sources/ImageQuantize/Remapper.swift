@@ -43,7 +43,7 @@ final class Remapper {
         var index: Int32
         var distance2: Float
     }
-    static let cacheBits = 14
+    static let cacheBits = 16
     private let cache: UnsafeMutablePointer<CacheEntry>
     /// Last answer per `cell(of:)`, or -1: a good start for the next search in that cell.
     private let cells: UnsafeMutablePointer<Int16>
