@@ -43,13 +43,6 @@ enum ErrorSpace {
     @inline(__always)
     static func point(_ c: RGBA) -> SIMD4<Float> { point(c.r, c.g, c.b, c.a) }
 
-    /// The point of a colour packed as `0xRRGGBBAA`.
-    @inline(__always)
-    static func point(packed v: UInt32) -> SIMD4<Float> {
-        point(UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
-              UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v))
-    }
-
     @inline(__always)
     static func distance2(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
         let d = a - b
