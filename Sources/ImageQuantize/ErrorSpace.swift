@@ -43,13 +43,6 @@ enum ErrorSpace {
     @inline(__always)
     static func point(_ c: RGBA) -> SIMD4<Float> { point(c.r, c.g, c.b, c.a) }
 
-    /// The point of a colour packed as `0xRRGGBBAA`.
-    @inline(__always)
-    static func point(packed v: UInt32) -> SIMD4<Float> {
-        point(UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
-              UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v))
-    }
-
     @inline(__always)
     static func distance2(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> Float {
         let d = a - b
@@ -76,13 +69,13 @@ enum ErrorSpace {
     static func color(of x: SIMD4<Float>, opaque: Bool) -> RGBA {
         var af = (x.w / alphaScale).rounded()
         if opaque { af = 255 }
-        if af <= 0 { return RGBA(0, 0, 0, 0) }
+        if !(af > 0) { return RGBA(0, 0, 0, 0) } // also NaN: never trap on a degenerate centre
         if af > 255 { af = 255 }
         let half = af * 0.5
         let scale = 255 / af
         func channel(_ m: Float) -> UInt8 {
             let c = ((m + half) * scale).rounded()
-            return c <= 0 ? 0 : c >= 255 ? 255 : UInt8(c)
+            return !(c > 0) ? 0 : c >= 255 ? 255 : UInt8(c)
         }
         return RGBA(channel(x.x), channel(x.y), channel(x.z), UInt8(af))
     }

@@ -9,9 +9,9 @@ import ImageCore
 /// bit each time) and colours that then coincide are merged, counts kept; the histogram is then
 /// no longer exact (`droppedBits > 0`).
 public struct Histogram: Sendable {
-    /// Packed colours; a slot is empty when its count is 0.
-    var keys: [UInt32]
-    var counts: [UInt32]
+    /// One slot per `UInt64`: colour in the low 32 bits, count in the high 32 bits, so a probe
+    /// touches one cache line; 0 is an empty slot (a stored colour always has a count ≥ 1).
+    var slots: [UInt64]
     /// Number of occupied slots.
     var used = 0
     /// Hash shift: capacity is `1 << (32 - shift)`.
@@ -27,8 +27,7 @@ public struct Histogram: Sendable {
         maxDistinct = max(4096, maxDistinctColors)
         let bits: UInt32 = 12
         shift = 32 - bits
-        keys = [UInt32](repeating: 0, count: 1 << bits)
-        counts = [UInt32](repeating: 0, count: 1 << bits)
+        slots = [UInt64](repeating: 0, count: 1 << bits)
     }
 
     /// Distinct colours counted so far.
@@ -37,7 +36,7 @@ public struct Histogram: Sendable {
     /// True while every colour is kept exactly (no bits dropped).
     public var isExact: Bool { droppedBits == 0 }
 
-    var capacity: Int { keys.count }
+    var capacity: Int { slots.count }
 
     /// Counts every pixel of `image`.
     public mutating func add(_ image: Image) {
@@ -52,12 +51,9 @@ public struct Histogram: Sendable {
                 let mask = Histogram.colorMask(droppedBits)
                 let sh = shift
                 var u = used
-                start = keys.withUnsafeMutableBufferPointer { k in
-                    counts.withUnsafeMutableBufferPointer { c in
-                        Histogram.insertRuns(px.baseAddress!, from: start, count: n, mask: mask,
-                                             keys: k.baseAddress!, counts: c.baseAddress!,
-                                             slotMask: UInt32(k.count - 1), shift: sh, used: &u, limit: limit)
-                    }
+                start = slots.withUnsafeMutableBufferPointer { t in
+                    Histogram.insertRuns(px.baseAddress!, from: start, count: n, mask: mask, slots: t.baseAddress!,
+                                         slotMask: t.count - 1, shift: sh, used: &u, limit: limit)
                 }
                 used = u
                 if used >= limit {
@@ -81,38 +77,41 @@ public struct Histogram: Sendable {
         Int(truncatingIfNeeded: (v &* 0x9E37_79B1) >> shift)
     }
 
+    /// Adds `count` to `key`'s slot (saturating); returns true when the key was new.
+    @inline(__always)
+    static func insert(_ key: UInt32, _ count: UInt32, _ slots: UnsafeMutablePointer<UInt64>, _ slotMask: Int,
+                       _ shift: UInt32) -> Bool {
+        var s = slot(key, shift)
+        while true {
+            let v = slots[s]
+            if v == 0 {
+                slots[s] = UInt64(count) << 32 | UInt64(key)
+                return true
+            }
+            if UInt32(truncatingIfNeeded: v) == key {
+                let (sum, o) = UInt32(truncatingIfNeeded: v >> 32).addingReportingOverflow(count)
+                slots[s] = UInt64(o ? .max : sum) << 32 | UInt64(key)
+                return false
+            }
+            s = (s &+ 1) & slotMask
+        }
+    }
+
     /// The hot loop: counts runs of equal pixels from `from`, returns where it stopped (at `count`,
     /// or earlier once `used` reaches `limit`).
     static func insertRuns(_ px: UnsafePointer<UInt32>, from: Int, count n: Int, mask: (mask: UInt32, half: UInt32),
-                           keys: UnsafeMutablePointer<UInt32>, counts: UnsafeMutablePointer<UInt32>,
-                           slotMask: UInt32, shift: UInt32, used: inout Int, limit: Int) -> Int {
+                           slots: UnsafeMutablePointer<UInt64>, slotMask: Int, shift: UInt32,
+                           used: inout Int, limit: Int) -> Int {
         var i = from
         var u = used
-        let sm = Int(slotMask)
         while i < n {
             let raw = px[i]
             var j = i &+ 1
             while j < n && px[j] == raw { j &+= 1 }
             let run = UInt32(truncatingIfNeeded: min(j &- i, Int(UInt32.max)))
             let v = UInt32(littleEndian: raw)
-            var key: UInt32 = v >> 24 == 0 ? 0 : (v & mask.mask) | mask.half
-            if key >> 24 == 0 { key = 0 }
-            var s = slot(key, shift)
-            while true {
-                let c = counts[s]
-                if c == 0 {
-                    keys[s] = key
-                    counts[s] = run
-                    u &+= 1
-                    break
-                }
-                if keys[s] == key {
-                    let (sum, o) = c.addingReportingOverflow(run)
-                    counts[s] = o ? .max : sum
-                    break
-                }
-                s = (s &+ 1) & sm
-            }
+            let key: UInt32 = v >> 24 == 0 ? 0 : (v & mask.mask) | mask.half
+            if insert(key, run, slots, slotMask, shift) { u &+= 1 }
             i = j
             if u >= limit { break }
         }
@@ -123,28 +122,20 @@ public struct Histogram: Sendable {
     /// Reinserts every colour into a table of `newCapacity` slots (a power of two), merging
     /// colours that coincide under the current bit mask.
     mutating func rehash(_ newCapacity: Int) {
-        let oldKeys = keys, oldCounts = counts
+        let old = slots
         var bits: UInt32 = 0
         while (1 << bits) < newCapacity { bits += 1 }
         shift = 32 - bits
-        keys = [UInt32](repeating: 0, count: 1 << bits)
-        counts = [UInt32](repeating: 0, count: 1 << bits)
-        used = 0
+        slots = [UInt64](repeating: 0, count: 1 << bits)
         let mask = Histogram.colorMask(droppedBits)
         let sh = shift
         var u = 0
-        keys.withUnsafeMutableBufferPointer { k in
-            counts.withUnsafeMutableBufferPointer { c in
-                let sm = k.count - 1
-                for i in 0..<oldKeys.count where oldCounts[i] != 0 {
-                    var key = oldKeys[i]
-                    if key >> 24 != 0 { key = (key & mask.mask) | mask.half }
-                    var s = Histogram.slot(key, sh)
-                    while c[s] != 0 && k[s] != key { s = (s + 1) & sm }
-                    if c[s] == 0 { k[s] = key; u += 1 }
-                    let (sum, o) = c[s].addingReportingOverflow(oldCounts[i])
-                    c[s] = o ? .max : sum
-                }
+        slots.withUnsafeMutableBufferPointer { t in
+            let sm = t.count - 1
+            for v in old where v != 0 {
+                var key = UInt32(truncatingIfNeeded: v)
+                if key >> 24 != 0 { key = (key & mask.mask) | mask.half }
+                if Histogram.insert(key, UInt32(truncatingIfNeeded: v >> 32), t.baseAddress!, sm, sh) { u += 1 }
             }
         }
         used = u
@@ -162,8 +153,8 @@ public struct Histogram: Sendable {
     func entries() -> (colors: [UInt32], counts: [UInt32]) {
         var cs = [UInt32](), ns = [UInt32]()
         cs.reserveCapacity(used); ns.reserveCapacity(used)
-        for i in 0..<keys.count where counts[i] != 0 {
-            cs.append(keys[i]); ns.append(counts[i])
+        for v in slots where v != 0 {
+            cs.append(UInt32(truncatingIfNeeded: v)); ns.append(UInt32(truncatingIfNeeded: v >> 32))
         }
         return (cs, ns)
     }
@@ -171,9 +162,9 @@ public struct Histogram: Sendable {
     /// How many fully transparent pixels were counted.
     var transparentCount: UInt32 {
         var s = Histogram.slot(0, shift)
-        while counts[s] != 0 {
-            if keys[s] == 0 { return counts[s] }
-            s = (s + 1) & (keys.count - 1)
+        while slots[s] != 0 {
+            if UInt32(truncatingIfNeeded: slots[s]) == 0 { return UInt32(truncatingIfNeeded: slots[s] >> 32) }
+            s = (s + 1) & (slots.count - 1)
         }
         return 0
     }

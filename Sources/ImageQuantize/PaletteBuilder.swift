@@ -48,10 +48,48 @@ enum PaletteBuilder {
         var palette = [RGBA]()
         if hasTransparent { palette.append(RGBA(0, 0, 0, 0)); seen.insert(RGBA(0, 0, 0, 0)) }
         for c in centroids {
-            let rgba = ErrorSpace.color(of: c, opaque: opaque)
+            let rgba = entry(for: c, opaque: opaque)
             if seen.insert(rgba).inserted { palette.append(rgba) }
         }
+        refill(&palette, &seen, points: pts, maxColors: maxColors, opaque: opaque)
         return Result(palette: ordered(palette), exact: false)
+    }
+
+    /// Centres that round to the same 8-bit entry leave slots free: each is given to the point
+    /// with the largest weighted error against the entries so far (a few rounds at most).
+    static func refill(_ palette: inout [RGBA], _ seen: inout Set<RGBA>, points: [WeightedPoint],
+                       maxColors: Int, opaque: Bool) {
+        while palette.count < maxColors && palette.count < points.count {
+            let search = NearestColorSearch(palette.map(ErrorSpace.point))
+            var worst = -1
+            var worstError: Float = 0
+            var guess = 0
+            for (i, p) in points.enumerated() {
+                let r = search.view.nearest(p.x, guess: guess)
+                guess = r.index
+                if r.distance2 * p.w > worstError { worstError = r.distance2 * p.w; worst = i }
+            }
+            withExtendedLifetime(search) {}
+            guard worst >= 0 else { return }
+            let rgba = entry(for: points[worst].x, opaque: opaque)
+            guard seen.insert(rgba).inserted else { return }
+            palette.append(rgba)
+        }
+    }
+
+    /// Alpha a cluster centre ends up with at or above which the entry is made opaque: a centre
+    /// pulled slightly below 255 by a few edge pixels would otherwise make every opaque pixel
+    /// that maps to it faintly see-through.
+    static let snapOpaqueAlpha: UInt8 = 252
+    /// At or below this alpha an entry is made fully transparent (invisible either way).
+    static let snapTransparentAlpha: UInt8 = 1
+
+    /// The 8-bit entry for a cluster centre, with alpha snapped near 0 and 255.
+    static func entry(for c: SIMD4<Float>, opaque: Bool) -> RGBA {
+        let rgba = ErrorSpace.color(of: c, opaque: opaque)
+        if rgba.a >= snapOpaqueAlpha && rgba.a < 255 { return ErrorSpace.color(of: c, opaque: true) }
+        if rgba.a <= snapTransparentAlpha { return RGBA(0, 0, 0, 0) }
+        return rgba
     }
 
     /// Deterministic order that suits PNG's tRNS chunk: (0,0,0,0) first, other translucent entries by
@@ -211,7 +249,7 @@ enum PaletteBuilder {
         var weights = [Double](repeating: 0, count: k)
         var previous = Double.infinity
         for _ in 0..<maxIterations {
-            let search = NearestColorSearch(centroids)
+            let search = NearestColorSearch(centroids, listLength: NearestColorSearch.shortListLength)
             let error = sums.withUnsafeMutableBufferPointer { s in
                 weights.withUnsafeMutableBufferPointer { w in
                     assignStep(p.baseAddress!, p.count, search.view, assignment.baseAddress!, s.baseAddress!, w.baseAddress!, k)
@@ -222,7 +260,7 @@ enum PaletteBuilder {
                 let m = sums[j] / weights[j]
                 centroids[j] = SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w))
             }
-            if previous - error <= kMeansEpsilon * previous { break }
+            if previous.isFinite && previous - error <= kMeansEpsilon * previous { break }
             previous = error
         }
     }

@@ -7,6 +7,7 @@ public struct QuantizeOptions: Sendable, Equatable {
     /// Error-diffusion dithering strength, 0 (off) … 1 (full).
     public var dithering: Float
 
+    /// Defaults: 256 colours, full-strength (selective) dithering.
     public init(maxColors: Int = 256, dithering: Float = 1.0) {
         self.maxColors = maxColors
         self.dithering = dithering
@@ -16,7 +17,10 @@ public struct QuantizeOptions: Sendable, Equatable {
 /// What quantizing some frames produced: one shared palette, one indexed image per frame, and
 /// how far it is from the input.
 public struct QuantizeResult: Sendable {
+    /// Straight-alpha entries: (0,0,0,0) first when present, then translucent by rising alpha,
+    /// then opaque.
     public var palette: [RGBA]
+    /// One indexed image per input frame, each carrying `palette`.
     public var frames: [IndexedImage]
     /// Mean squared error per pixel on premultiplied colour seen over black and white, 0…255² scale.
     public var meanSquaredError: Double
@@ -25,6 +29,7 @@ public struct QuantizeResult: Sendable {
     /// True when the input had no more distinct colours than `maxColors` and was kept exactly.
     public var exact: Bool
 
+    /// A result from its parts (for callers that assemble or adjust results).
     public init(palette: [RGBA], frames: [IndexedImage], meanSquaredError: Double, quality: Int, exact: Bool) {
         self.palette = palette
         self.frames = frames
@@ -47,6 +52,12 @@ public enum Quantizer {
     public static func quantize(_ frames: [Image], options: QuantizeOptions) -> QuantizeResult {
         var histogram = Histogram()
         for f in frames { histogram.add(f) }
+        return quantize(frames, histogram: histogram, options: options)
+    }
+
+    /// The same, with a histogram the caller built from exactly these `frames` (add each once), so
+    /// that trying several `maxColors` or `dithering` values does not recount the pixels.
+    public static func quantize(_ frames: [Image], histogram: Histogram, options: QuantizeOptions) -> QuantizeResult {
         let built = PaletteBuilder.build(histogram, maxColors: options.maxColors)
         if frames.isEmpty || built.palette.isEmpty {
             let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: built.palette, indices: []) }

@@ -27,14 +27,15 @@ final class Remapper {
     /// so error piled up in a region whose colour lies outside its palette neighbours cannot
     /// throw far-off speckles (ErrorSpace units, about 8-bit levels).
     static let minError: Float = 8
-    static let errorPerSpacing: Float = 0.5
+    static let errorPerSpacing: Float = 1
     /// A dithered choice farther from the pixel than the plain nearest entry plus
     /// `excursionPerSpacing × spacing` is replaced by the plain nearest entry.
-    static let excursionPerSpacing: Float = 0.5
+    static let excursionPerSpacing: Float = 1
     /// Share of a pixel's error passed on; full FS (1.0) overshoots into visible noise.
     static let damping: Float = 0.875
     /// A pixel whose plain nearest entry is this close (E, see `ErrorSpace`; ≈ 3 levels per
-    /// channel) takes that entry: dithering only where the palette is coarse for the pixel.
+    /// channel) takes that entry and passes no error on: dithering only where the palette is
+    /// coarse for the pixel.
     static let quietError2: Float = 30
 
     struct CacheEntry {
@@ -42,8 +43,10 @@ final class Remapper {
         var index: Int32
         var distance2: Float
     }
-    static let cacheBits = 14
+    static let cacheBits = 16
     private let cache: UnsafeMutablePointer<CacheEntry>
+    /// Last answer per `cell(of:)`, or -1: a good start for the next search in that cell.
+    private let cells: UnsafeMutablePointer<Int16>
 
     init(palette: [RGBA]) {
         self.palette = palette
@@ -52,9 +55,11 @@ final class Remapper {
         transparentIndex = palette.firstIndex(of: RGBA(0, 0, 0, 0)) ?? -1
         cache = .allocate(capacity: 1 << Remapper.cacheBits)
         cache.initialize(repeating: CacheEntry(key: 0, index: -1, distance2: 0), count: 1 << Remapper.cacheBits)
+        cells = .allocate(capacity: Remapper.cellCount)
+        cells.initialize(repeating: -1, count: Remapper.cellCount)
     }
 
-    deinit { cache.deallocate() }
+    deinit { cache.deallocate(); cells.deallocate() }
 
     /// Remaps one frame into `indices` (`width * height`); returns the summed `ErrorSpace` error
     /// (E per pixel, see `ErrorSpace`) of the result against the frame.
@@ -69,23 +74,33 @@ final class Remapper {
                 indices.withUnsafeMutableBufferPointer { out in
                     points.withUnsafeBufferPointer { pts in
                         sum = Remapper.plain(raw.bindMemory(to: UInt32.self).baseAddress!, n, out.baseAddress!,
-                                             pts.baseAddress!, search.view, cache, transparentIndex)
+                                             pts.baseAddress!, search.view, cache, cells, transparentIndex)
                     }
                 }
             }
         } else {
-            let map = DitherMap.make(image)
-            let w = image.width
-            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (w + 2))
-            defer { rows.deallocate() }
-            image.pixels.withUnsafeBytes { raw in
-                indices.withUnsafeMutableBufferPointer { out in
-                    points.withUnsafeBufferPointer { pts in
-                        map.withUnsafeBufferPointer { m in
-                            sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
-                                                    m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
-                                                    search.view, cache, transparentIndex, rows)
-                        }
+            sum = remap(image, dithering: strength, map: DitherMap.make(image), into: &indices)
+        }
+        withExtendedLifetime(search) {}
+        return sum
+    }
+
+    /// Dithered remap with a given `DitherMap` (one byte per pixel); `strength` in 0…1.
+    func remap(_ image: Image, dithering strength: Float, map: [UInt8], into indices: inout [UInt8]) -> Double {
+        let n = image.width * image.height
+        indices = [UInt8](repeating: 0, count: n)
+        guard n > 0, !palette.isEmpty, map.count == n else { return 0 }
+        var sum = 0.0
+        let w = image.width
+        let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (w + 2))
+        defer { rows.deallocate() }
+        image.pixels.withUnsafeBytes { raw in
+            indices.withUnsafeMutableBufferPointer { out in
+                points.withUnsafeBufferPointer { pts in
+                    map.withUnsafeBufferPointer { m in
+                        sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
+                                                m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
+                                                search.view, cache, cells, transparentIndex, rows)
                     }
                 }
             }
@@ -97,19 +112,41 @@ final class Remapper {
     /// Nearest entry of an exact input colour (memory-order packed), through the cache.
     @inline(__always)
     static func cached(_ v: UInt32, _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
-                       guess: Int) -> (index: Int, distance2: Float) {
+                       _ cells: UnsafeMutablePointer<Int16>, guess: Int) -> (index: Int, distance2: Float) {
         let h = Int(truncatingIfNeeded: (v &* 0x9E37_79B1) >> UInt32(32 - cacheBits))
         let e = cache[h]
         if e.index >= 0 && e.key == v { return (Int(e.index), e.distance2) }
-        let r = search.nearest(ErrorSpace.point(RGBA(memoryOrder: v)), guess: guess)
+        let x = ErrorSpace.point(RGBA(memoryOrder: v))
+        // Start from the previous answer or from the last answer in this colour's coarse cell,
+        // whichever is closer: after a hard edge the previous pixel is a poor start.
+        let c = cell(of: v)
+        var start = guess
+        let g = Int(cells[c])
+        if g >= 0 && g != guess && ErrorSpace.distance2(x, search.points[g]) < ErrorSpace.distance2(x, search.points[guess]) {
+            start = g
+        }
+        let r = search.nearest(x, guess: start)
+        cells[c] = Int16(truncatingIfNeeded: r.index)
         cache[h] = CacheEntry(key: v, index: Int32(r.index), distance2: r.distance2)
         return r
+    }
+
+    /// Coarse cells of colour space (4 bits of each channel seen over grey, 2 bits of alpha).
+    static let cellCount = 1 << 14
+
+    @inline(__always)
+    static func cell(of v: UInt32) -> Int {
+        let a = Int(v >> 24)
+        let t = DitherMap.overGreyTablePointer + (a << 8)
+        let r = Int(t[Int(v & 0xFF)]), g = Int(t[Int(v >> 8 & 0xFF)]), b = Int(t[Int(v >> 16 & 0xFF)])
+        return (r >> 4) | (g >> 4) << 4 | (b >> 4) << 8 | (a >> 6) << 12
     }
 
     /// Undithered remap.
     static func plain(_ px: UnsafePointer<UInt32>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>,
                       _ pts: UnsafePointer<SIMD4<Float>>, _ search: NearestColorSearch.View,
-                      _ cache: UnsafeMutablePointer<CacheEntry>, _ transparent: Int) -> Double {
+                      _ cache: UnsafeMutablePointer<CacheEntry>, _ cells: UnsafeMutablePointer<Int16>,
+                      _ transparent: Int) -> Double {
         var sum = 0.0
         var last: UInt32 = 0
         var lastIndex = transparent >= 0 ? transparent : 0
@@ -122,7 +159,7 @@ final class Remapper {
                 continue
             }
             if first || v != last {
-                let r = cached(v, search, cache, guess: lastIndex)
+                let r = cached(v, search, cache, cells, guess: lastIndex)
                 lastIndex = r.index; lastD = r.distance2; last = v; first = false
             }
             out[i] = UInt8(truncatingIfNeeded: lastIndex)
@@ -135,7 +172,7 @@ final class Remapper {
     static func diffused(_ px: UnsafePointer<UInt32>, _ w: Int, _ h: Int, _ map: UnsafePointer<UInt8>, _ strength: Float,
                          _ out: UnsafeMutablePointer<UInt8>, _ pts: UnsafePointer<SIMD4<Float>>,
                          _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
-                         _ transparent: Int, _ rows: UnsafeMutablePointer<SIMD4<Float>>) -> Double {
+                         _ cells: UnsafeMutablePointer<Int16>, _ transparent: Int, _ rows: UnsafeMutablePointer<SIMD4<Float>>) -> Double {
         var cur = rows, next = rows + (w + 2)
         for i in 0..<(2 * (w + 2)) { rows[i] = .zero }
         var sum = 0.0
@@ -161,7 +198,7 @@ final class Remapper {
                 var spread = Float(m) * (1 / Float(DitherMap.full))
                 var weight = Float(m) * unit
                 if m == DitherMap.flat {
-                    let r = cached(v, search, cache, guess: guess)
+                    let r = cached(v, search, cache, cells, guess: guess)
                     if r.distance2 < exactEnough {
                         out[i] = UInt8(truncatingIfNeeded: r.index)
                         sum += Double(r.distance2)
@@ -172,11 +209,12 @@ final class Remapper {
                     spread = 1
                 }
                 let p = ErrorSpace.point(RGBA(memoryOrder: v))
-                let plain = cached(v, search, cache, guess: guess)
+                let plain = cached(v, search, cache, cells, guess: guess)
                 var e = cur[x + 1] * weight
                 if v >> 24 == 255 { e.w = 0 }
                 var index = plain.index
                 var target = p
+                if plain.distance2 < quietError2 { spread = 0 }
                 if plain.distance2 >= quietError2 && e != .zero {
                     // Limits scale with the palette's spacing around the pixel: coarse palettes
                     // need large excursions to dither at all, dense ones must not speckle.

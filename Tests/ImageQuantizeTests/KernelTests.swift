@@ -35,15 +35,37 @@ final class KernelTests: XCTestCase {
         for n in [1, 2, 3, 5, 17, 64, 255, 256] {
             var entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
             if n > 4 { entries[3] = entries[1] } // duplicates must not confuse it
+            if n > 8 { entries[7] = ErrorSpace.point(RGBA(0, 0, 0, 0)) }
             let search = NearestColorSearch(entries)
             for _ in 0..<2000 {
                 // Points both inside the gamut and pushed outside it, as dithering does.
-                var x = ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte()))
+                var x = rng.below(10) == 0 ? entries[rng.below(n)] // exact hits, including the duplicate pair
+                                           : ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte()))
                 if rng.below(3) == 0 { x += SIMD4<Float>(Float(rng.jitter(60)), Float(rng.jitter(60)), Float(rng.jitter(60)), Float(rng.jitter(60))) }
                 let fast = search.view.nearest(x, guess: rng.below(n))
                 let slow = search.nearestByScan(x)
+                XCTAssertEqual(fast.index, slow.index, "n=\(n)")
                 XCTAssertEqual(fast.distance2, slow.distance2, accuracy: 1e-3, "n=\(n)")
                 XCTAssertEqual(ErrorSpace.distance2(x, entries[fast.index]), fast.distance2, accuracy: 1e-3)
+            }
+        }
+    }
+
+    func testNeighbourListsAreTheNearestEntriesInOrder() {
+        var rng = SeededRandom(seed: 28)
+        for n in [2, 20, 33, 34, 200] {
+            let entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
+            let search = NearestColorSearch(entries)
+            let v = search.view
+            XCTAssertEqual(v.stride, min(n - 1, NearestColorSearch.listLength))
+            for i in 0..<n {
+                var expected = [(d: Float, j: Int)]()
+                for j in 0..<n where j != i { expected.append((ErrorSpace.distance2(entries[i], entries[j]), j)) }
+                expected.sort { a, b in a.d < b.d || (a.d == b.d && a.j < b.j) }
+                var got = [Int]()
+                for k in 0..<v.stride { got.append(Int(v.neighbours[i * v.stride + k].index)) }
+                XCTAssertEqual(got, expected.prefix(v.stride).map { $0.j }, "n=\(n) row \(i)")
+                XCTAssertEqual(v.safeRadius2[i], expected[0].d / 4)
             }
         }
     }
@@ -107,6 +129,30 @@ final class KernelTests: XCTestCase {
         XCTAssertEqual(w, w0)
         let d = mean / w - mean0 / w0
         XCTAssertLessThan((d * d).sum(), 1e-4)
+    }
+
+    func testTransparentPixelsTakeNoDiffusedErrorEvenAtFullStrength() {
+        // A faint shadow with holes, remapped with a map that asks for full dithering everywhere:
+        // error must flow (the result differs from the plain remap) but never into the holes.
+        var rng = SeededRandom(seed: 29)
+        var shadow = Image(width: 120, height: 40)
+        for y in 0..<40 {
+            for x in 0..<120 {
+                shadow[x, y] = rng.below(7) == 0 ? RGBA(rng.byte(), rng.byte(), rng.byte(), 0)
+                                                 : RGBA(UInt8(x * 2), 0, 80, UInt8(1 + x * 2))
+            }
+        }
+        let palette = [RGBA(0, 0, 0, 0), RGBA(20, 0, 80, 12), RGBA(60, 0, 80, 60), RGBA(200, 0, 80, 200), RGBA(120, 0, 80, 128)]
+        let remapper = Remapper(palette: palette)
+        var plain = [UInt8](), dithered = [UInt8]()
+        _ = remapper.remap(shadow, dithering: 0, into: &plain)
+        _ = remapper.remap(shadow, dithering: 1, map: [UInt8](repeating: DitherMap.full, count: 120 * 40), into: &dithered)
+        XCTAssertNotEqual(plain, dithered)
+        for y in 0..<40 {
+            for x in 0..<120 where shadow[x, y].a == 0 {
+                XCTAssertEqual(dithered[y * 120 + x], 0, "hole at \(x),\(y)")
+            }
+        }
     }
 
     func testDitherMapMarksFlatSmoothAndEdges() {

@@ -154,6 +154,27 @@ final class QuantizerTests: XCTestCase {
         XCTAssertGreaterThan(zip(row, row.dropFirst()).filter { $0 != $1 }.count, 6)
     }
 
+    func testFlatAreaAfterASoftRampStaysClean() {
+        // A ramp that runs smoothly into a flat area (no edge to stop the diffused error): the
+        // flat colour owns an entry (within a level or two), so past the join it must come out as
+        // one index.
+        let w = 200, h = 40
+        var img = Image(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let v = UInt8(x < 100 ? 20 + x * 108 / 100 : 128)
+                img[x, y] = RGBA(v, v, v)
+            }
+        }
+        for n in [3, 4, 5] {
+            let r = Quantizer.quantize([img], options: QuantizeOptions(maxColors: n, dithering: 1))
+            let out = r.frames[0]
+            let flat = out.indices[5 * w + 190]
+            XCTAssertLessThanOrEqual(abs(Int(r.palette[Int(flat)].r) - 128), 2, "premise: the flat colour has its entry")
+            for y in 0..<h { for x in 102..<w { XCTAssertEqual(out.indices[y * w + x], flat, "n=\(n) noise at \(x),\(y)") } }
+        }
+    }
+
     func testFlatImageUntouchedByDithering() {
         let flat = Image(width: 32, height: 32, pixels: [UInt8]((0..<(32 * 32)).flatMap { _ in [17, 130, 240, 200] as [UInt8] }))
         let r = Quantizer.quantize([flat], options: QuantizeOptions(maxColors: 2, dithering: 1))
@@ -173,6 +194,10 @@ final class QuantizerTests: XCTestCase {
         var alphaError = 0.0
         for y in 0..<h { for x in 0..<64 { alphaError += abs(Double(out[x, y].a) - Double(img[x, y].a)) } }
         XCTAssertLessThan(alphaError / Double(64 * h), 12, "mean alpha error on the ramp")
+        // The opaque half must not turn faintly see-through because of the translucent half.
+        var seeThrough = 0
+        for y in 0..<h { for x in 64..<w where out[x, y].a != 255 { seeThrough += 1 } }
+        XCTAssertLessThan(seeThrough, 64 * h / 100, "opaque pixels rendered translucent")
     }
 
     func testColourOnlyInSecondFrameGetsAnEntry() {
@@ -191,6 +216,32 @@ final class QuantizerTests: XCTestCase {
         XCTAssertEqual(both.frames[1].expanded()[5, 5], both.palette.min { a, b in
             ErrorSpace.distance2(ErrorSpace.point(a), greenPoint) < ErrorSpace.distance2(ErrorSpace.point(b), greenPoint)
         })
+    }
+
+    func testReusedHistogramGivesTheSameResult() {
+        let frames = [TestImages.randomTranslucent(width: 40, height: 30, seed: 32),
+                      TestImages.noisyGradient(width: 40, height: 30, seed: 33)]
+        var h = Histogram()
+        for f in frames { h.add(f) }
+        for n in [8, 64] {
+            let a = Quantizer.quantize(frames, options: QuantizeOptions(maxColors: n, dithering: 1))
+            let b = Quantizer.quantize(frames, histogram: h, options: QuantizeOptions(maxColors: n, dithering: 1))
+            XCTAssertEqual(a.palette, b.palette)
+            XCTAssertEqual(a.frames, b.frames)
+        }
+    }
+
+    func testTinyAndThinImages() {
+        for (w, h) in [(1, 1), (1, 9), (9, 1), (2, 2), (3, 50)] {
+            for seed: UInt64 in [30, 31] {
+                let img = TestImages.randomTranslucent(width: w, height: h, seed: seed)
+                for n in [2, 3, 256] {
+                    let r = Quantizer.quantize([img, img], options: QuantizeOptions(maxColors: n, dithering: 1))
+                    assertWellFormed(r, [img, img], maxColors: n)
+                    XCTAssertEqual(r.frames[0], r.frames[1], "same frame twice, no error carried over")
+                }
+            }
+        }
     }
 
     func testEmptyInputs() {
