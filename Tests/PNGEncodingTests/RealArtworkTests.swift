@@ -50,15 +50,20 @@ final class RealArtworkTests: XCTestCase {
         }
     }
 
-    func testRealAPNGWithIdenticalFramesBecomesAPlainPNG() throws {
+    func testRealAPNGWithIdenticalFramesBecomesOneFrameKeepingItsDuration() throws {
         // Its three frames are the same picture (frames 2 and 3 redraw one pixel unchanged).
         let source = try APNGTestDecoder.decode(try fixture("maneki_neko_palette_3f.apng"))
         XCTAssertEqual(source.frames.count, 3)
         let delays = source.delays.map { Delay(numerator: $0.0, denominator: $0.1) }
         let indexed = try XCTUnwrap(Self.exactIndexed(source.frames))
-        let png = try PNGEncoder.encodeAnimation(frames: indexed, delays: delays, loopCount: source.numPlays)
-        XCTAssertFalse(try APNGValidator.validate(png).isAnimated)
-        XCTAssertEqual(try LibPNGDecoder.decode(png), source.frames[0])
+        let apng = try PNGEncoder.encodeAnimation(frames: indexed, delays: delays, loopCount: source.numPlays)
+        let info = try APNGValidator.validate(apng)
+        XCTAssertTrue(info.isAnimated, "an animation keeps its duration and loop count")
+        XCTAssertEqual(info.frames.count, 1)
+        XCTAssertEqual(info.numPlays, source.numPlays)
+        let decoded = try APNGTestDecoder.decode(apng)
+        XCTAssertEqual(decoded.frames, [source.frames[0]])
+        XCTAssertEqual(decoded.delays.map { Delay(numerator: $0.0, denominator: $0.1) }, [delays.reduce(.zero, +)])
     }
 
     func testRealArtworkAnimationReencodesExactly() throws {
