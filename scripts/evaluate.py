@@ -151,7 +151,7 @@ def main():
         for k, f in sorted(fails, key=lambda x: (x[0][1], x[0][2])):
             print(f"  {k[1]} {k[2]}: {f}")
     if a.json:
-        Path(a.json).write_text(json.dumps(dict(summary=summary, rows=[dict(tool=k[0], size=k[1], file=k[2], **v) for k, v in results.items()]), indent=1))
+        Path(a.json).write_text(json.dumps(dict(summary=summary, rows=[dict(v, tool=k[0], target_size=k[1], file=k[2]) for k, v in results.items()]), indent=1))
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ enum AnimationBudget {
         var remapped: [Int: [Int: (image: IndexedImage, mse: Double)]] = [:]
         var predictions: [String: Double] = [:]
         var calibration = 1.0
+        /// Most colours tried (`--colors`, else 256).
+        let cap: Int
 
         init(_ animation: Animation, options: ConversionOptions, clock: StageClock) {
             frames = animation.frames.map(\.image)
@@ -51,6 +53,7 @@ enum AnimationBudget {
             self.options = options
             self.clock = clock
             duration = animation.duration
+            cap = options.maxColors ?? 256
         }
 
         // MARK: stages, cached
@@ -180,16 +183,16 @@ enum AnimationBudget {
             //    encoded for real only when it may fit.
             let all = timeline(1)
             let fullEstimate = clock.measure(\.encode) {
-                Double((try? PNGEncoder.estimatedAnimationSize(frames: all.indices.map { indexed(256, $0).image },
+                Double((try? PNGEncoder.estimatedAnimationSize(frames: all.indices.map { indexed(cap, $0).image },
                                                                 delays: all.delays, loopCount: loops)) ?? Int.max)
             }
             // The estimator runs 0–8 % above the real size; measured below when a real encode is made.
             var realPerEstimate = 0.96
             if fullEstimate * realPerEstimate <= Double(maxBytes) * 1.05 {
-                let top = encodeFully(256, 1)
+                let top = encodeFully(cap, 1)
                 if top.fits(maxBytes) {
                     // Lossless truecolour when a palette loses colours and there is room for it.
-                    if !top.exact, top.bytes.count * 3 < maxBytes {
+                    if !top.exact, options.maxColors == nil, top.bytes.count * 3 < maxBytes {
                         let tc = clock.measure(\.encode) {
                             (try? PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: loops, effort: options.effort,
                                                          alwaysAnimated: true)) ?? []
@@ -205,7 +208,7 @@ enum AnimationBudget {
             }
 
             // Calibrate predictions from samples against the whole animation, and to real sizes.
-            let sampledTop = predict(256, 1)
+            let sampledTop = predict(cap, 1)
             calibration = sampledTop > 0 ? fullEstimate / sampledTop * realPerEstimate : realPerEstimate
             predictions = [:]
 
@@ -217,13 +220,13 @@ enum AnimationBudget {
                 k += 1
             }
             for step in steps {
-                if let n = predictedColours(step: step, lo: AnimationBudget.colourFloor, hi: 256),
-                   let e = fitting(from: n, step: step, floor: AnimationBudget.colourFloor) {
+                if let n = predictedColours(step: step, lo: min(cap, AnimationBudget.colourFloor), hi: cap),
+                   let e = fitting(from: n, step: step, floor: min(cap, AnimationBudget.colourFloor)) {
                     return finish(e)
                 }
             }
             let last = steps.last!
-            if let n = predictedColours(step: last, lo: 2, hi: AnimationBudget.colourFloor) ?? Optional(2),
+            if let n = predictedColours(step: last, lo: 2, hi: min(cap, AnimationBudget.colourFloor)) ?? Optional(2),
                let e = fitting(from: n, step: last, floor: 2) {
                 return finish(e)
             }

@@ -32,8 +32,9 @@ enum BudgetSearch {
         let minQuality = options.quality.lowerBound, maxQuality = options.quality.upperBound
 
         // 1. Lossless, if it fits: an exact palette when there are ≤ 256 colours, else truecolour.
-        let first = clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: 256, dithering: 1)) }
-        var upper = 256
+        let cap = options.maxColors ?? 256
+        let first = clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: cap, dithering: 1)) }
+        var upper = cap
         var lossyTruecolor: (bytes: [UInt8], step: Int, quality: Int)? = nil
         if first.exact {
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
@@ -42,7 +43,7 @@ enum BudgetSearch {
                                        quality: 100, metrics: nil))
             }
             upper = first.palette.count - 1
-        } else {
+        } else if options.maxColors == nil {
             if maxQuality == 100 {
                 let bytes = clock.measure(\.encode) { PNGEncoder.encode(image, effort: effort) }
                 if bytes.count <= maxBytes {
@@ -71,7 +72,7 @@ enum BudgetSearch {
         var cache: [Int: Probe] = [:]
         func probe(_ n: Int) -> Probe {
             if let p = cache[n] { return p }
-            let q = (n == 256 && !first.exact) ? first : clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: n, dithering: 1)) }
+            let q = (n == cap && !first.exact) ? first : clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: n, dithering: 1)) }
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: effort) }
             let p = Probe(colors: n, result: q, bytes: bytes)
             cache[n] = p

@@ -20,10 +20,14 @@ public struct ConversionOptions: Sendable, Equatable {
     public var minFPS: Double
     public var limits: Limits
     public var lenient: Bool
+    /// Force palette output with at most this many colours (2…256); nil lets the budget search
+    /// choose among lossless, lossy truecolour and palettes.
+    public var maxColors: Int?
 
     public init(sizes: [StickerSize] = [.regular], fit: FitMode = .contain, trim: Bool = false, inset: Int = 0,
                 linear: Bool = false, maxBytes: Int = 500_000, effort: Effort = .default,
-                quality: ClosedRange<Int> = 0...100, minFPS: Double = 8, limits: Limits = .default, lenient: Bool = false) {
+                quality: ClosedRange<Int> = 0...100, minFPS: Double = 8, limits: Limits = .default, lenient: Bool = false,
+                maxColors: Int? = nil) {
         self.sizes = sizes
         self.fit = fit
         self.trim = trim
@@ -35,5 +39,6 @@ public struct ConversionOptions: Sendable, Equatable {
         self.minFPS = minFPS
         self.limits = limits
         self.lenient = lenient
+        self.maxColors = maxColors.map { min(256, max(2, $0)) }
     }
 }

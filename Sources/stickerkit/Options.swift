@@ -50,6 +50,9 @@ struct ConversionFlags: ParsableArguments {
     @Option(name: .customLong("min-fps"), help: "Lowest frame rate animations may be thinned to, to fit the budget.")
     var minFPS: Double = 8
 
+    @Option(name: .long, help: "Always write a palette of at most N colours (2-256) instead of letting the budget search choose.")
+    var colors: Int?
+
     @Flag(name: .long, help: "Salvage what decodes from damaged files instead of failing them.")
     var lenient = false
 
@@ -61,6 +64,7 @@ struct ConversionFlags: ParsableArguments {
         if maxBytes == nil && !(maxKB > 0.1) { throw ValidationError("--max-kb must be more than 0.1") }
         _ = try qualityRange()
         if !(minFPS > 0) { throw ValidationError("--min-fps must be positive") }
+        if let c = colors, !(2...256).contains(c) { throw ValidationError("--colors takes 2 to 256") }
     }
 
     func qualityRange() throws -> ClosedRange<Int> {
@@ -80,6 +84,6 @@ struct ConversionFlags: ParsableArguments {
     func conversionOptions() throws -> ConversionOptions {
         ConversionOptions(sizes: size.sizes, fit: fit, trim: trim, inset: inset, linear: linear,
                           maxBytes: budgetBytes, effort: effort, quality: try qualityRange(), minFPS: minFPS,
-                          lenient: lenient)
+                          lenient: lenient, maxColors: colors)
     }
 }

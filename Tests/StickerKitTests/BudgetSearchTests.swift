@@ -110,4 +110,17 @@ final class BudgetSearchTests: XCTestCase {
         XCTAssertLessThan(capped.bytes.count, best.bytes.count)
         XCTAssertGreaterThanOrEqual(capped.report.quality, 80)
     }
+
+    func testColoursOptionForcesAPalette() throws {
+        let input = Self.pngBytes(Self.photoLike(618, seed: 8))
+        let s = try StickerConverter.convert(input, options: ConversionOptions(sizes: [.large], maxColors: 16)).outputs[0].result.get()
+        XCTAssertEqual(s.report.mode, "palette")
+        XCTAssertLessThanOrEqual(s.report.colors ?? 999, 16)
+        var distinct = Set<UInt32>()
+        let img = try decode(s.bytes).frames[0].image
+        for i in stride(from: 0, to: img.pixels.count, by: 4) {
+            distinct.insert(UInt32(img.pixels[i]) << 24 | UInt32(img.pixels[i + 1]) << 16 | UInt32(img.pixels[i + 2]) << 8 | UInt32(img.pixels[i + 3]))
+        }
+        XCTAssertLessThanOrEqual(distinct.count, 16)
+    }
 }

@@ -40,7 +40,7 @@ final class BatchRunner: @unchecked Sendable {
         let o = settings.options
         return "v1 size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
             + "max=\(o.maxBytes) effort=\(o.effort.rawValue) quality=\(o.quality.lowerBound)-\(o.quality.upperBound) "
-            + "minfps=\(o.minFPS) lenient=\(o.lenient)"
+            + "minfps=\(o.minFPS) lenient=\(o.lenient) colors=\(o.maxColors.map(String.init) ?? "auto")"
     }
 
     private func relativeOutput(_ out: String) -> String {
