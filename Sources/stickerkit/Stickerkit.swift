@@ -7,7 +7,7 @@ struct Stickerkit: ParsableCommand {
         commandName: "stickerkit",
         abstract: "Turn artwork into iMessage stickers (PNG/APNG, 300/408/618 px, within the byte budget).",
         version: "0.1.0",
-        subcommands: [Resize.self],
+        subcommands: [Resize.self, Check.self],
         defaultSubcommand: nil
     )
 }
