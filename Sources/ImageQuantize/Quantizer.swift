@@ -34,12 +34,39 @@ public struct QuantizeResult: Sendable {
     }
 }
 
-/// Entry point of the quantization stage. (Stub: implemented in its own change.)
+/// Entry point of the quantization stage: histogram of all frames → one palette (exact when the
+/// colours fit; otherwise median cut then k-means in premultiplied space seen over black and
+/// white, see `ErrorSpace`) → each frame remapped, with selective error diffusion when
+/// `options.dithering > 0`. Deterministic: the same input gives the same bytes.
 public enum Quantizer {
     /// One palette for all `frames` (all the same size), each frame remapped to it.
+    ///
+    /// `maxColors` is clamped to 2…256 and `dithering` to 0…1. When any pixel is fully transparent
+    /// the palette holds (0,0,0,0), and every such pixel maps to it. Opaque input gives an
+    /// all-opaque palette.
     public static func quantize(_ frames: [Image], options: QuantizeOptions) -> QuantizeResult {
-        let pal = [RGBA(0, 0, 0, 0)]
-        let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: pal, indices: [UInt8](repeating: 0, count: $0.width * $0.height)) }
-        return QuantizeResult(palette: pal, frames: out, meanSquaredError: .infinity, quality: 0, exact: false)
+        var histogram = Histogram()
+        for f in frames { histogram.add(f) }
+        let built = PaletteBuilder.build(histogram, maxColors: options.maxColors)
+        if frames.isEmpty || built.palette.isEmpty {
+            let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: built.palette, indices: []) }
+            return QuantizeResult(palette: built.palette, frames: out, meanSquaredError: 0, quality: 100, exact: true)
+        }
+        let remapper = Remapper(palette: built.palette)
+        let dithering = built.exact ? 0 : options.dithering
+        var total = 0.0
+        var pixels = 0
+        var out = [IndexedImage]()
+        out.reserveCapacity(frames.count)
+        for f in frames {
+            var indices = [UInt8]()
+            total += remapper.remap(f, dithering: dithering, into: &indices)
+            pixels += f.width * f.height
+            out.append(IndexedImage(width: f.width, height: f.height, palette: built.palette, indices: indices))
+        }
+        let mse = pixels > 0 ? total / 3 / Double(pixels) : 0
+        let exact = built.exact && mse == 0
+        return QuantizeResult(palette: built.palette, frames: out, meanSquaredError: mse,
+                              quality: Quality.quality(meanSquaredError: mse), exact: exact)
     }
 }

@@ -4,26 +4,6 @@ import ImageResize
 import ImageQuantize
 import PNGEncoding
 
-/// What was chosen for one written sticker: the report's per-output entry.
-public struct OutputReport: Sendable, Codable, Equatable {
-    public var size: Int
-    public var bytes: Int
-    /// "truecolor", "palette" (or "palette-exact" when lossless).
-    public var mode: String
-    public var colors: Int?
-    public var dithering: Float?
-    public var effort: String
-    public var frames: Int
-    public var framesInput: Int
-    public var fps: Double?
-    public var durationMs: Double?
-    /// 0…100 (100 = identical to the unquantized resize).
-    public var quality: Int
-    public var ssim: Double?
-    public var psnr: Double?
-    public var warnings: [String]
-}
-
 /// One written sticker: its size, its bytes and what was chosen.
 public struct StickerOutput: Sendable {
     public var size: StickerSize
@@ -33,8 +13,16 @@ public struct StickerOutput: Sendable {
 
 /// Why one size of one input produced nothing.
 public struct StickerError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
+        /// Nothing fits the byte budget.
+        case overBudget
+        /// It fits, but below the requested minimum quality: reported as skipped, nothing written.
+        case belowMinimumQuality
+        case other
+    }
+    public var kind: Kind
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, kind: Kind = .other) { self.message = message; self.kind = kind }
     public var description: String { message }
 }
 
@@ -46,6 +34,8 @@ public struct ConversionResult: Sendable {
     public var frames: Int
     public var warnings: [String]
     public var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)]
+    /// Time spent per stage, all sizes together.
+    public var timings: StageTimings
 }
 
 /// The pipeline: decode → fit and resize → quantize → encode → budget search. Touches no files.
@@ -53,9 +43,35 @@ public enum StickerConverter {
     /// Converts one file's bytes to every size in `options.sizes`. Throws `ImageError` when the
     /// input cannot be decoded; per-size failures (nothing fits the budget) are in the result.
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
-        let decoded = try ImageDecoder.decode(data, options: DecodeOptions(limits: options.limits, lenient: options.lenient))
-        let a = decoded.animation
-        return ConversionResult(format: decoded.format, width: a.width, height: a.height, frames: a.frames.count,
-                                warnings: decoded.warnings, outputs: [])
+        let clock = StageClock()
+        let decoded = try clock.measure(\.decode) {
+            try ImageDecoder.decode(data, options: DecodeOptions(limits: options.limits, lenient: options.lenient))
+        }
+        var result = convert(decoded, options: options)
+        result.timings.decode = clock.timings.decode
+        return result
+    }
+
+    /// Converts an already decoded image to every size in `options.sizes`.
+    public static func convert(_ decoded: DecodedImage, options: ConversionOptions) -> ConversionResult {
+        let source = decoded.animation
+        let clock = StageClock()
+        var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
+        for size in options.sizes {
+            let fitted = clock.measure(\.resize) {
+                Resizer.fit(source, options: FitOptions(size: size.pixels, fit: options.fit, trim: options.trim,
+                                                        inset: options.inset, linear: options.linear))
+            }
+            var result = BudgetSearch.encode(fitted.animation, options: options, clock: clock)
+            if case .success(var output) = result {
+                output.size = size
+                output.report.warnings = fitted.warnings + output.report.warnings
+                result = .success(output)
+            }
+            outputs.append((size, result))
+        }
+        return ConversionResult(format: decoded.format, width: source.width, height: source.height,
+                                frames: source.frames.count, warnings: decoded.warnings, outputs: outputs,
+                                timings: clock.timings)
     }
 }

@@ -1,11 +1,77 @@
 import ArgumentParser
+import Foundation
 import StickerKit
 
 struct Resize: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Convert images and folders into stickers.")
+    static let configuration = CommandConfiguration(
+        abstract: "Convert images and folders into stickers.",
+        discussion: """
+        Inputs are files or folders (searched recursively; the folder structure is mirrored in the \
+        output folder). Stills become PNG, animations APNG, each exactly 300, 408 or 618 px square and \
+        within the byte budget. Existing outputs are left alone unless --overwrite.
+        Exit status: 0 all converted, 1 some files failed (each named on stderr), 2 usage error.
+        """)
 
-    @Argument(help: "Input files or folders (recursive).")
+    @Argument(help: "Input files or folders.")
     var inputs: [String]
 
-    func run() throws {}
+    @Option(name: .shortAndLong, help: "Output folder (created if missing).")
+    var output: String
+
+    @OptionGroup var conversion: ConversionFlags
+
+    @Option(name: .shortAndLong, help: "Files converted at once (default: all cores).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Replace outputs that already exist (outputs stickerkit wrote itself are redone anyway when their input or settings change).")
+    var overwrite = false
+
+    @Flag(name: .long, help: "Redo every output, even those that are up to date.")
+    var force = false
+
+    @Option(name: .long, help: "Write a JSON report of every file to this path.")
+    var report: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws {
+        if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let terminal = Terminal(quiet: quiet)
+        Interrupts.install(terminal: terminal)
+        let options = try conversion.conversionOptions()
+        let started = Date()
+        let found = InputDiscovery.discover(inputs)
+        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        if found.files.isEmpty && found.missing.isEmpty {
+            terminal.error("stickerkit: no images found in \(inputs.joined(separator: ", "))")
+        }
+        let plan = OutputPlan(directory: output, sizes: options.sizes, inputs: found.files)
+        let runner = BatchRunner(settings: .init(options: options, outputDirectory: output,
+                                                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                                 overwrite: overwrite, force: force),
+                                 terminal: terminal)
+        let files = runner.run(found.files, plan: plan)
+        let seconds = Date().timeIntervalSince(started)
+        let failedOutputs = runner.failed + found.missing.count
+        let failedFiles = files.filter { f in f.outputs.contains { $0.status == "failed" } }.count + found.missing.count
+        if let report {
+            let missing = found.missing.map { BatchReport.File(input: $0.path, warnings: [], error: $0.reason, outputs: []) }
+            let r = BatchReport(maxBytes: options.maxBytes, files: files + missing,
+                                summary: .init(files: files.count + found.missing.count, converted: runner.converted,
+                                               skipped: runner.skipped, failed: failedOutputs,
+                                               bytesWritten: runner.bytesWritten, seconds: seconds))
+            do { try r.write(to: report) } catch { terminal.error("\(report): error: cannot write report: \(error)") ; throw ExitCode(1) }
+        }
+        var summary = "\(runner.converted) stickers written (\(formatBytes(runner.bytesWritten))), \(runner.skipped) skipped, "
+        summary += "\(failedOutputs) failed"
+        if failedFiles > 0 { summary += " in \(failedFiles) file\(failedFiles == 1 ? "" : "s")" }
+        if found.ignored > 0 { summary += "; \(found.ignored) non-image file\(found.ignored == 1 ? "" : "s") ignored" }
+        summary += " — \(files.count) input\(files.count == 1 ? "" : "s") in \(formatDuration(seconds))"
+        terminal.note(summary)
+        if failedOutputs > 0 || (found.files.isEmpty && found.missing.isEmpty) { throw ExitCode(1) }
+    }
 }

@@ -1,12 +1,158 @@
+import CLCMS2
 import ImageCore
 
-/// Converts pixels tagged with an embedded ICC profile (or a PNG gAMA) to sRGB.
-/// (Stub: implemented with lcms2 in its own change.)
+/// Converts pixels tagged with an embedded ICC profile to sRGB with lcms2.
+///
+/// Stickers are shown as sRGB, so a photo tagged "Adobe RGB (1998)" must be converted or it looks
+/// dull. Alpha is never touched.
 public enum ColorProfile {
-    /// Converts `image` in place from the colour space described by `iccProfile` to sRGB.
-    /// Returns a note for the user when a conversion happened, nil when the profile is already
-    /// sRGB-equivalent. Throws only for a profile that cannot be parsed in strict mode.
+    /// Converts `image` in place from the colour space described by `iccProfile` to sRGB
+    /// (perceptual intent, which lcms2 turns into relative colorimetric for matrix profiles).
+    ///
+    /// Returns a one-line note for the user when pixels changed; nil, without touching the
+    /// pixels, when the profile behaves like sRGB. An RGB profile converts RGBA data; a gray
+    /// profile converts gray data stored as RGBA with r == g == b (the red channel is read).
+    /// A profile for another colour space (CMYK, Lab…) is ignored with a note.
+    /// Throws `ImageError.decoding` for a profile lcms2 cannot open; lenient callers may ignore it.
     public static func convertToSRGB(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) throws -> String? {
-        nil
+        let profile = try ICCProfile(bytes: iccProfile, format: format)
+        let inputFormat: cmsUInt32Number
+        switch profile.colorSpace {
+        case cmsSigRgbData: inputFormat = LCMSFormat.rgba8
+        case cmsSigGrayData: inputFormat = LCMSFormat.grayIn4Bytes
+        default:
+            return "ignored embedded ICC profile '\(profile.name)': it describes \(profile.colorSpaceName) data, the image is RGB"
+        }
+        guard let transform = profile.transformToSRGB(from: inputFormat, to: LCMSFormat.rgba8) else {
+            throw ImageError.decoding(format, "embedded ICC profile '\(profile.name)' cannot be converted to sRGB (\(iccProfile.count) bytes)")
+        }
+        defer { cmsDeleteTransform(transform) }
+        if isIdentity(transform, grayInput: profile.colorSpace == cmsSigGrayData) { return nil }
+        let pixelCount = image.width * image.height
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            transformInPlace(transform, base, pixelCount: pixelCount, bytesPerPixel: 4)
+        }
+        return "converted from embedded ICC profile '\(profile.name)' to sRGB"
     }
+
+    /// Converts `pixelCount` CMYK pixels (4 bytes each) to opaque sRGB RGBA.
+    ///
+    /// `inverted` is true for Adobe-style CMYK (255 = no ink), which is what Photoshop writes and
+    /// libjpeg returns for files with an Adobe marker. With a CMYK profile lcms2 does the work;
+    /// without one (or with an unusable one in lenient mode) a naive conversion
+    /// `R = (1 − C)(1 − K)` is used.
+    /// - Returns: the RGBA bytes and a note for the user.
+    static func cmykToSRGB(_ cmyk: UnsafePointer<UInt8>, pixelCount: Int, inverted: Bool,
+                           iccProfile: [UInt8]?, format: ImageFormat, lenient: Bool) throws -> (pixels: [UInt8], note: String) {
+        var out = [UInt8](repeating: 255, count: pixelCount * 4)
+        var profileProblem: String?
+        if let iccProfile {
+            do {
+                let profile = try ICCProfile(bytes: iccProfile, format: format)
+                if profile.colorSpace == cmsSigCmykData,
+                   let transform = profile.transformToSRGB(from: inverted ? LCMSFormat.cmyk8Inverted : LCMSFormat.cmyk8,
+                                                           to: LCMSFormat.rgba8) {
+                    defer { cmsDeleteTransform(transform) }
+                    out.withUnsafeMutableBufferPointer { o in
+                        guard let base = o.baseAddress else { return }
+                        transformRows(transform, input: cmyk, output: base, pixelCount: pixelCount)
+                    }
+                    return (out, "converted CMYK with embedded ICC profile '\(profile.name)' to sRGB")
+                }
+                profileProblem = "embedded ICC profile '\(profile.name)' describes \(profile.colorSpaceName) data, not CMYK"
+            } catch let error as ImageError {
+                if !lenient { throw error }
+                profileProblem = error.message
+            }
+        }
+        out.withUnsafeMutableBufferPointer { o in
+            guard let base = o.baseAddress else { return }
+            naiveCMYKToRGBA(cmyk, base, pixelCount: pixelCount, inverted: inverted)
+        }
+        if let profileProblem {
+            return (out, "converted CMYK to sRGB with a naive formula (\(profileProblem))")
+        }
+        return (out, "converted CMYK to sRGB with a naive formula (no embedded ICC profile)")
+    }
+
+    /// True when the transform leaves a spread of colours within ±1, i.e. the profile is sRGB
+    /// (whatever its name or byte layout), so converting would only cost time.
+    static func isIdentity(_ transform: cmsHTRANSFORM, grayInput: Bool) -> Bool {
+        let levels: [UInt8] = [0, 17, 64, 128, 190, 255]
+        var samples: [UInt8] = []
+        for r in levels {
+            for g in levels {
+                for b in levels {
+                    samples += grayInput ? [r, r, r, 255] : [r, g, b, 255]
+                    if grayInput { break }
+                }
+                if grayInput { break }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: samples.count)
+        cmsDoTransform(transform, samples, &out, cmsUInt32Number(samples.count / 4))
+        var i = 0
+        while i < samples.count {
+            for c in 0..<3 where abs(Int(out[i + c]) - Int(samples[i + c])) > 1 { return false }
+            i += 4
+        }
+        return true
+    }
+
+    /// Runs `transform` over RGBA bytes in place; lcms2 handles identical input and output
+    /// buffers when both formats have the same pixel size, and leaves the alpha byte alone
+    /// because the transform is created without `cmsFLAGS_COPY_ALPHA`.
+    static func transformInPlace(_ transform: cmsHTRANSFORM, _ pixels: UnsafeMutablePointer<UInt8>,
+                                 pixelCount: Int, bytesPerPixel: Int) {
+        // cmsDoTransform takes a 32-bit count: go in slices.
+        let slice = 1 << 20
+        var start = 0
+        while start < pixelCount {
+            let n = min(slice, pixelCount - start)
+            let p = pixels + start * bytesPerPixel
+            cmsDoTransform(transform, p, p, cmsUInt32Number(n))
+            start += n
+        }
+    }
+
+    static func transformRows(_ transform: cmsHTRANSFORM, input: UnsafePointer<UInt8>,
+                              output: UnsafeMutablePointer<UInt8>, pixelCount: Int) {
+        let slice = 1 << 20
+        var start = 0
+        while start < pixelCount {
+            let n = min(slice, pixelCount - start)
+            cmsDoTransform(transform, input + start * 4, output + start * 4, cmsUInt32Number(n))
+            start += n
+        }
+    }
+
+    /// `R = (255 − C)(255 − K) / 255`; with inverted (Adobe) data the stored bytes already are
+    /// `255 − C` and `255 − K`. Alpha is set to 255.
+    static func naiveCMYKToRGBA(_ cmyk: UnsafePointer<UInt8>, _ rgba: UnsafeMutablePointer<UInt8>,
+                                pixelCount: Int, inverted: Bool) {
+        let flip: UInt32 = inverted ? 0 : 255
+        var i = 0
+        while i < pixelCount {
+            let s = cmyk + i * 4
+            let c = UInt32(s[0]) ^ flip, m = UInt32(s[1]) ^ flip, y = UInt32(s[2]) ^ flip, k = UInt32(s[3]) ^ flip
+            let d = rgba + i * 4
+            d[0] = UInt8(truncatingIfNeeded: (c * k + 127) / 255)
+            d[1] = UInt8(truncatingIfNeeded: (m * k + 127) / 255)
+            d[2] = UInt8(truncatingIfNeeded: (y * k + 127) / 255)
+            d[3] = 255
+            i += 1
+        }
+    }
+}
+
+/// lcms2 pixel-format words. The `TYPE_*` macros are built with `|` and are not imported into
+/// Swift, so they are spelled out here from lcms2.h's bit layout:
+/// colour space << 16, flavor << 13, extra channels << 7, channels << 3, bytes per channel.
+enum LCMSFormat {
+    static let rgba8: cmsUInt32Number = (4 << 16) | (1 << 7) | (3 << 3) | 1           // TYPE_RGBA_8
+    /// One gray channel followed by three ignored bytes: gray data stored as RGBA.
+    static let grayIn4Bytes: cmsUInt32Number = (3 << 16) | (3 << 7) | (1 << 3) | 1
+    static let cmyk8: cmsUInt32Number = (6 << 16) | (4 << 3) | 1                        // TYPE_CMYK_8
+    static let cmyk8Inverted: cmsUInt32Number = (6 << 16) | (1 << 13) | (4 << 3) | 1    // TYPE_CMYK_8_REV
 }

@@ -1,8 +1,96 @@
+import CJPEGShim
 import ImageCore
 
-/// Decodes JPEG files. (Stub: implemented in its own change.)
+/// Decodes JPEG files with libjpeg-turbo (through the setjmp shim in CJPEGShim): baseline,
+/// progressive, grayscale, CMYK and YCCK. Applies the embedded ICC profile and the EXIF
+/// orientation, so the result is upright sRGB as a viewer would show it.
 public enum JPEGDecoder {
+    /// Decodes `bytes` into a one-frame animation. Order: header → limits → allocate → pixels.
     public static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
-        throw ImageError.unsupported(.jpeg, "decoder not implemented yet")
+        guard let decoder = sk_jpeg_new() else {
+            throw ImageError.decoding(.jpeg, "libjpeg could not allocate a decoder")
+        }
+        defer { sk_jpeg_free(decoder) }
+        return try bytes.withUnsafeBufferPointer { data in
+            try decode(data, decoder: decoder, options: options)
+        }
+    }
+
+    private static func decode(_ data: UnsafeBufferPointer<UInt8>, decoder: OpaquePointer,
+                               options: DecodeOptions) throws -> DecodedImage {
+        var header = sk_jpeg_header()
+        let headerStatus = sk_jpeg_read_header(decoder, data.baseAddress, data.count, &header)
+        if headerStatus != 0 {
+            if sk_jpeg_data_ended(decoder) != 0 {
+                throw ImageError.decoding(.jpeg, "data ends after \(data.count) bytes, inside the header")
+            }
+            throw ImageError.decoding(.jpeg, message(decoder))
+        }
+        let markers = JPEGMarkers(decoder: decoder)
+        let width = Int(header.width), height = Int(header.height)
+        let orientation = markers.orientation.flatMap(EXIFOrientation.init(rawValue:)) ?? .up
+        try options.limits.check(width: width, height: height, format: .jpeg, what: "header says")
+        if orientation.swapsAxes {
+            try options.limits.check(width: height, height: width, format: .jpeg, what: "rotated by EXIF, image is")
+        }
+        var warnings: [String] = []
+
+        let isCMYK = header.color_space == 4 || header.color_space == 5   // JCS_CMYK, JCS_YCCK
+        // Gray, YCbCr and RGB files come out of libjpeg as RGBA directly; CMYK needs a pass of ours.
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        let status = pixels.withUnsafeMutableBufferPointer { out in
+            sk_jpeg_decode(decoder, out.baseAddress, width * 4,
+                           Int32(isCMYK ? SK_JPEG_OUT_CMYK : SK_JPEG_OUT_RGBA), options.lenient ? 0 : 1)
+        }
+        let rows = Int(sk_jpeg_rows_decoded(decoder))
+        switch Int(status) {
+        case 0:
+            if sk_jpeg_data_ended(decoder) != 0 {
+                warnings.append("data ends after \(data.count) bytes; the missing part of the image is filled with gray")
+            } else if sk_jpeg_warning_count(decoder) > 0 {
+                warnings.append("libjpeg: \(String(cString: sk_jpeg_first_warning(decoder))) (\(sk_jpeg_warning_count(decoder)) warnings)")
+            }
+        case Int(SK_JPEG_DATA_ENDS):
+            throw ImageError.decoding(.jpeg, "data ends after \(data.count) bytes")
+        default:
+            // A hard error part-way: lenient mode keeps the rows that decoded.
+            guard options.lenient, rows > 0 else { throw ImageError.decoding(.jpeg, message(decoder)) }
+            warnings.append("\(message(decoder)); kept the first \(rows) of \(height) rows")
+        }
+
+        var image: Image
+        if isCMYK {
+            let converted = try pixels.withUnsafeBufferPointer { cmyk in
+                try ColorProfile.cmykToSRGB(cmyk.baseAddress!, pixelCount: width * height,
+                                            inverted: header.saw_adobe_marker != 0, iccProfile: markers.icc,
+                                            format: .jpeg, lenient: options.lenient)
+            }
+            image = Image(width: width, height: height, pixels: converted.pixels)
+            warnings.append(converted.note)
+        } else {
+            image = Image(width: width, height: height, pixels: pixels)
+            if let problem = markers.iccProblem {
+                if !options.lenient { throw ImageError.decoding(.jpeg, problem) }
+                warnings.append("ignored: \(problem)")
+            } else if let icc = markers.icc {
+                do {
+                    if let note = try ColorProfile.convertToSRGB(&image, iccProfile: icc, format: .jpeg) {
+                        warnings.append(note)
+                    }
+                } catch let error as ImageError where options.lenient {
+                    warnings.append("ignored: \(error.message)")
+                }
+            }
+        }
+        if orientation != .up {
+            image = orientation.apply(to: image)
+            warnings.append("applied EXIF orientation \(orientation.rawValue) (\(orientation.summary))")
+        }
+        return DecodedImage(format: .jpeg, animation: Animation(still: image), warnings: warnings)
+    }
+
+    private static func message(_ decoder: OpaquePointer) -> String {
+        let text = String(cString: sk_jpeg_message(decoder))
+        return text.isEmpty ? "libjpeg failed without a message" : "libjpeg: \(text)"
     }
 }

@@ -1,0 +1,185 @@
+import CGIF
+import ImageCore
+
+/// One pass over a GIF's records: extensions set up the next frame, image descriptors draw it.
+struct GIFDecodeState {
+    let gif: UnsafeMutablePointer<GifFileType>
+    let source: UnsafeMutablePointer<GIFSource>
+    let options: DecodeOptions
+    let byteCount: Int
+
+    private var frames: [Frame] = []
+    private var warnings: [String] = []
+    private var loopCount = 1
+    /// Image descriptors seen so far (the 1-based number of the frame being read).
+    private var frameNumber = 0
+    /// Graphics Control Extension for the next image.
+    private var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+    /// Rows of the current frame already drawn, for lenient salvage of a first frame.
+    private var partialRows = 0
+
+    init(gif: UnsafeMutablePointer<GifFileType>, source: UnsafeMutablePointer<GIFSource>, options: DecodeOptions, byteCount: Int) {
+        self.gif = gif
+        self.source = source
+        self.options = options
+        self.byteCount = byteCount
+    }
+
+    mutating func run() throws -> DecodedImage {
+        let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
+        try options.limits.check(width: width, height: height, format: .gif, what: "logical screen is")
+        var canvas = GIFCanvas(width: width, height: height)
+        var line = [UInt8](repeating: 0, count: 65_536)
+        records: while true {
+            var type = UNDEFINED_RECORD_TYPE
+            if DGifGetRecordType(gif, &type) == GIF_ERROR {
+                if source.pointee.ranOut && !frames.isEmpty && source.pointee.offset == byteCount {
+                    warnings.append("data ends after frame \(frameNumber) (\(byteCount) bytes) without a trailer")
+                    break records
+                }
+                try fail(canvas: canvas, place: frames.isEmpty ? "before the first frame" : "after frame \(frameNumber)")
+                break records
+            }
+            switch type {
+            case IMAGE_DESC_RECORD_TYPE:
+                frameNumber += 1
+                partialRows = 0
+                do {
+                    try readFrame(into: &canvas, line: &line)
+                } catch let stop as GIFStop {
+                    _ = stop
+                    try fail(canvas: canvas, place: "in frame \(frameNumber)")
+                    break records
+                }
+                if options.firstFrameOnly { break records }
+            case EXTENSION_RECORD_TYPE:
+                if !readExtension() {
+                    try fail(canvas: canvas, place: frames.isEmpty ? "in an extension before the first frame" : "in an extension after frame \(frameNumber)")
+                    break records
+                }
+            case TERMINATE_RECORD_TYPE:
+                break records
+            default:
+                try fail(canvas: canvas, place: "after frame \(frameNumber)")
+                break records
+            }
+        }
+        guard !frames.isEmpty else { throw ImageError.decoding(.gif, "no image in the file (\(byteCount) bytes)") }
+        let animation = Animation(width: width, height: height, frames: frames, loopCount: loopCount)
+        return DecodedImage(format: .gif, animation: animation, warnings: warnings)
+    }
+
+    /// Turns a giflib failure into an error (strict, or nothing to keep) or a warning (lenient).
+    private mutating func fail(canvas: GIFCanvas, place: String) throws {
+        let message: String
+        if source.pointee.ranOut {
+            message = "data ends \(place) (after \(byteCount) bytes)"
+        } else {
+            message = "\(GIFDecoder.errorText(gif.pointee.Error)) \(place) (at byte \(source.pointee.offset))"
+        }
+        guard options.lenient else { throw ImageError.decoding(.gif, message) }
+        if frames.isEmpty {
+            guard partialRows > 0 else { throw ImageError.decoding(.gif, message) }
+            frames.append(Frame(image: Image(width: canvas.width, height: canvas.height, pixels: canvas.pixels),
+                                delay: Delay(centiseconds: Int(control.DelayTime))))
+            warnings.append("\(message); kept the \(partialRows) rows of frame 1 that decoded")
+        } else {
+            warnings.append("\(message); kept \(frames.count) complete frames")
+        }
+    }
+
+    /// Reads one extension: GCE for the next frame, NETSCAPE2.0 / ANIMEXTS1.0 loop count.
+    /// Returns false when giflib failed.
+    private mutating func readExtension() -> Bool {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(gif, &code, &block) == GIF_OK else { return false }
+        var isLoopApplication = false
+        if let first = block {
+            let length = Int(first[0])
+            if code == GRAPHICS_EXT_FUNC_CODE, length >= 4 {
+                var gcb = GraphicsControlBlock()
+                if DGifExtensionToGCB(length, first + 1, &gcb) == GIF_OK { control = gcb }
+            } else if code == APPLICATION_EXT_FUNC_CODE, length == 11 {
+                let name = Array(UnsafeBufferPointer(start: first + 1, count: 11))
+                isLoopApplication = name == Array("NETSCAPE2.0".utf8) || name == Array("ANIMEXTS1.0".utf8)
+            }
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(gif, &block) == GIF_OK else { return false }
+            if isLoopApplication, let sub = block, sub[0] >= 3, sub[1] == 1 {
+                let stored = Int(sub[2]) | Int(sub[3]) << 8
+                loopCount = stored == 0 ? 0 : stored + 1
+                isLoopApplication = false
+            }
+        }
+        return true
+    }
+
+    /// Reads the image descriptor and pixels of one frame, draws it, keeps the canvas as a frame
+    /// and applies its disposal. Throws `GIFStop` when giflib fails (the caller names the place).
+    private mutating func readFrame(into canvas: inout GIFCanvas, line: inout [UInt8]) throws {
+        guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFStop() }
+        let desc = gif.pointee.Image
+        let left = Int(desc.Left), top = Int(desc.Top), w = Int(desc.Width), h = Int(desc.Height)
+        if w > 0 && h > 0 {
+            try options.limits.check(width: w, height: h, format: .gif, what: "frame \(frameNumber) descriptor says")
+        }
+        try options.limits.check(frames: frames.count + 1, width: canvas.width, height: canvas.height, format: .gif)
+        if left + w > canvas.width || top + h > canvas.height {
+            warnings.append("frame \(frameNumber) at (\(left),\(top)) size \(w)×\(h) extends past the \(canvas.width)×\(canvas.height) screen; clipped")
+        }
+        var table = [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: 256)
+        let map = desc.ColorMap ?? gif.pointee.SColorMap
+        var colorCount = 0
+        if let map, let colors = map.pointee.Colors {
+            colorCount = min(256, Int(map.pointee.ColorCount))
+            for i in 0..<colorCount {
+                let c = colors[i]
+                table[i] = (UInt32(c.Red) | UInt32(c.Green) << 8 | UInt32(c.Blue) << 16 | 0xFF00_0000).littleEndian
+            }
+        } else {
+            warnings.append("frame \(frameNumber) has no colour table; drawn black")
+        }
+        let transparent = Int(control.TransparentColor)
+        let disposal = Int(control.DisposalMode)
+        if disposal == 3 { canvas.savePrevious() }
+        var maxIndex: UInt8 = 0
+        if w > 0 && h > 0 {
+            let rowOrder = GIFDecodeState.rowOrder(height: h, interlaced: desc.Interlace)
+            try line.withUnsafeMutableBufferPointer { lineBuffer in
+                try table.withUnsafeBufferPointer { tableBuffer in
+                    for row in rowOrder {
+                        guard DGifGetLine(gif, lineBuffer.baseAddress, Int32(w)) == GIF_OK else { throw GIFStop() }
+                        let seen = canvas.drawRow(lineBuffer.baseAddress!, count: w, left: left, y: top + row,
+                                                  table: tableBuffer.baseAddress!, transparent: transparent)
+                        if seen > maxIndex { maxIndex = seen }
+                        partialRows += 1
+                    }
+                }
+            }
+        }
+        if Int(maxIndex) >= colorCount && colorCount > 0 {
+            warnings.append("frame \(frameNumber) uses colour index \(maxIndex) beyond its \(colorCount)-entry colour table; drawn black")
+        }
+        frames.append(Frame(image: Image(width: canvas.width, height: canvas.height, pixels: canvas.pixels),
+                            delay: Delay(centiseconds: Int(control.DelayTime))))
+        canvas.dispose(disposal, left: left, top: top, width: w, height: h)
+        control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+    }
+
+    /// The frame rows in the order they are stored: top to bottom, or GIF's four interlace
+    /// passes (every 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1).
+    static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
+        guard interlaced else { return Array(0..<height) }
+        var order: [Int] = []
+        order.reserveCapacity(height)
+        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+            order += stride(from: start, to: height, by: step)
+        }
+        return order
+    }
+}
+
+/// giflib reported an error; the decoder looks at giflib's state to say what happened.
+struct GIFStop: Error {}

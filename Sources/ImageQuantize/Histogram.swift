@@ -1,0 +1,191 @@
+import ImageCore
+
+/// Counts of the exact RGBA colours of any number of frames, so that one palette can serve a
+/// whole animation. Fully transparent pixels all count as one colour, (0,0,0,0).
+///
+/// The table is open addressing with linear probing on the colour packed in memory order
+/// (`r | g<<8 | b<<16 | a<<24`); runs of equal pixels are counted before they are hashed. When
+/// more than `maxDistinctColors` colours appear, the low bits of R, G and B are dropped (one more
+/// bit each time) and colours that then coincide are merged, counts kept; the histogram is then
+/// no longer exact (`droppedBits > 0`).
+public struct Histogram: Sendable {
+    /// Packed colours; a slot is empty when its count is 0.
+    var keys: [UInt32]
+    var counts: [UInt32]
+    /// Number of occupied slots.
+    var used = 0
+    /// Hash shift: capacity is `1 << (32 - shift)`.
+    var shift: UInt32
+    /// Low bits dropped from R, G and B (0 = exact colours).
+    private(set) var droppedBits = 0
+    let maxDistinct: Int
+    /// Pixels added, over all frames.
+    public private(set) var pixelCount = 0
+
+    /// An empty histogram. `maxDistinctColors` bounds memory on pathological inputs (at least 4096).
+    public init(maxDistinctColors: Int = 1 << 20) {
+        maxDistinct = max(4096, maxDistinctColors)
+        let bits: UInt32 = 12
+        shift = 32 - bits
+        keys = [UInt32](repeating: 0, count: 1 << bits)
+        counts = [UInt32](repeating: 0, count: 1 << bits)
+    }
+
+    /// Distinct colours counted so far.
+    public var distinctColors: Int { used }
+
+    /// True while every colour is kept exactly (no bits dropped).
+    public var isExact: Bool { droppedBits == 0 }
+
+    var capacity: Int { keys.count }
+
+    /// Counts every pixel of `image`.
+    public mutating func add(_ image: Image) {
+        let n = image.width * image.height
+        guard n > 0 else { return }
+        pixelCount += n
+        image.pixels.withUnsafeBytes { raw in
+            let px = raw.bindMemory(to: UInt32.self)
+            var start = 0
+            while start < n {
+                let limit = min(capacity / 2, maxDistinct)
+                let mask = Histogram.colorMask(droppedBits)
+                let sh = shift
+                var u = used
+                start = keys.withUnsafeMutableBufferPointer { k in
+                    counts.withUnsafeMutableBufferPointer { c in
+                        Histogram.insertRuns(px.baseAddress!, from: start, count: n, mask: mask,
+                                             keys: k.baseAddress!, counts: c.baseAddress!,
+                                             slotMask: UInt32(k.count - 1), shift: sh, used: &u, limit: limit)
+                    }
+                }
+                used = u
+                if used >= limit {
+                    if used >= maxDistinct { dropOneBit() } else { rehash(capacity * 4) }
+                }
+            }
+        }
+    }
+
+    /// `(key & mask) | half` keeps the centre of the merged range as the representative.
+    static func colorMask(_ bits: Int) -> (mask: UInt32, half: UInt32) {
+        if bits == 0 { return (0xFFFF_FFFF, 0) }
+        let low = UInt32((1 << bits) - 1)
+        let lowAll = low | low << 8 | low << 16
+        let h = UInt32(1 << (bits - 1))
+        return (~lowAll, h | h << 8 | h << 16)
+    }
+
+    @inline(__always)
+    static func slot(_ v: UInt32, _ shift: UInt32) -> Int {
+        Int(truncatingIfNeeded: (v &* 0x9E37_79B1) >> shift)
+    }
+
+    /// The hot loop: counts runs of equal pixels from `from`, returns where it stopped (at `count`,
+    /// or earlier once `used` reaches `limit`).
+    static func insertRuns(_ px: UnsafePointer<UInt32>, from: Int, count n: Int, mask: (mask: UInt32, half: UInt32),
+                           keys: UnsafeMutablePointer<UInt32>, counts: UnsafeMutablePointer<UInt32>,
+                           slotMask: UInt32, shift: UInt32, used: inout Int, limit: Int) -> Int {
+        var i = from
+        var u = used
+        let sm = Int(slotMask)
+        while i < n {
+            let raw = px[i]
+            var j = i &+ 1
+            while j < n && px[j] == raw { j &+= 1 }
+            let run = UInt32(truncatingIfNeeded: min(j &- i, Int(UInt32.max)))
+            let v = UInt32(littleEndian: raw)
+            var key: UInt32 = v >> 24 == 0 ? 0 : (v & mask.mask) | mask.half
+            if key >> 24 == 0 { key = 0 }
+            var s = slot(key, shift)
+            while true {
+                let c = counts[s]
+                if c == 0 {
+                    keys[s] = key
+                    counts[s] = run
+                    u &+= 1
+                    break
+                }
+                if keys[s] == key {
+                    let (sum, o) = c.addingReportingOverflow(run)
+                    counts[s] = o ? .max : sum
+                    break
+                }
+                s = (s &+ 1) & sm
+            }
+            i = j
+            if u >= limit { break }
+        }
+        used = u
+        return i
+    }
+
+    /// Reinserts every colour into a table of `newCapacity` slots (a power of two), merging
+    /// colours that coincide under the current bit mask.
+    mutating func rehash(_ newCapacity: Int) {
+        let oldKeys = keys, oldCounts = counts
+        var bits: UInt32 = 0
+        while (1 << bits) < newCapacity { bits += 1 }
+        shift = 32 - bits
+        keys = [UInt32](repeating: 0, count: 1 << bits)
+        counts = [UInt32](repeating: 0, count: 1 << bits)
+        used = 0
+        let mask = Histogram.colorMask(droppedBits)
+        let sh = shift
+        var u = 0
+        keys.withUnsafeMutableBufferPointer { k in
+            counts.withUnsafeMutableBufferPointer { c in
+                let sm = k.count - 1
+                for i in 0..<oldKeys.count where oldCounts[i] != 0 {
+                    var key = oldKeys[i]
+                    if key >> 24 != 0 { key = (key & mask.mask) | mask.half }
+                    var s = Histogram.slot(key, sh)
+                    while c[s] != 0 && k[s] != key { s = (s + 1) & sm }
+                    if c[s] == 0 { k[s] = key; u += 1 }
+                    let (sum, o) = c[s].addingReportingOverflow(oldCounts[i])
+                    c[s] = o ? .max : sum
+                }
+            }
+        }
+        used = u
+    }
+
+    /// Too many colours: merges colours that differ only in one more low bit of R, G and B.
+    mutating func dropOneBit() {
+        guard droppedBits < 7 else { rehash(capacity * 2); return }
+        droppedBits += 1
+        rehash(capacity)
+        if used >= capacity / 2 { rehash(capacity * 2) }
+    }
+
+    /// Every counted colour with its count, in table order (deterministic for a given input).
+    func entries() -> (colors: [UInt32], counts: [UInt32]) {
+        var cs = [UInt32](), ns = [UInt32]()
+        cs.reserveCapacity(used); ns.reserveCapacity(used)
+        for i in 0..<keys.count where counts[i] != 0 {
+            cs.append(keys[i]); ns.append(counts[i])
+        }
+        return (cs, ns)
+    }
+
+    /// How many fully transparent pixels were counted.
+    var transparentCount: UInt32 {
+        var s = Histogram.slot(0, shift)
+        while counts[s] != 0 {
+            if keys[s] == 0 { return counts[s] }
+            s = (s + 1) & (keys.count - 1)
+        }
+        return 0
+    }
+}
+
+extension RGBA {
+    /// The colour from a key packed in memory order (`r | g<<8 | b<<16 | a<<24`).
+    init(memoryOrder v: UInt32) {
+        self.init(UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8),
+                  UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 24))
+    }
+
+    /// The colour packed in memory order, as `Histogram` keys are.
+    var memoryOrder: UInt32 { UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24 }
+}

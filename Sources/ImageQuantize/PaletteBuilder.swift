@@ -1,0 +1,248 @@
+import ImageCore
+
+/// A histogram colour as a point of `ErrorSpace` with its pixel count.
+struct WeightedPoint {
+    var x: SIMD4<Float>
+    var w: Float
+}
+
+/// Builds a palette from a histogram: exact when the colours fit, otherwise variance-based median
+/// cut followed by k-means (Lloyd) refinement, all in `ErrorSpace`.
+enum PaletteBuilder {
+    /// More histogram colours than this are merged (low bits dropped, weighted means kept) before
+    /// median cut and k-means, whose cost grows with the number of points.
+    static let defaultPointLimit = 16_384
+    /// k-means stops when an iteration improves the total error by less than this fraction.
+    static let kMeansEpsilon = 0.002
+    static let kMeansMaxIterations = 12
+
+    struct Result {
+        /// Transparent entry first (when present), then translucent by rising alpha, then opaque.
+        var palette: [RGBA]
+        var exact: Bool
+    }
+
+    static func build(_ histogram: Histogram, maxColors: Int, pointLimit: Int = defaultPointLimit) -> Result {
+        let maxColors = min(256, max(2, maxColors))
+        let (colors, counts) = histogram.entries()
+        let hasTransparent = histogram.transparentCount > 0
+        if histogram.isExact && colors.count <= maxColors {
+            return Result(palette: ordered(colors.map { RGBA(memoryOrder: $0) }), exact: true)
+        }
+        var opaque = true
+        for c in colors where c >> 24 != 255 && c != 0 { opaque = false; break }
+
+        let points = reducedPoints(colors, counts, limit: max(pointLimit, maxColors))
+        let k = maxColors - (hasTransparent ? 1 : 0)
+        var centroids = [SIMD4<Float>]()
+        var pts = points
+        var assignment = [Int32](repeating: 0, count: pts.count)
+        pts.withUnsafeMutableBufferPointer { p in
+            assignment.withUnsafeMutableBufferPointer { a in
+                centroids = medianCut(p, k, assignment: a)
+                kMeans(UnsafeBufferPointer(p), &centroids, assignment: a)
+            }
+        }
+
+        var seen = Set<RGBA>()
+        var palette = [RGBA]()
+        if hasTransparent { palette.append(RGBA(0, 0, 0, 0)); seen.insert(RGBA(0, 0, 0, 0)) }
+        for c in centroids {
+            let rgba = ErrorSpace.color(of: c, opaque: opaque)
+            if seen.insert(rgba).inserted { palette.append(rgba) }
+        }
+        return Result(palette: ordered(palette), exact: false)
+    }
+
+    /// Deterministic order that suits PNG's tRNS chunk: (0,0,0,0) first, other translucent entries by
+    /// rising alpha, opaque entries last.
+    static func ordered(_ palette: [RGBA]) -> [RGBA] {
+        palette.sorted { a, b in
+            let ka = (a.a == 0 ? 0 : 1, Int(a.a), a.packed), kb = (b.a == 0 ? 0 : 1, Int(b.a), b.packed)
+            return ka < kb
+        }
+    }
+
+    /// The visible histogram colours as points; when there are more than `limit`, colours that
+    /// share their high bits are merged into their weighted mean, dropping one more low bit of
+    /// every channel (alpha one bit behind) until they fit.
+    static func reducedPoints(_ colors: [UInt32], _ counts: [UInt32], limit: Int) -> [WeightedPoint] {
+        var exact = [WeightedPoint]()
+        exact.reserveCapacity(colors.count)
+        for i in 0..<colors.count where colors[i] != 0 {
+            exact.append(WeightedPoint(x: ErrorSpace.point(RGBA(memoryOrder: colors[i])), w: Float(counts[i])))
+        }
+        if exact.count <= limit { return exact }
+        var bits = 1
+        while true {
+            let rgbLow = UInt32((1 << bits) - 1)
+            let aLow = UInt32((1 << max(bits - 1, 0)) - 1)
+            let mask = ~(rgbLow | rgbLow << 8 | rgbLow << 16 | aLow << 24)
+            let merged = mergeByKey(colors, counts, mask: mask, limit: limit)
+            if let merged { return merged }
+            bits += 1
+        }
+    }
+
+    /// Weighted means of the colours grouped by `key & mask`, or nil when there are more than `limit` groups.
+    static func mergeByKey(_ colors: [UInt32], _ counts: [UInt32], mask: UInt32, limit: Int) -> [WeightedPoint]? {
+        var capacity = 1
+        while capacity < limit * 2 { capacity <<= 1 }
+        var keys = [UInt32](repeating: 0, count: capacity)
+        var slotOf = [Int32](repeating: -1, count: capacity)
+        var sums = [SIMD4<Double>]()
+        var weights = [Double]()
+        sums.reserveCapacity(limit); weights.reserveCapacity(limit)
+        var shift: UInt32 = 32
+        while (1 << (32 - shift)) < capacity { shift -= 1 }
+        let sm = capacity - 1
+        for i in 0..<colors.count where colors[i] != 0 {
+            var key = colors[i] & mask
+            if key == 0 { key = 0xFFFF_FFFF } // keep nearly transparent colours out of the empty-key path
+            var s = Histogram.slot(key, shift)
+            while slotOf[s] >= 0 && keys[s] != key { s = (s + 1) & sm }
+            if slotOf[s] < 0 {
+                if weights.count == limit { return nil }
+                keys[s] = key
+                slotOf[s] = Int32(weights.count)
+                sums.append(.zero); weights.append(0)
+            }
+            let g = Int(slotOf[s])
+            let w = Double(counts[i])
+            let x = ErrorSpace.point(RGBA(memoryOrder: colors[i]))
+            sums[g] += SIMD4<Double>(Double(x.x), Double(x.y), Double(x.z), Double(x.w)) * w
+            weights[g] += w
+        }
+        var out = [WeightedPoint]()
+        out.reserveCapacity(weights.count)
+        for g in 0..<weights.count {
+            let m = sums[g] / weights[g]
+            out.append(WeightedPoint(x: SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w)), w: Float(weights[g])))
+        }
+        return out
+    }
+
+    struct Box {
+        var start: Int
+        var end: Int
+        var weight: Double
+        var sum: SIMD4<Double>
+        /// Weighted variance per axis times weight (sum of squared deviations).
+        var spread: SIMD4<Double>
+        var sse: Double { spread.sum() }
+    }
+
+    static func box(_ p: UnsafeMutableBufferPointer<WeightedPoint>, _ start: Int, _ end: Int) -> Box {
+        var w = 0.0
+        var s = SIMD4<Double>.zero, q = SIMD4<Double>.zero
+        for i in start..<end {
+            let x = SIMD4<Double>(Double(p[i].x.x), Double(p[i].x.y), Double(p[i].x.z), Double(p[i].x.w))
+            let pw = Double(p[i].w)
+            w += pw; s += x * pw; q += x * x * pw
+        }
+        var spread = w > 0 ? q - s * s / w : .zero
+        spread.replace(with: 0, where: spread .< 0)
+        return Box(start: start, end: end, weight: w, sum: s, spread: spread)
+    }
+
+    /// Splits the point set into at most `k` boxes, always the box with the largest sum of squared
+    /// deviations, along its axis of largest variance, at the cut that minimises the two halves'
+    /// summed squared deviations. Returns the box means and sets each point's box.
+    static func medianCut(_ p: UnsafeMutableBufferPointer<WeightedPoint>, _ k: Int,
+                          assignment: UnsafeMutableBufferPointer<Int32>) -> [SIMD4<Float>] {
+        guard p.count > 0, k > 0 else { return [] }
+        var boxes = [box(p, 0, p.count)]
+        while boxes.count < k {
+            var pick = -1
+            var bestSSE = 0.0
+            for (i, b) in boxes.enumerated() where b.end - b.start >= 2 && b.sse > bestSSE {
+                pick = i; bestSSE = b.sse
+            }
+            if pick < 0 || bestSSE < 1e-9 { break }
+            let b = boxes[pick]
+            var axis = 0
+            for a in 1..<4 where b.spread[a] > b.spread[axis] { axis = a }
+            var slice = UnsafeMutableBufferPointer(rebasing: p[b.start..<b.end])
+            slice.sort { l, r in l.x[axis] < r.x[axis] }
+            let cut = bestCut(slice, total: b)
+            boxes[pick] = box(p, b.start, b.start + cut)
+            boxes.append(box(p, b.start + cut, b.end))
+        }
+        var means = [SIMD4<Float>]()
+        for (i, b) in boxes.enumerated() {
+            let m = b.sum / max(b.weight, 1e-12)
+            means.append(SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w)))
+            for j in b.start..<b.end { assignment[j] = Int32(i) }
+        }
+        return means
+    }
+
+    /// The cut 1..<count of sorted points minimising the summed squared deviations of both sides,
+    /// only between distinct coordinates along the sort axis.
+    static func bestCut(_ s: UnsafeMutableBufferPointer<WeightedPoint>, total: Box) -> Int {
+        let n = s.count
+        let totalQ = total.spread.sum() + (total.sum * total.sum).sum() / max(total.weight, 1e-12)
+        var w = 0.0, q = 0.0
+        var sum = SIMD4<Double>.zero
+        var best = n / 2
+        var bestE = Double.infinity
+        for i in 0..<(n - 1) {
+            let x = SIMD4<Double>(Double(s[i].x.x), Double(s[i].x.y), Double(s[i].x.z), Double(s[i].x.w))
+            let pw = Double(s[i].w)
+            w += pw; sum += x * pw; q += (x * x).sum() * pw
+            if s[i].x == s[i + 1].x { continue }
+            let wr = total.weight - w
+            guard w > 0, wr > 0 else { continue }
+            let sr = total.sum - sum
+            let e = (q - (sum * sum).sum() / w) + (totalQ - q - (sr * sr).sum() / wr)
+            if e < bestE { bestE = e; best = i + 1 }
+        }
+        return best
+    }
+
+    /// Lloyd iterations on the weighted points until the error stops improving by more than
+    /// `kMeansEpsilon` (relative) or `kMeansMaxIterations` is reached. Empty clusters keep their
+    /// centre.
+    static func kMeans(_ p: UnsafeBufferPointer<WeightedPoint>, _ centroids: inout [SIMD4<Float>],
+                       assignment: UnsafeMutableBufferPointer<Int32>, maxIterations: Int = kMeansMaxIterations) {
+        let k = centroids.count
+        guard k > 1, p.count > k else { return }
+        var sums = [SIMD4<Double>](repeating: .zero, count: k)
+        var weights = [Double](repeating: 0, count: k)
+        var previous = Double.infinity
+        for _ in 0..<maxIterations {
+            let search = NearestColorSearch(centroids)
+            let error = sums.withUnsafeMutableBufferPointer { s in
+                weights.withUnsafeMutableBufferPointer { w in
+                    assignStep(p.baseAddress!, p.count, search.view, assignment.baseAddress!, s.baseAddress!, w.baseAddress!, k)
+                }
+            }
+            withExtendedLifetime(search) {}
+            for j in 0..<k where weights[j] > 0 {
+                let m = sums[j] / weights[j]
+                centroids[j] = SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w))
+            }
+            if previous - error <= kMeansEpsilon * previous { break }
+            previous = error
+        }
+    }
+
+    /// One Lloyd assignment: nearest centre per point, weighted sums per centre; returns the total
+    /// weighted squared error.
+    static func assignStep(_ p: UnsafePointer<WeightedPoint>, _ n: Int, _ search: NearestColorSearch.View,
+                           _ assignment: UnsafeMutablePointer<Int32>, _ sums: UnsafeMutablePointer<SIMD4<Double>>,
+                           _ weights: UnsafeMutablePointer<Double>, _ k: Int) -> Double {
+        for j in 0..<k { sums[j] = .zero; weights[j] = 0 }
+        var error = 0.0
+        for i in 0..<n {
+            let pt = p[i]
+            let (j, d) = search.nearest(pt.x, guess: Int(assignment[i]))
+            assignment[i] = Int32(j)
+            let w = Double(pt.w)
+            sums[j] += SIMD4<Double>(Double(pt.x.x), Double(pt.x.y), Double(pt.x.z), Double(pt.x.w)) * w
+            weights[j] += w
+            error += Double(d) * w
+        }
+        return error
+    }
+}

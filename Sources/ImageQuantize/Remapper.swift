@@ -1,0 +1,180 @@
+import ImageCore
+
+/// Maps frames onto a fixed palette: nearest entry in `ErrorSpace`, optionally with serpentine
+/// Floyd–Steinberg error diffusion on the `ErrorSpace` coordinates (premultiplied colour and
+/// alpha), weighted per pixel by `DitherMap`.
+///
+/// Rules that keep the output clean:
+/// - fully transparent pixels always take the (0,0,0,0) entry; they neither receive nor pass on error;
+/// - opaque pixels receive no alpha error, so dithering never punches translucent holes;
+/// - a pixel diffuses its error scaled by its own map weight, so edges neither take nor give error;
+/// - flat pixels whose colour has an almost exact entry (squared distance < `exactEnough`) stay undithered;
+/// - the dithered target is clamped to real colours, so error cannot build up without bound.
+/// Every frame starts with zero error (no diffusion across frames).
+final class Remapper {
+    let palette: [RGBA]
+    let points: [SIMD4<Float>]
+    let search: NearestColorSearch
+    /// Index of (0,0,0,0), or -1.
+    let transparentIndex: Int
+    static let exactEnough: Float = 1.0
+
+    struct CacheEntry {
+        var key: UInt32
+        var index: Int32
+        var distance2: Float
+    }
+    static let cacheBits = 14
+    private let cache: UnsafeMutablePointer<CacheEntry>
+
+    init(palette: [RGBA]) {
+        self.palette = palette
+        points = palette.map(ErrorSpace.point)
+        search = NearestColorSearch(points)
+        transparentIndex = palette.firstIndex(of: RGBA(0, 0, 0, 0)) ?? -1
+        cache = .allocate(capacity: 1 << Remapper.cacheBits)
+        cache.initialize(repeating: CacheEntry(key: 0, index: -1, distance2: 0), count: 1 << Remapper.cacheBits)
+    }
+
+    deinit { cache.deallocate() }
+
+    /// Remaps one frame into `indices` (`width * height`); returns the summed `ErrorSpace` error
+    /// (E per pixel, see `ErrorSpace`) of the result against the frame.
+    func remap(_ image: Image, dithering: Float, into indices: inout [UInt8]) -> Double {
+        let n = image.width * image.height
+        indices = [UInt8](repeating: 0, count: n)
+        guard n > 0, !palette.isEmpty else { return 0 }
+        let strength = dithering.isNaN ? 0 : min(max(dithering, 0), 1)
+        var sum = 0.0
+        if strength == 0 {
+            image.pixels.withUnsafeBytes { raw in
+                indices.withUnsafeMutableBufferPointer { out in
+                    points.withUnsafeBufferPointer { pts in
+                        sum = Remapper.plain(raw.bindMemory(to: UInt32.self).baseAddress!, n, out.baseAddress!,
+                                             pts.baseAddress!, search.view, cache, transparentIndex)
+                    }
+                }
+            }
+        } else {
+            let map = DitherMap.make(image)
+            let w = image.width
+            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (w + 2))
+            defer { rows.deallocate() }
+            image.pixels.withUnsafeBytes { raw in
+                indices.withUnsafeMutableBufferPointer { out in
+                    points.withUnsafeBufferPointer { pts in
+                        map.withUnsafeBufferPointer { m in
+                            sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
+                                                    m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
+                                                    search.view, cache, transparentIndex, rows)
+                        }
+                    }
+                }
+            }
+        }
+        withExtendedLifetime(search) {}
+        return sum
+    }
+
+    /// Nearest entry of an exact input colour (memory-order packed), through the cache.
+    @inline(__always)
+    static func cached(_ v: UInt32, _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
+                       guess: Int) -> (index: Int, distance2: Float) {
+        let h = Int(truncatingIfNeeded: (v &* 0x9E37_79B1) >> UInt32(32 - cacheBits))
+        let e = cache[h]
+        if e.index >= 0 && e.key == v { return (Int(e.index), e.distance2) }
+        let r = search.nearest(ErrorSpace.point(RGBA(memoryOrder: v)), guess: guess)
+        cache[h] = CacheEntry(key: v, index: Int32(r.index), distance2: r.distance2)
+        return r
+    }
+
+    /// Undithered remap.
+    static func plain(_ px: UnsafePointer<UInt32>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>,
+                      _ pts: UnsafePointer<SIMD4<Float>>, _ search: NearestColorSearch.View,
+                      _ cache: UnsafeMutablePointer<CacheEntry>, _ transparent: Int) -> Double {
+        var sum = 0.0
+        var last: UInt32 = 0
+        var lastIndex = transparent >= 0 ? transparent : 0
+        var lastD: Float = 0
+        var first = true
+        for i in 0..<n {
+            let v = UInt32(littleEndian: px[i])
+            if v >> 24 == 0 && transparent >= 0 {
+                out[i] = UInt8(truncatingIfNeeded: transparent)
+                continue
+            }
+            if first || v != last {
+                let r = cached(v, search, cache, guess: lastIndex)
+                lastIndex = r.index; lastD = r.distance2; last = v; first = false
+            }
+            out[i] = UInt8(truncatingIfNeeded: lastIndex)
+            sum += Double(lastD)
+        }
+        return sum
+    }
+
+    /// Serpentine Floyd–Steinberg (7, 3, 5, 1)/16. `rows` holds two error rows of `w + 2`.
+    static func diffused(_ px: UnsafePointer<UInt32>, _ w: Int, _ h: Int, _ map: UnsafePointer<UInt8>, _ strength: Float,
+                         _ out: UnsafeMutablePointer<UInt8>, _ pts: UnsafePointer<SIMD4<Float>>,
+                         _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
+                         _ transparent: Int, _ rows: UnsafeMutablePointer<SIMD4<Float>>) -> Double {
+        var cur = rows, next = rows + (w + 2)
+        for i in 0..<(2 * (w + 2)) { rows[i] = .zero }
+        var sum = 0.0
+        var guess = transparent >= 0 ? transparent : 0
+        let unit = strength / Float(DitherMap.full)
+        for y in 0..<h {
+            for i in 0..<(w + 2) { next[i] = .zero }
+            let ltr = y & 1 == 0
+            let dir = ltr ? 1 : -1
+            for k in 0..<w {
+                let x = ltr ? k : w - 1 - k
+                let i = y * w + x
+                let v = UInt32(littleEndian: px[i])
+                if v >> 24 == 0 && transparent >= 0 {
+                    out[i] = UInt8(truncatingIfNeeded: transparent)
+                    continue
+                }
+                let m = map[i]
+                // `spread` shapes what this pixel passes on, `weight` what it takes in (× strength).
+                var spread = Float(m) * (1 / Float(DitherMap.full))
+                var weight = Float(m) * unit
+                if m == DitherMap.flat {
+                    let r = cached(v, search, cache, guess: guess)
+                    if r.distance2 < exactEnough {
+                        out[i] = UInt8(truncatingIfNeeded: r.index)
+                        sum += Double(r.distance2)
+                        guess = r.index
+                        continue
+                    }
+                    weight = strength
+                    spread = 1
+                }
+                let p = ErrorSpace.point(RGBA(memoryOrder: v))
+                var e = cur[x + 1] * weight
+                if v >> 24 == 255 { e.w = 0 }
+                let index: Int
+                let target: SIMD4<Float>
+                if e == .zero {
+                    index = cached(v, search, cache, guess: guess).index
+                    target = p
+                } else {
+                    target = ErrorSpace.clampToGamut(p + e)
+                    index = search.nearest(target, guess: guess).index
+                }
+                guess = index
+                out[i] = UInt8(truncatingIfNeeded: index)
+                let q = pts[index]
+                sum += Double(ErrorSpace.distance2(p, q))
+                if spread == 0 { continue }
+                let err = (target - q) * spread
+                cur[x + 1 + dir] += err * (7 / 16 as Float)
+                next[x + 1 - dir] += err * (3 / 16 as Float)
+                next[x + 1] += err * (5 / 16 as Float)
+                next[x + 1 + dir] += err * (1 / 16 as Float)
+            }
+            swap(&cur, &next)
+        }
+        return sum
+    }
+}

@@ -1,0 +1,176 @@
+import ImageCore
+
+/// The fast resampler: separable, vertical pass into one float row of premultiplied pixels,
+/// then horizontal pass straight to 8-bit straight-alpha output. Built once per fit from the two
+/// axis tables and reused for every frame. See NOTES.md for why it is written this way.
+final class AreaResampler {
+    let outputWidth: Int
+    let outputHeight: Int
+    let sourceWidth: Int
+    let linear: Bool
+    /// First source column the vertical pass reads; horizontal starts are relative to it.
+    private let columnBase: Int
+    /// Columns the vertical pass covers (every column some output pixel uses).
+    private let span: Int
+    private let xStarts: [Int32], xCounts: [Int32], xWeights: [Float], xStride: Int
+    private let yStarts: [Int], yCounts: [Int], yWeights: [Float], yStride: Int
+    private let decode: [Float]
+    private let encode: [UInt8]
+
+    /// A resampler for sources `sourceWidth` pixels wide. Source indices in `x` and `y` are
+    /// absolute. `linear` averages in linear light.
+    init(x: AxisWeights, y: AxisWeights, sourceWidth: Int, linear: Bool) {
+        outputWidth = x.outputCount
+        outputHeight = y.outputCount
+        self.sourceWidth = sourceWidth
+        self.linear = linear
+        columnBase = x.minSource
+        span = max(0, x.maxSource - x.minSource)
+        xStarts = x.starts.map { Int32(truncatingIfNeeded: max(0, $0 - x.minSource)) }
+        xCounts = x.counts.map { Int32(truncatingIfNeeded: $0) }
+        xWeights = x.weights.map { Float($0) }
+        xStride = x.stride
+        yStarts = y.starts
+        yCounts = y.counts
+        // The 1/255 folds the alpha scale into the row weight: rgb accumulates w·c·a/255 and
+        // alpha w·a, both in 0…255 units.
+        yWeights = y.weights.map { Float($0 / 255) }
+        yStride = y.stride
+        decode = linear ? SRGB.decodeTable : []
+        encode = linear ? SRGB.encodeTable : []
+    }
+
+    /// `outputWidth × outputHeight` straight-alpha RGBA bytes of `image` resampled. Every byte is
+    /// written; colour under fully transparent output pixels is zero.
+    func resample(_ image: Image) -> [UInt8] {
+        let ow = outputWidth, oh = outputHeight
+        let total = ow * oh * 4
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            guard let dst = out.baseAddress else { initialized = 0; return }
+            let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(span, 1))
+            defer { row.deallocate() }
+            image.pixels.withUnsafeBufferPointer { src in
+                xStarts.withUnsafeBufferPointer { xs in
+                xCounts.withUnsafeBufferPointer { xc in
+                xWeights.withUnsafeBufferPointer { xw in
+                decode.withUnsafeBufferPointer { lut in
+                encode.withUnsafeBufferPointer { enc in
+                    for oy in 0..<oh {
+                        let d = dst + oy * ow * 4
+                        let taps = yCounts[oy]
+                        guard taps > 0, span > 0, let s = src.baseAddress else {
+                            d.initialize(repeating: 0, count: ow * 4)
+                            continue
+                        }
+                        for t in 0..<taps {
+                            let line = UnsafeRawPointer(s + ((yStarts[oy] + t) * sourceWidth + columnBase) * 4)
+                            let w = yWeights[oy * yStride + t]
+                            if linear {
+                                AreaResampler.accumulateLinear(line, lut.baseAddress!, w, row, span, t == 0)
+                            } else if t == 0 {
+                                AreaResampler.setRow(line, w, row, span)
+                            } else {
+                                AreaResampler.addRow(line, w, row, span)
+                            }
+                        }
+                        if linear {
+                            AreaResampler.reduceRowLinear(row, xs.baseAddress!, xc.baseAddress!, xw.baseAddress!,
+                                                          xStride, ow, enc.baseAddress!, d)
+                        } else {
+                            AreaResampler.reduceRow(row, xs.baseAddress!, xc.baseAddress!, xw.baseAddress!,
+                                                    xStride, ow, d)
+                        }
+                    }
+                }}}}}
+            }
+            initialized = total
+        }
+    }
+
+    // MARK: vertical pass
+
+    /// `row[i] = premultiplied(src[i]) * w` (rgb scaled by a, alpha lane by 255).
+    static func setRow(_ src: UnsafeRawPointer, _ w: Float, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+        for i in 0..<n {
+            var v = SIMD4<Float>(src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self))
+            let m = v[3] * w
+            v.replace(with: 255, where: alphaLane)
+            row[i] = v * m
+        }
+    }
+
+    /// `row[i] += premultiplied(src[i]) * w`.
+    static func addRow(_ src: UnsafeRawPointer, _ w: Float, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
+        for i in 0..<n {
+            var v = SIMD4<Float>(src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self))
+            let m = v[3] * w
+            v.replace(with: 255, where: alphaLane)
+            row[i] += v * m
+        }
+    }
+
+    /// Linear-light version of `setRow`/`addRow`: colour goes through the decode table first.
+    static func accumulateLinear(_ src: UnsafeRawPointer, _ lut: UnsafePointer<Float>, _ w: Float,
+                                 _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
+        let p = src.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<n {
+            let q = p + i &* 4
+            let m = Float(q[3]) * w
+            let v = SIMD4<Float>(lut[Int(q[0])], lut[Int(q[1])], lut[Int(q[2])], 255) * m
+            if first { row[i] = v } else { row[i] += v }
+        }
+    }
+
+    // MARK: horizontal pass
+
+    /// Reduces one premultiplied float row to `n` straight-alpha output pixels.
+    static func reduceRow(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+                          _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
+                          _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) {
+        let out = UnsafeMutableRawPointer(dst)
+        let magic = SIMD4<Float>(repeating: 12582912)  // 1.5·2²³: adding it rounds to nearest
+        for j in 0..<n {
+            let base = row + Int(starts[j])
+            let w = weights + j &* stride
+            var acc = SIMD4<Float>()
+            for t in 0..<Int(counts[j]) { acc += base[t] * w[t] }
+            let alpha = acc[3]
+            if !(alpha >= 0.5) {
+                out.storeBytes(of: 0, toByteOffset: j &* 4, as: UInt32.self)
+                continue
+            }
+            var c = acc * (255 / alpha)
+            c[3] = alpha
+            c.replace(with: 255, where: c .> 255)
+            let bits = unsafeBitCast(c + magic, to: SIMD4<UInt32>.self)
+            out.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), toByteOffset: j &* 4, as: SIMD4<UInt8>.self)
+        }
+    }
+
+    /// Linear-light version of `reduceRow`: straight linear colour back to sRGB through the table.
+    static func reduceRowLinear(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+                                _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
+                                _ n: Int, _ enc: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>) {
+        let top = Float(SRGB.encodeSteps - 1)
+        for j in 0..<n {
+            let base = row + Int(starts[j])
+            let w = weights + j &* stride
+            var acc = SIMD4<Float>()
+            for t in 0..<Int(counts[j]) { acc += base[t] * w[t] }
+            let alpha = min(acc[3], 255)
+            let d = dst + j &* 4
+            let a8 = Int(alpha + 0.5)
+            if !(alpha >= 0) || a8 == 0 {
+                d[0] = 0; d[1] = 0; d[2] = 0; d[3] = 0
+                continue
+            }
+            let k = top / acc[3]
+            d[0] = enc[Int(min(acc[0] * k, top) + 0.5)]
+            d[1] = enc[Int(min(acc[1] * k, top) + 0.5)]
+            d[2] = enc[Int(min(acc[2] * k, top) + 0.5)]
+            d[3] = UInt8(a8)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CDeflate
+
+/// zlib streams from libdeflate, one compressor per level, owned by one encode call.
+///
+/// A libdeflate compressor is not thread-safe, so every encode call makes its own and frees it
+/// when done: concurrent conversions never share one. Allocating costs far less than compressing
+/// (measured in NOTES.md), so there is no cross-call cache.
+final class ZlibCompressor {
+    private var compressors: [Int: OpaquePointer] = [:]
+
+    init() {}
+
+    deinit {
+        for (_, c) in compressors { libdeflate_free_compressor(c) }
+    }
+
+    private func compressor(level: Int) -> OpaquePointer? {
+        if let c = compressors[level] { return c }
+        guard let c = libdeflate_alloc_compressor(Int32(level)) else { return nil }
+        compressors[level] = c
+        return c
+    }
+
+    /// The zlib stream of `input` at `level` (0…12).
+    func compress(_ input: UnsafeBufferPointer<UInt8>, level: Int) -> [UInt8] {
+        guard let c = compressor(level: level) else { return ZlibCompressor.stored(input) }
+        let bound = libdeflate_zlib_compress_bound(c, input.count)
+        var out = [UInt8](repeating: 0, count: bound)
+        let n = out.withUnsafeMutableBufferPointer { o in
+            libdeflate_zlib_compress(c, input.baseAddress, input.count, o.baseAddress, bound)
+        }
+        if n == 0 { return ZlibCompressor.stored(input) }
+        out.removeLast(bound - n)
+        return out
+    }
+
+    func compress(_ input: [UInt8], level: Int) -> [UInt8] {
+        input.withUnsafeBufferPointer { compress($0, level: level) }
+    }
+
+    /// A zlib stream of stored (uncompressed) blocks: the fallback when libdeflate cannot
+    /// allocate, so encoding never fails.
+    static func stored(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        out.reserveCapacity(input.count + input.count / 65535 * 5 + 11)
+        var offset = 0
+        repeat {
+            let n = min(65535, input.count - offset)
+            let final: UInt8 = offset + n == input.count ? 1 : 0
+            out += [final, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
+            if n > 0 { out.append(contentsOf: UnsafeBufferPointer(rebasing: input[offset..<(offset + n)])) }
+            offset += n
+        } while offset < input.count
+        let adler = libdeflate_adler32(1, input.baseAddress, input.count)
+        out += [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
+        return out
+    }
+}

@@ -1,0 +1,104 @@
+import ImageCore
+import ImageQuantize
+import PNGEncoding
+
+/// The budget search: the best-looking encoding whose whole file fits `maxBytes`.
+///
+/// Quality first: lossless (an exact palette, or truecolour) when it fits; otherwise the palette
+/// size that gives the best measured quality within the budget, found by bisection over the
+/// colour count. Resolution is never lowered. A pure function: same input, same bytes.
+enum BudgetSearch {
+    static func encode(_ animation: Animation, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
+        if animation.isAnimated {
+            return AnimationBudget.encode(animation, options: options, clock: clock)
+        }
+        return encodeStill(animation.frames[0].image, options: options, clock: clock)
+    }
+
+    static func encodeStill(_ image: Image, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
+        let maxBytes = options.maxBytes
+        let effort = options.effort
+        let side = image.width
+        func output(_ bytes: [UInt8], mode: String, colors: Int?, dithering: Float?, quality: Int,
+                    metrics: QualityMetrics?) -> StickerOutput {
+            StickerOutput(size: .regular, bytes: bytes, report: OutputReport(
+                size: side, bytes: bytes.count, mode: mode, colors: colors, dithering: dithering,
+                effort: effort.rawValue, frames: 1, framesInput: 1, quality: quality,
+                ssim: metrics?.ssim ?? 1, psnr: metrics?.psnr ?? 99, warnings: []))
+        }
+
+        // 1. Lossless, if it fits: an exact palette when there are ≤ 256 colours, else truecolour.
+        let first = clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: 256, dithering: 1)) }
+        var upper = 256
+        if first.exact {
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
+            if bytes.count <= maxBytes {
+                return .success(output(bytes, mode: "palette-exact", colors: first.palette.count, dithering: nil,
+                                       quality: 100, metrics: nil))
+            }
+            upper = first.palette.count - 1
+        } else {
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(image, effort: effort) }
+            if bytes.count <= maxBytes {
+                return .success(output(bytes, mode: "truecolor", colors: nil, dithering: nil, quality: 100, metrics: nil))
+            }
+        }
+
+        // 2. Lossy: the most colours that fit (size grows with the colour count), unless fewer
+        //    already reach the requested maximum quality.
+        let minQuality = options.quality.lowerBound, maxQuality = options.quality.upperBound
+        var cache: [Int: Probe] = [:]
+        func probe(_ n: Int) -> Probe {
+            if let p = cache[n] { return p }
+            let q = (n == 256 && !first.exact) ? first : clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: n, dithering: 1)) }
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: effort) }
+            let p = Probe(colors: n, result: q, bytes: bytes)
+            cache[n] = p
+            return p
+        }
+
+        var best: Probe? = nil
+        let top = probe(upper)
+        if top.bytes.count <= maxBytes {
+            best = top
+        } else {
+            // Invariant: lo fits (or is the floor, untested), hi does not fit.
+            var lo = 2, hi = upper
+            let floor = probe(2)
+            if floor.bytes.count > maxBytes {
+                return .failure(StickerError("does not fit: even 2 colours take \(floor.bytes.count) bytes, over the \(maxBytes)-byte budget", kind: .overBudget))
+            }
+            best = floor
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                let p = probe(mid)
+                if p.bytes.count <= maxBytes { lo = mid; best = p } else { hi = mid }
+            }
+        }
+        guard var chosen = best else { return .failure(StickerError("internal: no candidate")) }
+
+        // Stop improving at the maximum quality: the fewest colours that still reach it.
+        if maxQuality < 100, chosen.result.quality > maxQuality {
+            var lo = 2, hi = chosen.colors
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if probe(mid).result.quality >= maxQuality { hi = mid } else { lo = mid }
+            }
+            let p = probe(hi)
+            if p.bytes.count <= maxBytes { chosen = p }
+        }
+
+        if chosen.result.quality < minQuality {
+            return .failure(StickerError("quality \(chosen.result.quality) at \(chosen.colors) colours is below the minimum \(minQuality) within the \(maxBytes)-byte budget", kind: .belowMinimumQuality))
+        }
+        let metrics = clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) }
+        return .success(output(chosen.bytes, mode: "palette", colors: chosen.result.palette.count, dithering: 1,
+                               quality: chosen.result.quality, metrics: metrics))
+    }
+
+    struct Probe {
+        var colors: Int
+        var result: QuantizeResult
+        var bytes: [UInt8]
+    }
+}

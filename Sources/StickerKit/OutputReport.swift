@@ -1,0 +1,30 @@
+import ImageCore
+
+/// What was chosen for one written sticker: the report's per-output entry.
+public struct OutputReport: Sendable, Codable, Equatable {
+    public var size: Int
+    public var bytes: Int
+    /// "truecolor", "palette" (or "palette-exact" when lossless).
+    public var mode: String
+    public var colors: Int?
+    public var dithering: Float?
+    public var effort: String
+    public var frames: Int
+    public var framesInput: Int
+    public var fps: Double?
+    public var durationMs: Double?
+    /// 0…100 (100 = identical to the unquantized resize).
+    public var quality: Int
+    public var ssim: Double?
+    public var psnr: Double?
+    public var warnings: [String]
+
+    public init(size: Int, bytes: Int, mode: String, colors: Int?, dithering: Float?, effort: String, frames: Int,
+                framesInput: Int, fps: Double? = nil, durationMs: Double? = nil, quality: Int, ssim: Double?, psnr: Double?,
+                warnings: [String]) {
+        self.size = size; self.bytes = bytes; self.mode = mode; self.colors = colors; self.dithering = dithering
+        self.effort = effort; self.frames = frames; self.framesInput = framesInput; self.fps = fps
+        self.durationMs = durationMs; self.quality = quality; self.ssim = ssim; self.psnr = psnr; self.warnings = warnings
+    }
+}
+

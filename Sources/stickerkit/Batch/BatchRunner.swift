@@ -1,0 +1,221 @@
+import Dispatch
+import Foundation
+import StickerKit
+
+/// Runs conversions over many inputs on `jobs` threads: reads each file, skips outputs that
+/// exist (unless overwriting), converts, writes atomically, reports progress and results.
+/// Every failure is one line on stderr naming the file; the batch goes on.
+final class BatchRunner: @unchecked Sendable {
+    struct Settings {
+        var options: ConversionOptions
+        var outputDirectory: String
+        var jobs: Int
+        var overwrite: Bool
+        /// Redo every output, even those recorded as up to date.
+        var force: Bool = false
+    }
+
+    let settings: Settings
+    let terminal: Terminal
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private var done = 0
+    private(set) var converted = 0
+    private(set) var skipped = 0
+    private(set) var failed = 0
+    private(set) var bytesWritten = 0
+    private var reports: [BatchReport.File?] = []
+
+    let manifest: Manifest
+
+    init(settings: Settings, terminal: Terminal) {
+        self.settings = settings
+        self.terminal = terminal
+        self.manifest = Manifest(directory: settings.outputDirectory)
+    }
+
+    /// Everything that changes the bytes of an output of this size: recorded in the manifest so a
+    /// rerun with other settings redoes the work.
+    func settingsKey(_ size: StickerSize) -> String {
+        let o = settings.options
+        return "v1 size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
+            + "max=\(o.maxBytes) effort=\(o.effort.rawValue) quality=\(o.quality.lowerBound)-\(o.quality.upperBound) "
+            + "minfps=\(o.minFPS) lenient=\(o.lenient)"
+    }
+
+    private func relativeOutput(_ out: String) -> String {
+        let dir = settings.outputDirectory.hasSuffix("/") ? settings.outputDirectory : settings.outputDirectory + "/"
+        return out.hasPrefix(dir) ? String(out.dropFirst(dir.count)) : out
+    }
+
+    /// Converts every input; returns the per-file report entries in input order.
+    func run(_ inputs: [InputFile], plan: OutputPlan) -> [BatchReport.File] {
+        reports = Array(repeating: nil, count: inputs.count)
+        let started = Date()
+        for (input, newName) in plan.renamedInputs(inputs) {
+            terminal.note("\(input.path): warning: another input has the same name; writing it as \(newName)")
+        }
+        let workers = max(1, min(settings.jobs, inputs.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                lock.lock()
+                let i = nextIndex
+                nextIndex += 1
+                lock.unlock()
+                guard i < inputs.count else { return }
+                let entry = process(inputs[i], plan: plan)
+                lock.lock()
+                reports[i] = entry
+                done += 1
+                let d = done
+                lock.unlock()
+                showProgress(done: d, total: inputs.count, started: started)
+            }
+        }
+        terminal.finishProgress()
+        return reports.map { $0! }
+    }
+
+    private func showProgress(done: Int, total: Int, started: Date) {
+        guard terminal.chatty else { return }
+        let elapsed = Date().timeIntervalSince(started)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let width = 24
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        terminal.progress("\(bar) \(done)/\(total)  \(String(format: "%.1f", rate)) files/s  ETA \(formatDuration(eta))")
+    }
+
+    private func count(_ keyPath: ReferenceWritableKeyPath<BatchRunner, Int>, _ n: Int = 1) {
+        lock.lock(); self[keyPath: keyPath] += n; lock.unlock()
+    }
+
+    private func process(_ input: InputFile, plan: OutputPlan) -> BatchReport.File {
+        var entry = BatchReport.File(input: input.path, warnings: [], outputs: [])
+        var options = settings.options
+        var targets: [(StickerSize, String)] = []
+        let inputReal = URL(fileURLWithPath: input.path).standardizedFileURL.resolvingSymlinksInPath().path
+        for size in options.sizes {
+            let out = plan.path(for: input, size: size)
+            let outReal = URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath().path
+            if outReal == inputReal {
+                entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed",
+                                           reason: "output would replace the input; choose another output folder"))
+                terminal.error("\(input.path): error: output \(out) would replace the input; choose another output folder")
+                count(\.failed)
+                continue
+            }
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out, isDirectory: &isDir) {
+                if isDir.boolValue {
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: "output path is a folder"))
+                    terminal.error("\(input.path): error: output path \(out) is a folder")
+                    count(\.failed)
+                    continue
+                }
+                let recorded = manifest.entry(for: relativeOutput(out))
+                if !settings.force, let r = recorded, r.settings == settingsKey(size),
+                   let fp = Manifest.fingerprint(input.path), fp.bytes == r.inputBytes, fp.modified == r.inputModified,
+                   Manifest.fingerprint(out)?.bytes == r.outputBytes {
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped", reason: "up to date"))
+                    count(\.skipped)
+                    continue
+                }
+                // Outputs we wrote before (with other settings or from another input version) are
+                // ours to redo; anything else is the user's and is replaced only when asked.
+                if recorded == nil && !settings.overwrite && !settings.force {
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped",
+                                               reason: "exists (use --overwrite to replace)"))
+                    count(\.skipped)
+                    continue
+                }
+            }
+            targets.append((size, out))
+        }
+        if targets.isEmpty { return entry }
+        options.sizes = targets.map { $0.0 }
+
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input.path)))
+        } catch {
+            return fail(&entry, input, "cannot read: \((error as NSError).localizedDescription)", targets: targets)
+        }
+        let result: ConversionResult
+        do {
+            result = try StickerConverter.convert(bytes, options: options)
+        } catch {
+            return fail(&entry, input, "\(error)", targets: targets)
+        }
+        entry.format = result.format.rawValue
+        entry.width = result.width
+        entry.height = result.height
+        entry.frames = result.frames
+        entry.warnings = result.warnings
+        if let ext = extensionMismatch(input.path, result.format) {
+            entry.warnings.append(ext)
+        }
+        for w in entry.warnings { terminal.note("\(input.path): note: \(w)") }
+        for (size, outcome) in result.outputs {
+            let out = targets.first { $0.0 == size }!.1
+            switch outcome {
+            case .success(let sticker):
+                do {
+                    try AtomicFile.write(sticker.bytes, to: out)
+                    if let fp = Manifest.fingerprint(input.path) {
+                        manifest.record(.init(output: relativeOutput(out), input: input.path, inputBytes: fp.bytes,
+                                              inputModified: fp.modified, settings: settingsKey(size),
+                                              outputBytes: sticker.bytes.count))
+                    }
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "written", reason: nil, details: sticker.report))
+                    count(\.converted)
+                    count(\.bytesWritten, sticker.bytes.count)
+                    for w in sticker.report.warnings { terminal.note("\(input.path) [\(size.rawValue)]: warning: \(w)") }
+                } catch {
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: "\(error)"))
+                    terminal.error("\(input.path): error: \(error)")
+                    count(\.failed)
+                }
+            case .failure(let e):
+                if e.kind == .belowMinimumQuality {
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped", reason: e.message))
+                    terminal.error("\(input.path) [\(size.rawValue)]: skipped: \(e.message)")
+                    count(\.skipped)
+                } else {
+                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: e.message))
+                    terminal.error("\(input.path) [\(size.rawValue)]: error: \(e.message)")
+                    count(\.failed)
+                }
+            }
+        }
+        return entry
+    }
+
+    private func fail(_ entry: inout BatchReport.File, _ input: InputFile, _ message: String,
+                      targets: [(StickerSize, String)]) -> BatchReport.File {
+        entry.error = message
+        terminal.error("\(input.path): error: \(message)")
+        for (size, out) in targets {
+            entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: message))
+        }
+        // Counts are per output: a file that cannot be read fails every size asked of it.
+        count(\.failed, targets.count)
+        return entry
+    }
+
+    /// A note when the name promises another format than the bytes hold (the bytes decide).
+    private func extensionMismatch(_ path: String, _ format: ImageFormat) -> String? {
+        let ext = (path as NSString).pathExtension.lowercased()
+        let expected: [String: Set<ImageFormat>] = ["png": [.png, .apng], "apng": [.png, .apng], "gif": [.gif],
+                                                    "jpg": [.jpeg], "jpeg": [.jpeg], "jfif": [.jpeg], "webp": [.webp]]
+        guard let ok = expected[ext], !ok.contains(format) else { return nil }
+        return "named .\(ext) but holds \(format.displayName) data; read as \(format.displayName)"
+    }
+}
+
+extension OutputPlan {
+    func renamedInputs(_ inputs: [InputFile]) -> [(InputFile, String)] {
+        inputs.compactMap { i in renamed[i].map { (i, $0) } }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to the terminal: one-line messages on stderr, and a progress line that is redrawn in
+/// place when stderr is a terminal.
+final class Terminal: @unchecked Sendable {
+    let isTTY: Bool
+    let quiet: Bool
+    private let lock = NSLock()
+    private var progressShown = false
+
+    init(quiet: Bool) {
+        self.isTTY = isatty(STDERR_FILENO) == 1
+        self.quiet = quiet
+    }
+
+    /// Whether progress, warnings and the summary are shown (a terminal, not --quiet).
+    var chatty: Bool { isTTY && !quiet }
+
+    /// An error line: always shown.
+    func error(_ line: String) { emit(line) }
+
+    /// A warning or note: only on a terminal without --quiet.
+    func note(_ line: String) { if chatty { emit(line) } }
+
+    func progress(_ line: String) {
+        guard chatty else { return }
+        lock.lock(); defer { lock.unlock() }
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+        progressShown = true
+    }
+
+    func finishProgress() {
+        lock.lock(); defer { lock.unlock() }
+        if progressShown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)); progressShown = false }
+    }
+
+    private func emit(_ line: String) {
+        lock.lock(); defer { lock.unlock() }
+        let prefix = progressShown ? "\r\u{1B}[2K" : ""
+        progressShown = false
+        FileHandle.standardError.write(Data((prefix + line + "\n").utf8))
+    }
+}
+
+/// "1.2 MB", "830 KB", "512 bytes" with 1 KB = 1,000 bytes, as the budget counts.
+func formatBytes(_ n: Int) -> String {
+    if n >= 1_000_000 { return String(format: "%.1f MB", Double(n) / 1_000_000) }
+    if n >= 1_000 { return String(format: "%.1f KB", Double(n) / 1_000) }
+    return "\(n) bytes"
+}
+
+func formatDuration(_ s: Double) -> String {
+    if s < 60 { return String(format: "%.1f s", s) }
+    return String(format: "%d min %02d s", Int(s) / 60, Int(s) % 60)
+}

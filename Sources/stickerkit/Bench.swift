@@ -1,0 +1,133 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import StickerKit
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the real pipeline's throughput on a folder (default: samples/). Writes no stickers.",
+        discussion: """
+        Runs every input through decode → resize → quantize → encode → budget search, once with one \
+        job and once with --jobs (default: all cores), and prints per-stage time shares and \
+        end-to-end throughput: stickers per second and input megapixels per second.
+        """)
+
+    @Argument(help: "Files or folders to measure (default: samples).")
+    var inputs: [String] = ["samples"]
+
+    @OptionGroup var conversion: ConversionFlags
+
+    @Option(name: .shortAndLong, help: "Parallel jobs for the all-cores run (default: all cores).")
+    var jobs: Int?
+
+    @Option(name: .long, help: "Runs of each configuration; the fastest is reported.")
+    var repeats: Int = 1
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    struct Run: Codable {
+        var jobs: Int
+        var seconds: Double
+        var stickers: Int
+        var failed: Int
+        var inputMegapixels: Double
+        var stickersPerSecond: Double
+        var megapixelsPerSecond: Double
+        var stageSeconds: StageTimings
+    }
+
+    struct Output: Codable {
+        var inputs: Int
+        var sizes: [String]
+        var maxBytes: Int
+        var outputBytes: Int
+        var runs: [Run]
+        var speedup: Double?
+    }
+
+    func validate() throws {
+        if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1") }
+        if repeats < 1 { throw ValidationError("--repeats must be at least 1") }
+    }
+
+    func run() throws {
+        let options = try conversion.conversionOptions()
+        let found = InputDiscovery.discover(inputs)
+        for m in found.missing { FileHandle.standardError.write(Data("\(m.path): error: \(m.reason)\n".utf8)) }
+        guard !found.files.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
+        // Read every file first: the benchmark measures the pipeline, not the disk.
+        let datas: [[UInt8]] = try found.files.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0.path))) }
+        let all = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        var runs: [Run] = []
+        var outputBytes = 0
+        for j in Set([1, all]).sorted() {
+            var best: Run? = nil
+            for _ in 0..<repeats {
+                let (run, bytes) = measure(datas, options: options, jobs: j)
+                outputBytes = bytes
+                if best == nil || run.seconds < best!.seconds { best = run }
+            }
+            runs.append(best!)
+        }
+        let speedup = runs.count == 2 ? runs[0].seconds / runs[1].seconds : nil
+        let out = Output(inputs: datas.count, sizes: options.sizes.map(\.rawValue), maxBytes: options.maxBytes,
+                         outputBytes: outputBytes, runs: runs, speedup: speedup)
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try enc.encode(out), as: UTF8.self))
+        } else {
+            printTable(out)
+        }
+    }
+
+    private func measure(_ datas: [[UInt8]], options: ConversionOptions, jobs: Int) -> (Run, Int) {
+        let lock = NSLock()
+        var next = 0, stickers = 0, failed = 0, bytes = 0
+        var pixels = 0.0
+        var stages = StageTimings()
+        let start = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, datas.count))) { _ in
+            while true {
+                lock.lock(); let i = next; next += 1; lock.unlock()
+                guard i < datas.count else { return }
+                var ok = 0, bad = 0, b = 0, px = 0.0
+                var t = StageTimings()
+                do {
+                    let r = try StickerConverter.convert(datas[i], options: options)
+                    t = r.timings
+                    px = Double(r.width * r.height * r.frames) / 1e6
+                    for (_, o) in r.outputs {
+                        switch o {
+                        case .success(let s): ok += 1; b += s.bytes.count
+                        case .failure: bad += 1
+                        }
+                    }
+                } catch {
+                    bad += options.sizes.count
+                }
+                lock.lock()
+                stickers += ok; failed += bad; bytes += b; pixels += px; stages = stages + t
+                lock.unlock()
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return (Run(jobs: jobs, seconds: seconds, stickers: stickers, failed: failed, inputMegapixels: pixels,
+                    stickersPerSecond: Double(stickers) / seconds, megapixelsPerSecond: pixels / seconds,
+                    stageSeconds: stages), bytes)
+    }
+
+    private func printTable(_ out: Output) {
+        print("stickerkit bench: \(out.inputs) inputs × sizes \(out.sizes.joined(separator: ",")), budget \(out.maxBytes) bytes")
+        for r in out.runs {
+            let s = r.stageSeconds
+            let total = max(s.total, 1e-9)
+            func pct(_ v: Double) -> String { String(format: "%4.1f%%", 100 * v / total) }
+            print(String(format: "jobs %-2d  %7.2f s  %6.2f stickers/s  %7.2f input MP/s  (%d stickers, %d failed)",
+                         r.jobs, r.seconds, r.stickersPerSecond, r.megapixelsPerSecond, r.stickers, r.failed))
+            print("         stage shares: decode \(pct(s.decode))  resize \(pct(s.resize))  quantize \(pct(s.quantize))  encode \(pct(s.encode))  other \(pct(s.other))")
+        }
+        if let sp = out.speedup { print(String(format: "speed-up of jobs %d over jobs 1: %.2f×", out.runs.last!.jobs, sp)) }
+    }
+}

@@ -1,0 +1,170 @@
+import ImageCore
+import XCTest
+@testable import PNGEncoding
+
+final class PNGEncoderTests: XCTestCase {
+    let sizes = [(1, 1), (3, 5), (17, 9), (64, 33)]
+
+    private func colorType(_ png: [UInt8]) throws -> (depth: Int, type: Int) {
+        let ihdr = try XCTUnwrap(PNGChunkParser.parse(png).first { $0.type == "IHDR" })
+        return (Int(ihdr.data[8]), Int(ihdr.data[9]))
+    }
+
+    func testTruecolorRoundTripPicksSmallestExactForm() throws {
+        let cases: [(TestImages.Kind, Int)] = [(.rgba, 6), (.rgb, 2), (.gray, 0), (.grayAlpha, 4)]
+        for (kind, expectedType) in cases {
+            for (w, h) in sizes {
+                for effort in Effort.allCases {
+                    let image = TestImages.truecolor(kind, width: w, height: h, seed: UInt64(w * 1000 + h))
+                    let png = PNGEncoder.encode(image, effort: effort)
+                    let info = try APNGValidator.validate(png)
+                    XCTAssertFalse(info.isAnimated)
+                    XCTAssertEqual(try colorType(png).type, expectedType, "\(kind) \(w)×\(h)")
+                    XCTAssertEqual(try colorType(png).depth, 8)
+                    XCTAssertEqual(try LibPNGDecoder.decode(png), image, "\(kind) \(w)×\(h) \(effort)")
+                }
+            }
+        }
+    }
+
+    func testTransparentPixelColourIsKept() throws {
+        var image = Image(width: 2, height: 1)
+        image[0, 0] = RGBA(10, 20, 30, 0)
+        image[1, 0] = RGBA(40, 50, 60, 255)
+        XCTAssertEqual(try LibPNGDecoder.decode(PNGEncoder.encode(image)), image)
+    }
+
+    func testEveryFileCarriesSRGBBeforeImageData() throws {
+        let files = [PNGEncoder.encode(TestImages.truecolor(.rgba, width: 5, height: 5, seed: 1)),
+                     PNGEncoder.encode(TestImages.indexed(width: 5, height: 5, palette: TestImages.palette(3, translucent: false, seed: 2), seed: 3))]
+        for png in files {
+            let chunks = try PNGChunkParser.parse(png)
+            let srgb = try XCTUnwrap(chunks.firstIndex { $0.type == "sRGB" })
+            XCTAssertEqual(chunks[srgb].data, [0], "perceptual intent")
+            XCTAssertLessThan(srgb, try XCTUnwrap(chunks.firstIndex { $0.type == "IDAT" }))
+            XCTAssertTrue(try APNGValidator.validate(png).hasSRGB)
+        }
+    }
+
+    func testIndexedRoundTripAtEveryBitDepth() throws {
+        // Entries used → expected depth: 2→1, 3→2, 16→4, 17→8, 256→8.
+        for (entries, depth) in [(2, 1), (3, 2), (4, 2), (16, 4), (17, 8), (256, 8)] {
+            for (w, h) in [(1, 1), (7, 3), (17, 17), (33, 16)] {
+                let palette = TestImages.palette(entries, translucent: entries % 2 == 1, seed: UInt64(entries))
+                let image = TestImages.indexed(width: w, height: h, palette: palette, seed: UInt64(w * h))
+                let used = Set(image.indices.map { palette[Int($0)].packed }).count
+                for effort in Effort.allCases {
+                    let png = PNGEncoder.encode(image, effort: effort)
+                    let info = try APNGValidator.validate(png)
+                    XCTAssertEqual(info.colorType, 3)
+                    XCTAssertEqual(info.plte?.count, used * 3, "unused entries dropped")
+                    if used == entries { XCTAssertEqual(info.bitDepth, depth, "\(entries) entries \(w)×\(h)") }
+                    XCTAssertLessThanOrEqual(used, 1 << info.bitDepth)
+                    XCTAssertEqual(try LibPNGDecoder.decode(png), image.expanded(), "\(entries) entries \(w)×\(h) \(effort)")
+                }
+            }
+        }
+    }
+
+    func testTranslucentEntriesFirstAndTRNSCutAfterTheLast() throws {
+        // Translucent entries scattered among opaque ones, one opaque entry unused, one duplicate.
+        let palette = [RGBA(1, 2, 3), RGBA(9, 9, 9, 128), RGBA(4, 5, 6), RGBA(0, 0, 0, 0), RGBA(7, 7, 7),
+                       RGBA(200, 100, 50, 254), RGBA(99, 99, 99), RGBA(1, 2, 3)]
+        let indices: [UInt8] = [0, 1, 2, 3, 4, 5, 7, 0, 1, 3, 5, 5, 2, 7, 4, 0]
+        let image = IndexedImage(width: 4, height: 4, palette: palette, indices: indices)
+        let png = PNGEncoder.encode(image)
+        let info = try APNGValidator.validate(png)
+        let plte = try XCTUnwrap(info.plte), trns = try XCTUnwrap(info.trns)
+        XCTAssertEqual(plte.count / 3, 6, "entry 6 unused and entry 7 a duplicate of entry 0")
+        XCTAssertEqual(trns.count, 3, "tRNS ends after the last translucent entry")
+        XCTAssertTrue(trns.allSatisfy { $0 < 255 })
+        XCTAssertEqual(Set(trns), [0, 128, 254])
+        XCTAssertEqual(trns.first, 0, "the fully transparent entry comes first")
+        XCTAssertEqual(try LibPNGDecoder.decode(png), image.expanded())
+        let chunks = try PNGChunkParser.parse(png).map(\.type)
+        XCTAssertLessThan(try XCTUnwrap(chunks.firstIndex(of: "PLTE")), try XCTUnwrap(chunks.firstIndex(of: "tRNS")))
+    }
+
+    func testOpaquePaletteHasNoTRNS() throws {
+        let image = TestImages.indexed(width: 9, height: 9, palette: TestImages.palette(5, translucent: false, seed: 9), seed: 4)
+        let png = PNGEncoder.encode(image)
+        XCTAssertFalse(try PNGChunkParser.parse(png).contains { $0.type == "tRNS" })
+        XCTAssertEqual(try LibPNGDecoder.decode(png), image.expanded())
+    }
+
+    func testIndicesPastThePaletteBecomeTransparentBlack() throws {
+        // IndexedImage's precondition forbids this, but the stored properties are mutable.
+        var image = IndexedImage(width: 2, height: 1, palette: [RGBA(5, 6, 7), RGBA(8, 9, 10)], indices: [0, 1])
+        image.indices = [1, 200]
+        let decoded = try LibPNGDecoder.decode(PNGEncoder.encode(image))
+        XCTAssertEqual(decoded[0, 0], RGBA(8, 9, 10))
+        XCTAssertEqual(decoded[1, 0], RGBA(0, 0, 0, 0))
+    }
+
+    func testEmptyImagesGiveEmptyOutputRatherThanCrashing() {
+        XCTAssertEqual(PNGEncoder.encode(Image(width: 0, height: 5)), [])
+        XCTAssertEqual(PNGEncoder.encode(IndexedImage(width: 3, height: 0, palette: [], indices: [])), [])
+    }
+
+    func testEachFilterStrategyRoundTrips() throws {
+        // Every strategy on every raster kind, through libpng.
+        let images: [Raster] = [
+            TruecolorLayout(colorType: 6).raster(TestImages.truecolor(.rgba, width: 13, height: 7, seed: 5).pixels, width: 13, height: 7),
+            TruecolorLayout(colorType: 2).raster(TestImages.truecolor(.rgb, width: 13, height: 7, seed: 6).pixels, width: 13, height: 7),
+        ]
+        for raster in images {
+            for strategy in FilterStrategy.all {
+                let plan = EncodingPlan(level: 6, strategies: [strategy], trialLevel: 6, finalists: 1)
+                let stream = plan.compress(raster, with: ZlibCompressor())
+                var w = PNGChunkWriter()
+                let type = raster.bitsPerPixel == 32 ? 6 : 2
+                w.append("IHDR", PNGChunkWriter.header(width: raster.width, height: raster.height, bitDepth: 8, colorType: type))
+                w.appendImageData(stream)
+                w.append("IEND", [])
+                let decoded = try LibPNGDecoder.decode(w.bytes)
+                let back = TruecolorLayout(colorType: type).raster(decoded.pixels, width: raster.width, height: raster.height)
+                XCTAssertEqual(back.data, raster.data, "\(strategy)")
+            }
+        }
+    }
+
+    func testStoredFallbackStreamDecodes() throws {
+        let image = TestImages.truecolor(.rgba, width: 200, height: 90, seed: 8) // > 65535 bytes: several stored blocks
+        let raster = TruecolorLayout(colorType: 6).raster(image.pixels, width: 200, height: 90)
+        let stream = ScanlineFilter.filter(raster, strategy: .none).withUnsafeBufferPointer { ZlibCompressor.stored($0) }
+        var w = PNGChunkWriter()
+        w.append("IHDR", PNGChunkWriter.header(width: 200, height: 90, bitDepth: 8, colorType: 6))
+        w.appendImageData(stream)
+        w.append("IEND", [])
+        XCTAssertEqual(try LibPNGDecoder.decode(w.bytes), image)
+    }
+
+    func testLargeImageDataIsSplitIntoSeveralIDATChunks() throws {
+        var r = SeededRandom(77)
+        let pixels = (0..<(600 * 600 * 4)).map { _ in r.byte() } // incompressible: > 1 MiB stream
+        let image = Image(width: 600, height: 600, pixels: pixels)
+        let png = PNGEncoder.encode(image, effort: .fast)
+        let idats = try PNGChunkParser.parse(png).filter { $0.type == "IDAT" }
+        XCTAssertGreaterThan(idats.count, 1)
+        XCTAssertTrue(idats.allSatisfy { $0.data.count <= PNGChunkWriter.maxDataChunk })
+        XCTAssertEqual(try LibPNGDecoder.decode(png), image)
+    }
+
+    func testEstimatedSizeIsCloseToTheEncodedSize() {
+        let image = TestImages.indexed(width: 120, height: 80, palette: TestImages.palette(40, translucent: true, seed: 3), seed: 11)
+        let actual = PNGEncoder.encode(image).count
+        let estimate = PNGEncoder.estimatedSize(image)
+        XCTAssertGreaterThan(estimate, actual * 8 / 10)
+        XCTAssertLessThan(estimate, actual * 13 / 10)
+    }
+
+    func testPillowReadsIndexedAndTruecolourFiles() throws {
+        let indexed = TestImages.indexed(width: 21, height: 11, palette: TestImages.palette(17, translucent: true, seed: 4), seed: 5)
+        let readIndexed = try PillowReader.read(PNGEncoder.encode(indexed))
+        XCTAssertEqual(readIndexed.frames, [indexed.expanded()])
+        for kind in [TestImages.Kind.rgba, .rgb, .gray, .grayAlpha] {
+            let image = TestImages.truecolor(kind, width: 21, height: 11, seed: 6)
+            XCTAssertEqual(try PillowReader.read(PNGEncoder.encode(image)).frames, [image], "\(kind)")
+        }
+    }
+}

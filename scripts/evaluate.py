@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Converts a corpus with stickerkit (and optionally the peer pipelines) and scores every output
+with the project's quality judge, in one run, so that the figures compare like with like.
+
+  scripts/evaluate.py CORPUS_DIR... [--sizes 300,408,618] [--max-kb 500] [--peers vips_pngquant,stickerconvert]
+                      [--judge ../shared/tools/judge.py] [--work /tmp/sk-eval] [--jobs 2] [--json out.json]
+
+Prints, per size and tool: files, contract failures, mean/min SSIM, mean PSNR, mean bytes and wall time;
+then the files where stickerkit is more than 0.01 SSIM below a peer. Peers are run by
+`<peers>/run.sh PEER IN OUT SIZE` (../shared/tools/peers); stickerkit by the release binary.
+Needs python3 with numpy, scipy, Pillow (the judge's needs).
+"""
+import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile, time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE_NAMES = {300: "small", 408: "regular", 618: "large"}
+IMAGE_EXT = {".png", ".apng", ".gif", ".jpg", ".jpeg", ".webp"}
+
+
+def find_inputs(dirs):
+    out = []
+    for d in dirs:
+        p = Path(d)
+        if p.is_file():
+            out.append(p)
+        else:
+            out += sorted(f for f in p.rglob("*") if f.suffix.lower() in IMAGE_EXT)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("inputs", nargs="+")
+    ap.add_argument("--sizes", default="300,408,618")
+    ap.add_argument("--max-kb", type=float, default=500)
+    ap.add_argument("--peers", default="")
+    ap.add_argument("--judge", default=str(ROOT.parent / "shared/tools/judge.py"))
+    ap.add_argument("--peer-dir", default=str(ROOT.parent / "shared/tools/peers"))
+    ap.add_argument("--work", default=None)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--stickerkit", default=str(ROOT / ".build/release/stickerkit"))
+    ap.add_argument("--extra", default="", help="extra stickerkit resize arguments")
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+
+    sizes = [int(s) for s in a.sizes.split(",")]
+    limit = int(a.max_kb * 1000)
+    inputs = find_inputs(a.inputs)
+    work = Path(a.work or tempfile.mkdtemp(prefix="sk-eval-"))
+    work.mkdir(parents=True, exist_ok=True)
+    peers = [p for p in a.peers.split(",") if p]
+    times = {}
+
+    # stickerkit: one batch per size over all inputs (its own parallelism).
+    for size in sizes:
+        out = work / "stickerkit" / str(size)
+        out.mkdir(parents=True, exist_ok=True)
+        t0 = time.time()
+        cmd = [a.stickerkit, "resize", *map(str, inputs), "-o", str(out), "--size", SIZE_NAMES[size],
+               "--max-bytes", str(limit), "--overwrite", "--quiet", "--report", str(out / "report.json")]
+        cmd += a.extra.split()
+        subprocess.run(cmd)
+        times[("stickerkit", size)] = time.time() - t0
+
+    def out_path(tool, size, inp):
+        return work / tool / str(size) / (inp.stem + ".png")
+
+    # peers: one process per (input, size), --jobs at a time.
+    for peer in peers:
+        for size in sizes:
+            (work / peer / str(size)).mkdir(parents=True, exist_ok=True)
+            t0 = time.time()
+            def run(inp, size=size, peer=peer):
+                env = dict(os.environ, LIMIT=str(limit))
+                r = subprocess.run(["bash", f"{a.peer_dir}/run.sh", peer, str(inp), str(out_path(peer, size, inp)), str(size)],
+                                   capture_output=True, text=True, env=env)
+                return r.returncode
+            with cf.ThreadPoolExecutor(a.jobs) as ex:
+                list(ex.map(run, inputs))
+            times[(peer, size)] = time.time() - t0
+
+    # judge: one process per input with every output listed in a jobs file.
+    tools = ["stickerkit"] + peers
+    def judge(inp):
+        lines = []
+        for tool in tools:
+            for size in sizes:
+                lines.append(f"{size}\t{out_path(tool, size, inp)}\t{tool}")
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+            f.write("\n".join(lines) + "\n")
+            tsv = f.name
+        r = subprocess.run([sys.executable, a.judge, str(inp), "--jobs", tsv, "--limit", str(limit)],
+                           capture_output=True, text=True)
+        os.unlink(tsv)
+        rows = []
+        for line in r.stdout.splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass
+        if not rows:
+            sys.stderr.write(f"judge failed on {inp}: {r.stderr[-500:]}\n")
+        return inp, rows
+    results = {}
+    with cf.ThreadPoolExecutor(a.jobs) as ex:
+        for inp, rows in ex.map(judge, inputs):
+            for row in rows:
+                results[(row.get("peer"), row.get("size"), inp.name)] = row
+
+    def val(row, k):
+        v = row.get(k)
+        return v if isinstance(v, (int, float)) else None
+
+    print(f"\n{len(inputs)} inputs, budget {limit} bytes, work dir {work}")
+    print(f"{'size':>5} {'tool':<16} {'files':>5} {'fails':>5} {'meanSSIM':>9} {'minSSIM':>8} {'meanPSNR':>8} {'meanKB':>7} {'wall s':>7}")
+    summary = []
+    for size in sizes:
+        for tool in tools:
+            rows = [results.get((tool, size, i.name)) for i in inputs]
+            ok = [r for r in rows if r]
+            ss = [val(r, "ssim") for r in ok if val(r, "ssim") is not None]
+            ps = [val(r, "psnr") for r in ok if val(r, "psnr") is not None]
+            by = [r.get("bytes") or r.get("output_bytes") or 0 for r in ok]
+            fails = sum(1 for r in rows if not r or not r.get("contract_ok"))
+            line = dict(size=size, tool=tool, files=len(ok), fails=fails,
+                        mean_ssim=sum(ss) / len(ss) if ss else None, min_ssim=min(ss) if ss else None,
+                        mean_psnr=sum(ps) / len(ps) if ps else None,
+                        mean_kb=(sum(by) / len(by) / 1000) if by else None, wall=times.get((tool, size)))
+            summary.append(line)
+            f = lambda v, p: ("%.*f" % (p, v)) if isinstance(v, (int, float)) else "-"
+            print(f"{size:>5} {tool:<16} {len(ok):>5} {fails:>5} {f(line['mean_ssim'],4):>9} {f(line['min_ssim'],4):>8} "
+                  f"{f(line['mean_psnr'],2):>8} {f(line['mean_kb'],1):>7} {f(line['wall'],1):>7}")
+    worse = []
+    for size in sizes:
+        for i in inputs:
+            ours = results.get(("stickerkit", size, i.name))
+            for peer in peers:
+                theirs = results.get((peer, size, i.name))
+                if ours and theirs and val(ours, "ssim") is not None and val(theirs, "ssim") is not None:
+                    d = val(ours, "ssim") - val(theirs, "ssim")
+                    if d < -0.01:
+                        worse.append((size, i.name, peer, d))
+    if worse:
+        print("\nstickerkit more than 0.01 SSIM below a peer:")
+        for w in worse:
+            print(f"  {w[0]} {w[1]} vs {w[2]}: {w[3]:+.4f}")
+    fails = [(k, r.get("fails")) for k, r in results.items() if k[0] == "stickerkit" and not r.get("contract_ok")]
+    if fails:
+        print("\nstickerkit contract failures:")
+        for k, f in sorted(fails, key=lambda x: (x[0][1], x[0][2])):
+            print(f"  {k[1]} {k[2]}: {f}")
+    if a.json:
+        Path(a.json).write_text(json.dumps(dict(summary=summary, rows=[dict(tool=k[0], size=k[1], file=k[2], **v) for k, v in results.items()]), indent=1))
+
+
+if __name__ == "__main__":
+    main()
