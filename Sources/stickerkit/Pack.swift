@@ -91,7 +91,7 @@ struct Pack: ParsableCommand {
         }
 
         // 1. Frame folders, then every other image through resize's batch machinery.
-        let frameFolders = PackInputs.frameFolders(in: inputs)
+        let frameFolders = FrameFolder.find(in: inputs)
         let framePaths = Set(frameFolders.flatMap(\.frames))
         let found = InputDiscovery.discover(inputs)
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
@@ -116,7 +116,7 @@ struct Pack: ParsableCommand {
                                            content: .file(bytes: [UInt8](data), fileExtension: "png")))
         }
         for folder in frameFolders {
-            let name = PackInputs.stickerName(ofFrameFolder: folder.path)
+            let name = folder.stickerName
             do {
                 let content = try PackInputs.convertFrames(folder.frames, options: options, fps: fps, sequence: sequences)
                 stickers.append(CatalogSticker(name: name, label: label(folder.path, name), content: content))
@@ -149,71 +149,12 @@ struct Pack: ParsableCommand {
     }
 }
 
-/// Frame folders, the conversion cache and frame conversion for `pack`.
+/// The conversion cache and frame conversion for `pack`.
 enum PackInputs {
-    struct FrameFolder {
-        var path: String
-        /// Frame files in number order.
-        var frames: [String]
-    }
-
     /// `.NAME.xcstickers.cache` beside the catalog.
     static func cacheDirectory(for catalog: String) -> String {
         let url = URL(fileURLWithPath: catalog).standardizedFileURL
         return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cache").path
-    }
-
-    /// The sticker name of a frame folder: its name, without a `.frames` ending.
-    static func stickerName(ofFrameFolder path: String) -> String {
-        let name = (path as NSString).lastPathComponent
-        return name.hasSuffix(".frames") ? String(name.dropLast(7)) : name
-    }
-
-    /// Frame folders among the inputs (an input folder itself, or any folder below one), sorted.
-    static func frameFolders(in inputs: [String]) -> [FrameFolder] {
-        var out: [FrameFolder] = []
-        let fm = FileManager.default
-        func visit(_ dir: String) {
-            if let frames = frames(in: dir) {
-                out.append(FrameFolder(path: dir, frames: frames))
-                return
-            }
-            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let p = (dir as NSString).appendingPathComponent(name)
-                var isDir: ObjCBool = false
-                if fm.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue { visit(p) }
-            }
-        }
-        for input in inputs {
-            var isDir: ObjCBool = false
-            if fm.fileExists(atPath: input, isDirectory: &isDir), isDir.boolValue { visit(input) }
-        }
-        return out
-    }
-
-    /// The frame files of `dir` in number order when it is a frame folder: no subfolders, two or
-    /// more images, all named one common prefix followed by a number.
-    static func frames(in dir: String) -> [String]? {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: dir) else { return nil }
-        var numbered: [(Int, String)] = []
-        var prefix: String?
-        for name in names where !name.hasPrefix(".") {
-            let p = (dir as NSString).appendingPathComponent(name)
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: p, isDirectory: &isDir), !isDir.boolValue else { return nil }
-            guard InputDiscovery.imageExtensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
-            let stem = (name as NSString).deletingPathExtension
-            let digits = stem.reversed().prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty, digits.count <= 9, let n = Int(String(digits.reversed())) else { return nil }
-            let head = String(stem.dropLast(digits.count))
-            if let prefix, prefix != head { return nil }
-            prefix = head
-            numbered.append((n, p))
-        }
-        guard numbered.count >= 2 else { return nil }
-        return numbered.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }.map(\.1)
     }
 
     /// Converts a frame folder: a `.stickersequence` of still PNGs (each within an equal share of
