@@ -29,9 +29,9 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
         .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"]),
-        .target(name: "ImageResize", dependencies: ["ImageCore"]),
-        .target(name: "ImageQuantize", dependencies: ["ImageCore"]),
-        .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"]),
+        .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
+        .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
+        .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"]),
         .executableTarget(name: "stickerkit", dependencies: [
             "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),

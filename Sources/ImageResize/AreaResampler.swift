@@ -47,41 +47,68 @@ final class AreaResampler {
         let total = ow * oh * 4
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             guard let dst = out.baseAddress else { initialized = 0; return }
-            let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(span, 1))
-            defer { row.deallocate() }
+            // Two float rows: the current output row and the next one, which may already hold
+            // the source row both share (converted once, added to both).
+            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * max(span, 1))
+            defer { rows.deallocate() }
             image.pixels.withUnsafeBufferPointer { src in
                 xStarts.withUnsafeBufferPointer { xs in
                 xCounts.withUnsafeBufferPointer { xc in
                 xWeights.withUnsafeBufferPointer { xw in
+                yWeights.withUnsafeBufferPointer { yw in
                 decode.withUnsafeBufferPointer { lut in
                 encode.withUnsafeBufferPointer { enc in
+                    var pending = false
                     for oy in 0..<oh {
                         let d = dst + oy * ow * 4
                         let taps = yCounts[oy]
                         guard taps > 0, span > 0, let s = src.baseAddress else {
                             d.initialize(repeating: 0, count: ow * 4)
+                            pending = false
                             continue
                         }
-                        for t in 0..<taps {
-                            let line = UnsafeRawPointer(s + ((yStarts[oy] + t) * sourceWidth + columnBase) * 4)
-                            let w = yWeights[oy * yStride + t]
-                            if linear {
-                                AreaResampler.accumulateLinear(line, lut.baseAddress!, w, row, span, t == 0)
-                            } else if t == 0 {
-                                AreaResampler.setRow(line, w, row, span)
-                            } else {
-                                AreaResampler.addRow(line, w, row, span)
-                            }
-                        }
+                        let row = rows + (oy & 1) * span
+                        let stride = sourceWidth * 4
+                        let top = UnsafeRawPointer(s + (yStarts[oy] * sourceWidth + columnBase) * 4)
+                        let w = yw.baseAddress! + oy * yStride
                         if linear {
+                            for t in 0..<taps {
+                                AreaResampler.accumulateLinear(top + t * stride, lut.baseAddress!, w[t], row, span, t == 0)
+                            }
                             AreaResampler.reduceRowLinear(row, xs.baseAddress!, xc.baseAddress!, xw.baseAddress!,
                                                           xStride, ow, enc.baseAddress!, d)
-                        } else {
-                            AreaResampler.reduceRow(row, xs.baseAddress!, xc.baseAddress!, xw.baseAddress!,
-                                                    xStride, ow, d)
+                            continue
                         }
+                        var t = pending ? 1 : 0
+                        let shared = oy + 1 < oh && yCounts[oy + 1] > 0
+                            && yStarts[oy + 1] == yStarts[oy] + taps - 1 && taps - 1 >= t
+                        let end = shared ? taps - 1 : taps
+                        // Rows in groups of three (then two, one): the sum stays in registers.
+                        while t < end {
+                            let r = top + t * stride
+                            let first = t == 0
+                            switch end - t {
+                            case 1:
+                                AreaResampler.accumulate1(r, w[t], row, span, first)
+                                t += 1
+                            case 2:
+                                AreaResampler.accumulate2(r, w[t], r + stride, w[t + 1], row, span, first)
+                                t += 2
+                            default:
+                                AreaResampler.accumulate3(r, w[t], r + stride, w[t + 1], r + 2 * stride, w[t + 2],
+                                                          row, span, first)
+                                t += 3
+                            }
+                        }
+                        if shared {
+                            let next = rows + ((oy + 1) & 1) * span
+                            AreaResampler.accumulateShared(top + (taps - 1) * stride, w[taps - 1], row,
+                                                           w[yStride], next, span, taps == 1 && !pending)
+                        }
+                        pending = shared
+                        AreaResampler.reduceRow(row, xs.baseAddress!, xc.baseAddress!, xw.baseAddress!, xStride, ow, d)
                     }
-                }}}}}
+                }}}}}}
             }
             initialized = total
         }
@@ -89,29 +116,81 @@ final class AreaResampler {
 
     // MARK: vertical pass
 
-    /// `row[i] = premultiplied(src[i]) * w` (rgb scaled by a, alpha lane by 255).
-    static func setRow(_ src: UnsafeRawPointer, _ w: Float, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
-        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
-        for i in 0..<n {
-            var v = SIMD4<Float>(src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self))
-            let m = v[3] * w
-            v.replace(with: 255, where: alphaLane)
-            row[i] = v * m
+    /// One source pixel premultiplied and weighted: rgb·a·w, 255·a·w. The alpha byte is forced
+    /// to 255 before the conversion so that a single multiply by a·w handles all four lanes; one
+    /// 32-bit load plus a scalar alpha is cheaper than extracting a lane (see NOTES.md).
+    /// Little-endian: RGBA bytes load as 0xAABBGGRR.
+    @inline(__always)
+    static func premultiplied(_ src: UnsafeRawPointer, _ offset: Int, _ w: Float) -> SIMD4<Float> {
+        let p = src.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        let v = SIMD4<Float>(unsafeBitCast(p | 0xFF00_0000, to: SIMD4<UInt8>.self))
+        return v * (Float(p >> 24) * w)
+    }
+
+    /// `row[i] (+)= Σ premultiplied(r_k[i]) · w_k` over three source rows; the sum stays in a
+    /// register so the float row is read and written once per three source rows.
+    static func accumulate3(_ r0: UnsafeRawPointer, _ w0: Float, _ r1: UnsafeRawPointer, _ w1: Float,
+                            _ r2: UnsafeRawPointer, _ w2: Float,
+                            _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
+        if first {
+            for i in 0..<n {
+                let o = i &* 4
+                row[i] = premultiplied(r0, o, w0) + premultiplied(r1, o, w1) + premultiplied(r2, o, w2)
+            }
+        } else {
+            for i in 0..<n {
+                let o = i &* 4
+                row[i] += premultiplied(r0, o, w0) + premultiplied(r1, o, w1) + premultiplied(r2, o, w2)
+            }
         }
     }
 
-    /// `row[i] += premultiplied(src[i]) * w`.
-    static func addRow(_ src: UnsafeRawPointer, _ w: Float, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
-        let alphaLane: SIMDMask<SIMD4<Int32>> = [false, false, false, true]
-        for i in 0..<n {
-            var v = SIMD4<Float>(src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self))
-            let m = v[3] * w
-            v.replace(with: 255, where: alphaLane)
-            row[i] += v * m
+    /// Two-row version of `accumulate3`.
+    static func accumulate2(_ r0: UnsafeRawPointer, _ w0: Float, _ r1: UnsafeRawPointer, _ w1: Float,
+                            _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
+        if first {
+            for i in 0..<n {
+                let o = i &* 4
+                row[i] = premultiplied(r0, o, w0) + premultiplied(r1, o, w1)
+            }
+        } else {
+            for i in 0..<n {
+                let o = i &* 4
+                row[i] += premultiplied(r0, o, w0) + premultiplied(r1, o, w1)
+            }
         }
     }
 
-    /// Linear-light version of `setRow`/`addRow`: colour goes through the decode table first.
+    /// One source row shared by two output rows, converted once:
+    /// `row[i] (+)= p[i] · w`, `next[i] = p[i] · wNext`.
+    static func accumulateShared(_ r0: UnsafeRawPointer, _ w: Float, _ row: UnsafeMutablePointer<SIMD4<Float>>,
+                                 _ wNext: Float, _ next: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
+        if first {
+            for i in 0..<n {
+                let p = premultiplied(r0, i &* 4, 1)
+                row[i] = p * w
+                next[i] = p * wNext
+            }
+        } else {
+            for i in 0..<n {
+                let p = premultiplied(r0, i &* 4, 1)
+                row[i] += p * w
+                next[i] = p * wNext
+            }
+        }
+    }
+
+    /// One-row version of `accumulate3`.
+    static func accumulate1(_ r0: UnsafeRawPointer, _ w0: Float,
+                            _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
+        if first {
+            for i in 0..<n { row[i] = premultiplied(r0, i &* 4, w0) }
+        } else {
+            for i in 0..<n { row[i] += premultiplied(r0, i &* 4, w0) }
+        }
+    }
+
+    /// Linear-light version of `accumulate1`: colour goes through the decode table first.
     static func accumulateLinear(_ src: UnsafeRawPointer, _ lut: UnsafePointer<Float>, _ w: Float,
                                  _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
         let p = src.assumingMemoryBound(to: UInt8.self)
@@ -125,8 +204,9 @@ final class AreaResampler {
 
     // MARK: horizontal pass
 
-    /// Reduces one premultiplied float row to `n` straight-alpha output pixels.
-    static func reduceRow(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+    /// Reduces one premultiplied float row to `n` straight-alpha output pixels. Kept out of line
+    /// (one call per output row costs nothing) so that profiles show the two passes apart.
+    @inline(never) static func reduceRow(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
                           _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
                           _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) {
         let out = UnsafeMutableRawPointer(dst)
@@ -174,3 +254,7 @@ final class AreaResampler {
         }
     }
 }
+
+#if _endian(big)
+#error("AreaResampler.premultiplied assumes little-endian RGBA loads")
+#endif

@@ -12,6 +12,7 @@ public enum FitMode: String, Sendable, CaseIterable, Codable {
 public struct FitOptions: Sendable, Equatable {
     /// Side of the output square in pixels (300, 408 or 618 for stickers).
     public var size: Int
+    /// How the artwork is placed in the square.
     public var fit: FitMode
     /// Crop fully transparent margins (over all frames) before fitting.
     public var trim: Bool
@@ -20,6 +21,7 @@ public struct FitOptions: Sendable, Equatable {
     /// Average in linear light instead of sRGB-encoded values.
     public var linear: Bool
 
+    /// Options for a `size × size` sticker; by default contain, no trim, no inset, sRGB averaging.
     public init(size: Int, fit: FitMode = .contain, trim: Bool = false, inset: Int = 0, linear: Bool = false) {
         self.size = size
         self.fit = fit
@@ -31,11 +33,14 @@ public struct FitOptions: Sendable, Equatable {
 
 /// What fitting produced: every frame as a `size × size` image, and notes for the user.
 public struct FitResult: Sendable {
+    /// Every frame `size × size`, delays and loop count as in the source.
     public var animation: Animation
     /// True when the source was enlarged (smaller than the sticker).
     public var upscaled: Bool
+    /// One line per note for the user (enlargement, adjusted options).
     public var warnings: [String]
 
+    /// A result from its parts.
     public init(animation: Animation, upscaled: Bool, warnings: [String]) {
         self.animation = animation
         self.upscaled = upscaled

@@ -22,10 +22,14 @@ public enum PNGEncoder {
     /// every pixel has r == g == b), RGB (every pixel opaque), gray+alpha, RGBA. 8 bits per
     /// sample; the colour of fully transparent pixels is kept as given.
     public static func encode(_ image: Image, effort: Effort = .default) -> [UInt8] {
+        encodeTruecolor(image, plan: { EncodingPlan.plan(effort, kind: $0) })
+    }
+
+    static func encodeTruecolor(_ image: Image, plan: (EncodingPlan.Kind) -> EncodingPlan) -> [UInt8] {
         guard image.width > 0, image.height > 0, image.width <= Int(Int32.max), image.height <= Int(Int32.max) else { return [] }
         let layout = TruecolorLayout(fitting: [image])
         let raster = layout.raster(image.pixels, width: image.width, height: image.height)
-        let stream = EncodingPlan.plan(effort, kind: .truecolor).compress(raster, with: ZlibCompressor())
+        let stream = plan(.truecolor).compress(raster, with: ZlibCompressor())
         var w = PNGChunkWriter(reservingCapacity: stream.count)
         w.append("IHDR", PNGChunkWriter.header(width: image.width, height: image.height, bitDepth: 8, colorType: layout.colorType))
         w.append("sRGB", PNGChunkWriter.srgbPerceptual)

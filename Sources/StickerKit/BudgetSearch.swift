@@ -27,9 +27,12 @@ enum BudgetSearch {
                 ssim: metrics?.ssim ?? 1, psnr: metrics?.psnr ?? 99, warnings: []))
         }
 
+        let minQuality = options.quality.lowerBound, maxQuality = options.quality.upperBound
+
         // 1. Lossless, if it fits: an exact palette when there are ≤ 256 colours, else truecolour.
         let first = clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: 256, dithering: 1)) }
         var upper = 256
+        var lossyTruecolor: (bytes: [UInt8], step: Int, quality: Int)? = nil
         if first.exact {
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
             if bytes.count <= maxBytes {
@@ -38,15 +41,31 @@ enum BudgetSearch {
             }
             upper = first.palette.count - 1
         } else {
-            let bytes = clock.measure(\.encode) { PNGEncoder.encode(image, effort: effort) }
-            if bytes.count <= maxBytes {
-                return .success(output(bytes, mode: "truecolor", colors: nil, dithering: nil, quality: 100, metrics: nil))
+            if maxQuality == 100 {
+                let bytes = clock.measure(\.encode) { PNGEncoder.encode(image, effort: effort) }
+                if bytes.count <= maxBytes {
+                    return .success(output(bytes, mode: "truecolor", colors: nil, dithering: nil, quality: 100, metrics: nil))
+                }
+            }
+            // 1b. Lossy truecolour: channels rounded to a step, millions of colours kept. The
+            //     finest step that fits (size falls as the step grows), or with --quality …MAX
+            //     the coarsest that still reaches MAX.
+            lossyTruecolor = posterized(image, maxBytes: maxBytes, maxQuality: maxQuality, effort: effort, clock: clock)
+            if let lt = lossyTruecolor, lt.quality >= first.quality {
+                if lt.quality < minQuality {
+                    return .failure(StickerError("quality \(lt.quality) is below the minimum \(minQuality) within the \(maxBytes)-byte budget", kind: .belowMinimumQuality))
+                }
+                let lossy = Posterizer.posterize(image, step: lt.step)
+                let metrics = clock.measure(\.other) { QualityMetrics.compare(image, lossy) }
+                var o = output(lt.bytes, mode: "truecolor-lossy", colors: nil, dithering: nil, quality: lt.quality, metrics: metrics)
+                o.report.warnings = []
+                o.report.posterizeStep = lt.step
+                return .success(o)
             }
         }
 
-        // 2. Lossy: the most colours that fit (size grows with the colour count), unless fewer
+        // 2. Palette: the most colours that fit (size grows with the colour count), unless fewer
         //    already reach the requested maximum quality.
-        let minQuality = options.quality.lowerBound, maxQuality = options.quality.upperBound
         var cache: [Int: Probe] = [:]
         func probe(_ n: Int) -> Probe {
             if let p = cache[n] { return p }
@@ -94,6 +113,42 @@ enum BudgetSearch {
         let metrics = clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) }
         return .success(output(chosen.bytes, mode: "palette", colors: chosen.result.palette.count, dithering: 1,
                                quality: chosen.result.quality, metrics: metrics))
+    }
+
+    /// Steps tried for lossy truecolour, finest first.
+    static let posterizeSteps = [2, 3, 4, 5, 6, 8, 10, 12, 16]
+
+    /// The lossy-truecolour candidate: the smallest step whose file fits (bisection; the size
+    /// falls as the step grows), or with maxQuality < 100 the largest fitting step that still
+    /// reaches it. Nil when even the coarsest step does not fit.
+    static func posterized(_ image: Image, maxBytes: Int, maxQuality: Int, effort: Effort,
+                           clock: StageClock) -> (bytes: [UInt8], step: Int, quality: Int)? {
+        let steps = posterizeSteps
+        var encoded: [Int: [UInt8]] = [:]
+        func bytes(_ i: Int) -> [UInt8] {
+            if let b = encoded[i] { return b }
+            let p = clock.measure(\.quantize) { Posterizer.posterize(image, step: steps[i]) }
+            let b = clock.measure(\.encode) { PNGEncoder.encode(p, effort: effort) }
+            encoded[i] = b
+            return b
+        }
+        guard bytes(steps.count - 1).count <= maxBytes else { return nil }
+        var lo = -1, hi = steps.count - 1   // lo does not fit (or is before the first), hi fits
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if bytes(mid).count <= maxBytes { hi = mid } else { lo = mid }
+        }
+        var pick = hi
+        var quality = clock.measure(\.other) { Posterizer.measure(Posterizer.posterize(image, step: steps[pick]), against: image).quality }
+        if maxQuality < 100 {
+            while pick + 1 < steps.count {
+                let q = clock.measure(\.other) { Posterizer.measure(Posterizer.posterize(image, step: steps[pick + 1]), against: image).quality }
+                if q < maxQuality { break }
+                pick += 1
+                quality = q
+            }
+        }
+        return (bytes(pick), steps[pick], quality)
     }
 
     struct Probe {

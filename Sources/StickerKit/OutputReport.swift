@@ -4,9 +4,12 @@ import ImageCore
 public struct OutputReport: Sendable, Codable, Equatable {
     public var size: Int
     public var bytes: Int
-    /// "truecolor", "palette" (or "palette-exact" when lossless).
+    /// "truecolor" (lossless), "truecolor-lossy" (channels rounded to a step), "palette", or
+    /// "palette-exact" (a palette holding every colour: lossless).
     public var mode: String
     public var colors: Int?
+    /// For "truecolor-lossy": the step every colour channel was rounded to.
+    public var posterizeStep: Int?
     public var dithering: Float?
     public var effort: String
     public var frames: Int

@@ -109,7 +109,7 @@ struct GIFDecodeState {
             guard DGifGetExtensionNext(gif, &block) == GIF_OK else { return false }
             if isLoopApplication, let sub = block, sub[0] >= 3, sub[1] == 1 {
                 let stored = Int(sub[2]) | Int(sub[3]) << 8
-                loopCount = stored == 0 ? 0 : stored + 1
+                loopCount = stored
                 isLoopApplication = false
             }
         }

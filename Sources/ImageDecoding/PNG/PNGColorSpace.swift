@@ -1,0 +1,74 @@
+import Foundation
+import ImageCore
+
+/// What a PNG says about its colour, reduced to the one conversion to apply: none (sRGB chunk,
+/// or nothing said), an embedded ICC profile, or a gAMA exponent.
+enum PNGColorSpace {
+    case asIs
+    case icc([UInt8])
+    /// A 256-entry table from the file's gamma to sRGB, and the gamma for the note.
+    case gamma([UInt8], Double)
+
+    /// Picks the conversion: sRGB wins, then iCCP, then gAMA (skipped when within 1 % of
+    /// 1/2.2, which is sRGB for practical purposes). Unusable chunks add a warning.
+    static func choose(hasSRGB: Bool, iccp: ArraySlice<UInt8>?, gamma: Int?, warnings: inout [String]) -> PNGColorSpace {
+        if hasSRGB { return .asIs }
+        if let iccp {
+            if let profile = profile(fromICCP: iccp) { return .icc(profile) }
+            warnings.append("ignored a damaged iCCP chunk")
+        }
+        if let gamma {
+            if gamma == 0 {
+                warnings.append("ignored gAMA of 0")
+                return .asIs
+            }
+            let g = Double(gamma) / 100_000
+            if abs(g * 2.2 - 1) <= 0.01 { return .asIs }
+            return .gamma(table(fileGamma: g), g)
+        }
+        return .asIs
+    }
+
+    /// Converts one decoded image in place; returns the note for the user, if any.
+    func apply(to image: inout Image, format: ImageFormat) throws -> String? {
+        switch self {
+        case .asIs:
+            return nil
+        case .icc(let profile):
+            // A profile lcms2 cannot read does not make the pixels unreadable: they are used as
+            // sRGB, and the user is told.
+            do {
+                return try ColorProfile.convertToSRGB(&image, iccProfile: profile, format: format)
+            } catch {
+                return "ignored an invalid embedded ICC profile (\(profile.count) bytes): colours used as sRGB"
+            }
+        case .gamma(let table, let g):
+            let count = image.width * image.height
+            table.withUnsafeBufferPointer { t in
+                image.pixels.withUnsafeMutableBufferPointer { p in
+                    PNGPixelExpander.mapColor(p.baseAddress!, count: count, table: t.baseAddress!)
+                }
+            }
+            return "converted from gamma \(String(format: "%.5g", g)) (gAMA) to sRGB"
+        }
+    }
+
+    /// Sample → linear light with the file's exponent (V = L^g), then the sRGB transfer curve.
+    static func table(fileGamma g: Double) -> [UInt8] {
+        (0..<256).map { v in
+            let linear = pow(Double(v) / 255, 1 / g)
+            let s = linear <= 0.003_130_8 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+            return UInt8(max(0, min(255, (s * 255).rounded())))
+        }
+    }
+
+    /// The profile in an iCCP chunk: a 1–79 byte name, NUL, method 0, zlib data.
+    static func profile(fromICCP d: ArraySlice<UInt8>) -> [UInt8]? {
+        guard let nul = d.firstIndex(of: 0), nul > d.startIndex, nul - d.startIndex <= 79,
+              nul + 1 < d.endIndex, d[nul + 1] == 0 else { return nil }
+        let compressed = Array(d[(nul + 2)...])
+        guard let profile = compressed.withUnsafeBytes({ PNGInflater.inflateGrowing($0, cap: 16 << 20) }),
+              profile.count >= 128 else { return nil }
+        return profile
+    }
+}

@@ -1,0 +1,193 @@
+import ImageCore
+
+/// Everything the chunk walk learns about a PNG or APNG file, before any pixel is decoded:
+/// the header, palette, colour chunks, and where each image's compressed data lies. Enforces
+/// chunk order, APNG sequence numbers and frame counts (strict mode), and the frame limits.
+struct PNGFileLayout {
+    /// One APNG frame: its fcTL and its data (fdAT ranges without their sequence numbers, or
+    /// the IDAT when the fcTL came before it).
+    struct Frame {
+        var control: APNGFrameControl
+        var data: [Range<Int>] = []
+        var usesIDAT: Bool
+    }
+
+    var header: PNGHeader
+    var palette: [UInt8]?
+    var transparency: [UInt8]?
+    var gamma: Int?
+    var hasSRGB = false
+    var iccp: Range<Int>?
+    /// acTL: frame count and plays (0 = forever).
+    var animation: (frames: Int, plays: Int)?
+    var idat: [Range<Int>] = []
+    var frames: [Frame] = []
+    var warnings: [String] = []
+    /// The walk stopped before IEND: lenient truncation, or `firstFrameOnly`.
+    var stoppedEarly = false
+
+    var format: ImageFormat { animation == nil ? .png : .apng }
+
+    static func parse(_ bytes: [UInt8], options: DecodeOptions) throws -> PNGFileLayout {
+        try PNGChunkReader.checkSignature(bytes)
+        let lenient = options.lenient
+        var reader = PNGChunkReader(bytes: bytes, lenient: lenient)
+        guard let first = try reader.next(format: .png), !first.isTruncated else {
+            throw ImageError.decoding(.png, "data ends after \(bytes.count) bytes (no complete IHDR chunk)")
+        }
+        guard first.type == PNGChunk.IHDR else {
+            throw ImageError.decoding(.png, "first chunk is \(first.name), not IHDR")
+        }
+        let header = try PNGHeader(bytes[first.dataRange])
+        try options.limits.check(width: header.width, height: header.height, format: .png, what: "IHDR says")
+
+        var layout = PNGFileLayout(header: header)
+        // 0: no IDAT yet, 1: inside the IDAT run, 2: after it.
+        var idatState = 0
+        var sequence: UInt32 = 0
+        var sawIEND = false
+
+        func fail(_ message: String) throws {
+            if !lenient { throw ImageError.decoding(layout.format, message) }
+            layout.warnings.append(message)
+        }
+        func read32(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+        }
+        func checkSequence(_ found: UInt32, _ name: String) throws {
+            if found != sequence { try fail("\(name) sequence number \(found), expected \(sequence)") }
+            sequence = found &+ 1
+        }
+
+        walk: while let chunk = try reader.next(format: layout.format) {
+            if chunk.type != PNGChunk.IDAT && idatState == 1 { idatState = 2 }
+            let data = bytes[chunk.dataRange]
+            switch chunk.type {
+            case PNGChunk.IEND:
+                sawIEND = true
+                break walk
+            case PNGChunk.IHDR:
+                throw ImageError.decoding(layout.format, "second IHDR chunk")
+            case PNGChunk.PLTE:
+                if idatState > 0 { try fail("PLTE after IDAT"); continue }
+                if layout.palette != nil { try fail("second PLTE chunk"); continue }
+                if header.colorType == 0 || header.colorType == 4 {
+                    try fail("PLTE chunk in a greyscale image (colour type \(header.colorType))")
+                    continue
+                }
+                if header.colorType != 3 { continue }  // a suggested palette for RGB: not needed
+                var entries = data.count / 3
+                let allowed = 1 << header.bitDepth
+                if data.count % 3 != 0 || entries == 0 || entries > allowed {
+                    try fail("PLTE of \(data.count) bytes is not 1 to \(allowed) RGB entries (bit depth \(header.bitDepth))")
+                    entries = min(entries, allowed)
+                    if entries == 0 { continue }
+                }
+                layout.palette = Array(data.prefix(entries * 3))
+            case PNGChunk.tRNS:
+                if idatState > 0 || layout.transparency != nil { continue }
+                switch header.colorType {
+                case 3:
+                    guard let palette = layout.palette else { try fail("tRNS before PLTE"); continue }
+                    if data.count > palette.count / 3 {
+                        try fail("tRNS has \(data.count) entries, more than the \(palette.count / 3) in PLTE")
+                    }
+                    layout.transparency = Array(data.prefix(palette.count / 3))
+                case 0 where data.count == 2, 2 where data.count == 6:
+                    layout.transparency = Array(data)
+                case 0, 2:
+                    try fail("tRNS of \(data.count) bytes for colour type \(header.colorType) (expected \(header.colorType == 0 ? 2 : 6))")
+                default:
+                    break  // images with an alpha channel ignore tRNS
+                }
+            case PNGChunk.gAMA:
+                if idatState == 0 && layout.palette == nil && data.count == 4 { layout.gamma = Int(read32(chunk.dataStart)) }
+            case PNGChunk.sRGB:
+                if idatState == 0 && layout.palette == nil { layout.hasSRGB = true }
+            case PNGChunk.iCCP:
+                if idatState == 0 && layout.palette == nil && layout.iccp == nil { layout.iccp = chunk.dataRange }
+            case PNGChunk.acTL:
+                // An acTL after the image data does not make an APNG (APNG spec).
+                guard idatState == 0, layout.animation == nil, data.count == 8 else { continue }
+                let count = Int(read32(chunk.dataStart))
+                let plays = Int(read32(chunk.dataStart + 4))
+                if count == 0 { try fail("acTL says 0 frames"); continue }
+                try options.limits.check(frames: count, width: header.width, height: header.height, format: .apng)
+                layout.animation = (count, plays)
+            case PNGChunk.fcTL:
+                guard let animation = layout.animation else { continue }
+                if chunk.isTruncated { break walk }
+                if data.count >= 4 { try checkSequence(read32(chunk.dataStart), "fcTL") }
+                let index = layout.frames.count
+                if index >= animation.frames {
+                    try fail("more fcTL chunks than the \(animation.frames) frames acTL declares")
+                    break walk
+                }
+                if let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
+                    try fail("frame \(index - 1) has no fdAT data")
+                    layout.frames.removeLast()
+                }
+                if options.firstFrameOnly && !layout.frames.isEmpty {
+                    layout.stoppedEarly = true
+                    break walk
+                }
+                let control = try APNGFrameControl(data, index: index, canvasWidth: header.width, canvasHeight: header.height)
+                if idatState == 0 && (control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height) {
+                    throw ImageError.decoding(.apng, "frame 0 (the IDAT image) is \(control.width)×\(control.height) at (\(control.x),\(control.y)), not the whole \(header.width)×\(header.height) canvas")
+                }
+                layout.frames.append(Frame(control: control, usesIDAT: idatState == 0))
+            case PNGChunk.IDAT:
+                if idatState == 2 { try fail("IDAT chunks are not consecutive") }
+                idatState = 1
+                layout.idat.append(chunk.dataRange)
+            case PNGChunk.fdAT:
+                guard layout.animation != nil else { continue }
+                if chunk.length < 4 {
+                    if chunk.isTruncated { break walk }
+                    throw ImageError.decoding(.apng, "fdAT of \(chunk.length) bytes has no room for its sequence number")
+                }
+                try checkSequence(read32(chunk.dataStart), "fdAT")
+                if idatState == 0 { try fail("fdAT before IDAT"); continue }
+                guard let last = layout.frames.last, !last.usesIDAT else {
+                    try fail("fdAT without its own fcTL")
+                    continue
+                }
+                layout.frames[layout.frames.count - 1].data.append((chunk.dataStart + 4)..<chunk.dataRange.upperBound)
+            default:
+                if chunk.isCritical {
+                    throw ImageError.unsupported(layout.format, "unknown critical chunk \(chunk.name)")
+                }
+            }
+            if chunk.isTruncated { break walk }
+        }
+
+        layout.warnings.append(contentsOf: reader.ignoredCRCMismatches)
+        if !sawIEND && !layout.stoppedEarly {
+            let end = "data ends after \(bytes.count) bytes"
+            if layout.idat.isEmpty {
+                throw ImageError.decoding(layout.format, "\(end), before any IDAT chunk")
+            }
+            if !lenient { throw ImageError.decoding(layout.format, "\(end) without an IEND chunk") }
+            layout.stoppedEarly = true
+            layout.warnings.append("file is truncated: \(end)")
+        }
+        if layout.idat.isEmpty { throw ImageError.decoding(layout.format, "no IDAT chunk") }
+        if header.colorType == 3 && layout.palette == nil {
+            throw ImageError.decoding(layout.format, "palette image (colour type 3) has no PLTE chunk")
+        }
+        if let animation = layout.animation {
+            if let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
+                try fail("frame \(layout.frames.count - 1) has no fdAT data")
+                layout.frames.removeLast()
+            }
+            if !layout.stoppedEarly && layout.frames.count != animation.frames {
+                try fail("acTL says \(animation.frames) frames but the file has \(layout.frames.count) fcTL chunks")
+            }
+            if layout.frames.isEmpty {
+                // Lenient: nothing animated survived; show the default image.
+                layout.animation = nil
+            }
+        }
+        return layout
+    }
+}
