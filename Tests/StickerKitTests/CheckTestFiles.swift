@@ -74,7 +74,8 @@ enum TestPNG {
     }
 
     /// An APNG whose every frame covers the canvas; `delays` as (numerator, denominator).
-    static func apng(_ w: Int, _ h: Int, delays: [(Int, Int)], declaredFrames: Int? = nil, plays: Int = 0) -> [UInt8] {
+    static func apng(_ w: Int, _ h: Int, delays: [(Int, Int)], declaredFrames: Int? = nil, plays: Int = 0,
+                     pixel: ((Int, Int, Int) -> [UInt8])? = nil) -> [UInt8] {
         var out = signature + ihdr(w, h, 6)
         out += chunk("acTL", be32(declaredFrames ?? delays.count) + be32(plays))
         var seq = 0
@@ -82,7 +83,8 @@ enum TestPNG {
             let fctl = be32(seq) + be32(w) + be32(h) + be32(0) + be32(0) + be16(d.0) + be16(d.1) + [0, 0]
             out += chunk("fcTL", fctl); seq += 1
             let raw = scanlines(width: w, height: h, colorType: 6) { x, y in
-                (x + i) % 7 == 0 ? [0, 0, 255, 255] : disc(x, y)
+                if let pixel { return pixel(i, x, y) }
+                return (x + i) % 7 == 0 ? [0, 0, 255, 255] : disc(x, y)
             }
             if i == 0 {
                 out += chunk("IDAT", zlibStored(raw))

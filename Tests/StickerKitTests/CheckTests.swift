@@ -38,6 +38,20 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(codes(solid, .warning), [.opaque])
     }
 
+    func testAnimationWithTransparencyOnlyInALaterFrameIsNotOpaque() throws {
+        try XCTSkipUnless(pngDecoderAvailable(), "PNG decoder not merged on this branch yet")
+        let later = TestPNG.apng(300, 300, delays: [(1, 10), (1, 10)]) { frame, x, _ in
+            frame == 1 && x < 10 ? [0, 0, 0, 0] : [50, 60, 70, 255]
+        }
+        let r = StickerChecker.check(later, path: "later.png")
+        XCTAssertEqual(r.transparent, true)
+        XCTAssertFalse(codes(r, .warning).contains(.opaque))
+        let never = TestPNG.apng(300, 300, delays: [(1, 10), (1, 10)]) { _, _, _ in [50, 60, 70, 255] }
+        let n = StickerChecker.check(never, path: "never.png")
+        XCTAssertEqual(n.transparent, false)
+        XCTAssertTrue(codes(n, .warning).contains(.opaque))
+    }
+
     func testOpaqueRGBIsAWarningFromTheHeaderAlone() {
         let r = StickerChecker.check(TestPNG.still(618, 618, colorType: 2) { _, _ in [1, 2, 3] }, path: "rgb.png", rules: headersOnly)
         XCTAssertEqual(r.transparent, false)

@@ -4,7 +4,8 @@ public struct StickerCheckReport: Sendable, Codable, Equatable {
     public var bytes: Int
     public var facts: StickerFacts
     /// Whether some pixel is not fully opaque: from the headers when they prove it, otherwise
-    /// from the first decoded frame; nil when unknown.
+    /// from the decoded pixels (the first frame, or every frame when the first is opaque); nil
+    /// when unknown.
     public var transparent: Bool?
     public var findings: [StickerFinding]
 

@@ -30,8 +30,14 @@ public enum StickerChecker {
         var transparent: Bool? = facts.mayHaveAlpha ? nil : false
         if facts.mayHaveAlpha && rules.decodePixels && (facts.format == "PNG" || facts.format == "APNG") {
             do {
-                let decoded = try ImageDecoder.decode(bytes, options: DecodeOptions(firstFrameOnly: true))
-                transparent = !decoded.animation.frames[0].image.isOpaque
+                // The first frame usually answers; an animation whose first frame is opaque is
+                // decoded whole, since a later frame may still be transparent.
+                let first = try ImageDecoder.decode(bytes, options: DecodeOptions(firstFrameOnly: true))
+                transparent = !first.animation.frames[0].image.isOpaque
+                if transparent == false && facts.frames > 1 {
+                    let all = try ImageDecoder.decode(bytes)
+                    transparent = all.animation.frames.contains { !$0.image.isOpaque }
+                }
             } catch {
                 findings.append(.init(.error, .unreadable, "\(error)"))
             }
