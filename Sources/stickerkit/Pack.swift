@@ -186,7 +186,9 @@ enum PackInputs {
             }
             return .sequence(frames: frames, fps: fps, repetitions: 0)
         }
-        let delay = Delay(milliseconds: max(1, Int((1000 / fps).rounded())))
+        // Whole frame rates are exact (1/12 s); others to the millisecond.
+        let delay = fps == fps.rounded() ? Delay(numerator: 1, denominator: Int(fps))
+                                         : Delay(milliseconds: max(1, Int((1000 / fps).rounded())))
         let animation = Animation(width: images[0].width, height: images[0].height,
                                   frames: images.map { Frame(image: $0, delay: delay) })
         let r = StickerConverter.convert(DecodedImage(format: .png, animation: animation), options: options)
