@@ -69,7 +69,8 @@ public struct PreviewPage: Sendable {
         .v-warning { background: #fff0c2; color: #7a5600; }
         .v-error { background: #ffd6d3; color: #a4160c; }
         .findings { margin: 4px 0 8px 18px; padding: 0; }
-        .row { display: flex; flex-wrap: wrap; gap: 8px; }
+        .row { display: flex; flex-wrap: nowrap; gap: 8px; overflow-x: auto; }
+        .cell { flex: none; }
         .cell { padding: 8px; border-radius: 6px; display: flex; flex-direction: column; align-items: center; }
         .cell span { font-size: 10px; margin-top: 4px; padding: 0 4px; background: #fffc; border-radius: 3px; color: #000; }
         .cell img { display: block; }
