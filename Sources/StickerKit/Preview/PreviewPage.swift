@@ -70,8 +70,7 @@ public struct PreviewPage: Sendable {
         .v-error { background: #ffd6d3; color: #a4160c; }
         .findings { margin: 4px 0 8px 18px; padding: 0; }
         .row { display: flex; flex-wrap: nowrap; gap: 8px; overflow-x: auto; }
-        .cell { flex: none; }
-        .cell { padding: 8px; border-radius: 6px; display: flex; flex-direction: column; align-items: center; }
+        .cell { flex: none; padding: 8px; border-radius: 6px; display: flex; flex-direction: column; align-items: center; }
         .cell span { font-size: 10px; margin-top: 4px; padding: 0 4px; background: #fffc; border-radius: 3px; color: #000; }
         .cell img { display: block; }
         </style>
