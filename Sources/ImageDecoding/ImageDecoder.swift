@@ -34,7 +34,9 @@ public enum ImageDecoder {
     /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png` here;
     /// the PNG decoder tells them apart.
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        // "PNG" at bytes 1–3 is enough: a signature damaged in transfer (high bit stripped, CR/LF
+        // rewritten) still goes to the PNG decoder, which names the damage.
+        if bytes.count >= 4, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return .png }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return .webp }

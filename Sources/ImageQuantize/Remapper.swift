@@ -9,7 +9,11 @@ import ImageCore
 /// - opaque pixels receive no alpha error, so dithering never punches translucent holes;
 /// - a pixel diffuses its error scaled by its own map weight, so edges neither take nor give error;
 /// - flat pixels whose colour has an almost exact entry (squared distance < `exactEnough`) stay undithered;
-/// - the dithered target is clamped to real colours, so error cannot build up without bound.
+/// - the dithered target is clamped to real colours and incoming error to a length that scales with
+///   the local palette spacing, so error cannot build up without bound; a pixel passes on only
+///   `damping` of its error;
+/// - pixels the palette already fits well (`quietError2`) are not dithered, and a dithered choice
+///   that strays too far from the pixel (`excursionPerSpacing`) falls back to the plain nearest entry.
 /// Every frame starts with zero error (no diffusion across frames).
 final class Remapper {
     let palette: [RGBA]
@@ -18,6 +22,20 @@ final class Remapper {
     /// Index of (0,0,0,0), or -1.
     let transparentIndex: Int
     static let exactEnough: Float = 1.0
+    /// Incoming error is scaled down to at most `max(minError, errorPerSpacing × spacing)`, where
+    /// spacing is the distance from the pixel's plain nearest entry to the entry nearest to it,
+    /// so error piled up in a region whose colour lies outside its palette neighbours cannot
+    /// throw far-off speckles (ErrorSpace units, about 8-bit levels).
+    static let minError: Float = 8
+    static let errorPerSpacing: Float = 0.5
+    /// A dithered choice farther from the pixel than the plain nearest entry plus
+    /// `excursionPerSpacing × spacing` is replaced by the plain nearest entry.
+    static let excursionPerSpacing: Float = 0.5
+    /// Share of a pixel's error passed on; full FS (1.0) overshoots into visible noise.
+    static let damping: Float = 0.875
+    /// A pixel whose plain nearest entry is this close (E, see `ErrorSpace`; ≈ 3 levels per
+    /// channel) takes that entry: dithering only where the palette is coarse for the pixel.
+    static let quietError2: Float = 30
 
     struct CacheEntry {
         var key: UInt32
@@ -123,6 +141,9 @@ final class Remapper {
         var sum = 0.0
         var guess = transparent >= 0 ? transparent : 0
         let unit = strength / Float(DitherMap.full)
+        let minError = Remapper.minError, errorPerSpacing = Remapper.errorPerSpacing
+        let excursionPerSpacing = Remapper.excursionPerSpacing, quietError2 = Remapper.quietError2
+        let damp = damping
         for y in 0..<h {
             for i in 0..<(w + 2) { next[i] = .zero }
             let ltr = y & 1 == 0
@@ -151,23 +172,29 @@ final class Remapper {
                     spread = 1
                 }
                 let p = ErrorSpace.point(RGBA(memoryOrder: v))
+                let plain = cached(v, search, cache, guess: guess)
                 var e = cur[x + 1] * weight
                 if v >> 24 == 255 { e.w = 0 }
-                let index: Int
-                let target: SIMD4<Float>
-                if e == .zero {
-                    index = cached(v, search, cache, guess: guess).index
-                    target = p
-                } else {
+                var index = plain.index
+                var target = p
+                if plain.distance2 >= quietError2 && e != .zero {
+                    // Limits scale with the palette's spacing around the pixel: coarse palettes
+                    // need large excursions to dither at all, dense ones must not speckle.
+                    let spacing = min(2 * search.safeRadius2[plain.index].squareRoot(), 442)
+                    let limit = max(minError, errorPerSpacing * spacing)
+                    let len2 = (e * e).sum()
+                    if len2 > limit * limit { e *= limit / len2.squareRoot() }
                     target = ErrorSpace.clampToGamut(p + e)
-                    index = search.nearest(target, guess: guess).index
+                    let dithered = search.nearest(target, guess: plain.index).index
+                    let reach = plain.distance2.squareRoot() + excursionPerSpacing * spacing
+                    if ErrorSpace.distance2(p, pts[dithered]) <= reach * reach { index = dithered }
                 }
                 guess = index
                 out[i] = UInt8(truncatingIfNeeded: index)
                 let q = pts[index]
                 sum += Double(ErrorSpace.distance2(p, q))
                 if spread == 0 { continue }
-                let err = (target - q) * spread
+                let err = (target - q) * (spread * damp)
                 cur[x + 1 + dir] += err * (7 / 16 as Float)
                 next[x + 1 - dir] += err * (3 / 16 as Float)
                 next[x + 1] += err * (5 / 16 as Float)

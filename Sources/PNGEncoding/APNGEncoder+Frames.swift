@@ -31,8 +31,10 @@ extension APNGEncoder {
         }
     }
 
-    /// The file. `planFor` gives the compression plan for this animation's kind of raster.
-    func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> [UInt8] {
+    /// The file and the total size of its zlib streams. `planFor` gives the compression plan
+    /// for this animation's kind of raster.
+    func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
+        if frameCount == 1 { return still(planFor) }
         let plan = planFor(kind)
         // Layout candidates are compared at a middle level; the winner is then compressed with
         // the full plan unless the plan is exactly the comparison.
@@ -77,11 +79,11 @@ extension APNGEncoder {
         // A one-frame input is a still; an animation whose frames are all alike stays an APNG of
         // one frame, so that its duration and loop count survive.
         if written.count == 1 && frameCount == 1 { return still(planFor) }
-        return file(written)
+        return (file(written), written.reduce(0) { $0 + $1.stream.count })
     }
 
     /// The first frame as a plain PNG, for one-frame input.
-    private func still(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> [UInt8] {
+    private func still(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
         switch source {
         case .indexed(_, let frames): PNGEncoder.encodeIndexed(frames[0], plan: planFor)
         case .truecolor(_, let frames): PNGEncoder.encodeTruecolor(frames[0], plan: planFor)
@@ -244,13 +246,13 @@ extension APNGEncoder {
     @inline(never)
     static func lookup(_ s: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<UInt32>) {
         var i = 0
-        while i < count { o[i] = table[Int(s[i])]; i += 1 }
+        while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 
     @inline(never)
     static func narrow(_ s: UnsafePointer<UInt32>, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
         var i = 0
-        while i < count { o[i] = table[Int(s[i])]; i += 1 }
+        while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 
     /// The smallest rectangle holding every pixel where `a` and `b` differ; nil when none does.
@@ -270,7 +272,7 @@ extension APNGEncoder {
         while y < height {
             let ra = a + y * width, rb = b + y * width
             var x = 0
-            while x < width && ra[x] == rb[x] { x += 1 }
+            while x < width && ra[x] == rb[x] { x &+= 1 }
             if x < width {
                 if top < 0 { top = y }
                 bottom = y
@@ -279,7 +281,7 @@ extension APNGEncoder {
                 while r > right && ra[r] == rb[r] { r -= 1 }
                 if r > right { right = r }
             }
-            y += 1
+            y &+= 1
         }
         if top < 0 { return nil }
         return CanvasRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
@@ -290,7 +292,7 @@ extension APNGEncoder {
         var y = 0
         while y < rect.height {
             (o + y * rect.width).update(from: s + (rect.y + y) * canvasWidth + rect.x, count: rect.width)
-            y += 1
+            y &+= 1
         }
     }
 
@@ -315,10 +317,10 @@ extension APNGEncoder {
                     if a != 255 { return false }
                     out[x] = k
                 }
-                x += 1
+                x &+= 1
             }
             out += rect.width
-            y += 1
+            y &+= 1
         }
         return true
     }

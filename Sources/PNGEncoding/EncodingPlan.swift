@@ -8,6 +8,9 @@ struct EncodingPlan {
     let strategies: [FilterStrategy]
     let trialLevel: Int
     let finalists: Int
+    /// Plans whose result is also computed, the smallest stream winning: lets `.max` promise it
+    /// is never larger than `.default` (libdeflate's level 12 is not always below level 10).
+    var alternatives: [EncodingPlan] = []
 
     /// The kinds of raster that want different filters.
     enum Kind {
@@ -18,7 +21,7 @@ struct EncodingPlan {
         case truecolor
     }
 
-    /// The one strategy used below `.max` effort.
+    /// The strategy the layout search of APNG frames compares candidates with.
     static func defaultStrategy(for kind: Kind) -> FilterStrategy {
         switch kind {
         case .packedPalette, .palette: .none
@@ -27,30 +30,65 @@ struct EncodingPlan {
     }
 
     static func plan(_ effort: Effort, kind: Kind) -> EncodingPlan {
-        let single = [defaultStrategy(for: kind)]
-        switch effort {
-        case .fast: return EncodingPlan(level: 6, strategies: single, trialLevel: 6, finalists: 1)
-        case .default: return EncodingPlan(level: 10, strategies: single, trialLevel: 10, finalists: 1)
-        case .max: return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 2)
+        switch (effort, kind) {
+        case (_, .packedPalette):
+            // Filters on bytes that pack several indices only scramble them.
+            return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1,
+                                alternatives: effort == .max ? [plan(.default, kind: kind)] : [])
+        case (.max, .palette):
+            // "none" won on every quantized file measured; the others are cheap insurance at level 6.
+            return EncodingPlan(level: 12, strategies: [.none, .fixed(1), .minimumSum], trialLevel: 6, finalists: 1,
+                                alternatives: [plan(.default, kind: kind)])
+        case (_, .palette):
+            return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1)
+        case (.max, .truecolor):
+            // Three finalists: the level-6 ranking of the top ones is not the level-12 ranking.
+            return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 3,
+                                alternatives: [plan(.default, kind: kind)])
+        case (_, .truecolor):
+            // Flat artwork compresses best unfiltered, photos with the heuristic: a level-6 trial
+            // of both picks the one to finish.
+            return EncodingPlan(level: levels[effort]!, strategies: [.none, .minimumSum], trialLevel: 6, finalists: 1)
         }
     }
 
-    /// The cheap plan behind the size estimators.
+    private static let levels: [Effort: Int] = [.fast: 6, .default: 10, .max: 12]
+
+    /// The plan behind the (palette-only) size estimators: one unfiltered level-6 pass, whose
+    /// stream is about `1 / estimateScale` times the `.default` stream.
     static func estimate(kind: Kind) -> EncodingPlan {
-        EncodingPlan(level: 3, strategies: [defaultStrategy(for: kind)], trialLevel: 3, finalists: 1)
+        EncodingPlan(level: 6, strategies: [.none], trialLevel: 6, finalists: 1)
+    }
+
+    /// `.default` stream size ÷ level-6 stream size, measured on quantized corpus art (NOTES.md).
+    static let estimateScale = 0.9
+
+    /// A file size with its zlib streams scaled from the estimate plan to `.default`.
+    static func estimatedSize(fileBytes: Int, streamBytes: Int) -> Int {
+        fileBytes - streamBytes + Int((Double(streamBytes) * estimateScale).rounded())
     }
 
     /// The zlib stream of `raster` under this plan: the smallest over the strategies tried.
     func compress(_ raster: Raster, with compressor: ZlibCompressor) -> [UInt8] {
+        var best = compressOwn(raster, with: compressor)
+        for a in alternatives {
+            let other = a.compress(raster, with: compressor)
+            if other.count < best.count { best = other }
+        }
+        return best
+    }
+
+    private func compressOwn(_ raster: Raster, with compressor: ZlibCompressor) -> [UInt8] {
         if strategies.count == 1 {
             return compressor.compress(ScanlineFilter.filter(raster, strategy: strategies[0]), level: level)
         }
-        var trials: [(size: Int, filtered: [UInt8])] = []
+        var trials: [(stream: [UInt8], filtered: [UInt8])] = []
         for s in strategies {
-            let filtered = ScanlineFilter.filter(raster, strategy: s)
-            trials.append((compressor.compress(filtered, level: trialLevel).count, filtered))
+            let filtered = ScanlineFilter.filter(raster, strategy: s, compressor: compressor)
+            trials.append((compressor.compress(filtered, level: trialLevel), filtered))
         }
-        trials.sort { $0.size < $1.size }
+        trials.sort { $0.stream.count < $1.stream.count }
+        if trialLevel == level { return trials[0].stream }
         var best: [UInt8] = []
         for t in trials.prefix(max(1, finalists)) {
             let stream = compressor.compress(t.filtered, level: level)

@@ -55,6 +55,20 @@ struct PaletteLayout {
         self.transparentIndex = groups[0].isEmpty ? nil : 0
     }
 
+    /// When every entry is an opaque gray on the ramp of some bit depth no larger than
+    /// `bitDepth` (at depth d the levels are multiples of 255 / (2^d − 1)), that depth and each
+    /// written index's gray level: the image can then be written as gray without PLTE.
+    var grayForm: (depth: Int, levels: [UInt8])? {
+        guard translucentCount == 0, !palette.isEmpty, palette.allSatisfy({ $0.r == $0.g && $0.g == $0.b }) else { return nil }
+        for depth in [1, 2, 4, 8] where depth <= bitDepth {
+            let step = 255 / ((1 << depth) - 1)
+            if palette.allSatisfy({ Int($0.r) % step == 0 }) {
+                return (depth, palette.map { UInt8(Int($0.r) / step) })
+            }
+        }
+        return nil
+    }
+
     static func bitDepth(forEntries n: Int) -> Int {
         n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8
     }
@@ -86,16 +100,20 @@ struct PaletteLayout {
     private static func histogram(_ p: UnsafePointer<UInt8>?, count: Int, into c: UnsafeMutablePointer<Int>) {
         guard let p else { return }
         var i = 0
-        while i < count { c[Int(p[i])] += 1; i += 1 }
+        while i < count { c[Int(p[i])] += 1; i &+= 1 }
     }
 
     /// `indices` through `remap`.
-    func remapped(_ indices: [UInt8]) -> [UInt8] {
+    func remapped(_ indices: [UInt8]) -> [UInt8] { PaletteLayout.mapped(indices, through: remap) }
+
+    /// `indices` through a 256-entry table.
+    static func mapped(_ indices: [UInt8], through table: [UInt8]) -> [UInt8] {
+        precondition(table.count == 256)
         var out = [UInt8](repeating: 0, count: indices.count)
-        remap.withUnsafeBufferPointer { m in
+        table.withUnsafeBufferPointer { m in
             indices.withUnsafeBufferPointer { s in
                 out.withUnsafeMutableBufferPointer { o in
-                    PaletteLayout.lookup(s.baseAddress, count: s.count, table: m.baseAddress!, into: o.baseAddress)
+                    lookup(s.baseAddress, count: s.count, table: m.baseAddress!, into: o.baseAddress)
                 }
             }
         }
@@ -106,6 +124,6 @@ struct PaletteLayout {
     private static func lookup(_ s: UnsafePointer<UInt8>?, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>?) {
         guard let s, let o else { return }
         var i = 0
-        while i < count { o[i] = table[Int(s[i])]; i += 1 }
+        while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 }

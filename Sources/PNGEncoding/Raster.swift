@@ -50,11 +50,11 @@ struct Raster {
             while k < perByte && i < count {
                 byte |= (src[i] & mask) << UInt8(shift)
                 shift -= bitDepth
-                k += 1
-                i += 1
+                k &+= 1
+                i &+= 1
             }
             dst[o] = byte
-            o += 1
+            o &+= 1
         }
     }
 }

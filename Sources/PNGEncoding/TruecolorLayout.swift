@@ -36,11 +36,11 @@ struct TruecolorLayout {
         var i = 0
         switch colorType {
         case 0:
-            while i < n { o[i] = s[4 * i]; i += 1 }
+            while i < n { o[i] = s[4 * i]; i &+= 1 }
         case 4:
-            while i < n { o[2 * i] = s[4 * i]; o[2 * i + 1] = s[4 * i + 3]; i += 1 }
+            while i < n { o[2 * i] = s[4 * i]; o[2 * i + 1] = s[4 * i + 3]; i &+= 1 }
         case 2:
-            while i < n { o[3 * i] = s[4 * i]; o[3 * i + 1] = s[4 * i + 1]; o[3 * i + 2] = s[4 * i + 2]; i += 1 }
+            while i < n { o[3 * i] = s[4 * i]; o[3 * i + 1] = s[4 * i + 1]; o[3 * i + 2] = s[4 * i + 2]; i &+= 1 }
         default:
             o.update(from: s, count: 4 * n)
         }

@@ -38,6 +38,20 @@ final class ZlibCompressor {
         input.withUnsafeBufferPointer { compress($0, level: level) }
     }
 
+    private var scratch: [UInt8] = []
+
+    /// The size of the raw deflate stream of `count` bytes at `level`, without keeping it: the
+    /// measure the brute-force filter strategy compares rows with.
+    func compressedSize(_ p: UnsafePointer<UInt8>, count: Int, level: Int) -> Int {
+        guard let c = compressor(level: level) else { return count }
+        let bound = libdeflate_deflate_compress_bound(c, count)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
+        let n = scratch.withUnsafeMutableBufferPointer { o in
+            libdeflate_deflate_compress(c, p, count, o.baseAddress, bound)
+        }
+        return n == 0 ? count : n
+    }
+
     /// A zlib stream of stored (uncompressed) blocks: the fallback when libdeflate cannot
     /// allocate, so encoding never fails.
     static func stored(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {

@@ -40,7 +40,8 @@ public struct QualityMetrics: Sendable, Equatable, Codable {
         }
     }
 
-    /// Mean SSIM with a separable Gaussian window (σ 1.5, radius 5), border of 5 px excluded.
+    /// Mean SSIM with a separable Gaussian window (σ 1.5, radius 5), border of 5 px excluded, as
+    /// the judge computes it.
     static func structuralSimilarity(_ x: [Float], _ y: [Float], width w: Int, height h: Int) -> Double {
         let r = 5
         guard w > 2 * r, h > 2 * r else { return x == y ? 1 : 0 }
@@ -50,53 +51,96 @@ public struct QualityMetrics: Sendable, Equatable, Codable {
         for i in kernel.indices { kernel[i] /= ksum }
         let n = w * h
         var xx = [Float](repeating: 0, count: n), yy = xx, xy = xx
-        for i in 0..<n { xx[i] = x[i] * x[i]; yy[i] = y[i] * y[i]; xy[i] = x[i] * y[i] }
-        let mx = blur(x, w, h, kernel), my = blur(y, w, h, kernel)
-        let sxx = blur(xx, w, h, kernel), syy = blur(yy, w, h, kernel), sxy = blur(xy, w, h, kernel)
-        let c1: Float = (0.01 * 255) * (0.01 * 255), c2: Float = (0.03 * 255) * (0.03 * 255)
-        var total = 0.0
-        var count = 0
-        for yI in r..<(h - r) {
-            for xI in r..<(w - r) {
-                let i = yI * w + xI
-                let ux = mx[i], uy = my[i]
-                let vx = sxx[i] - ux * ux, vy = syy[i] - uy * uy, cxy = sxy[i] - ux * uy
-                let s = ((2 * ux * uy + c1) * (2 * cxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
-                total += Double(s)
-                count += 1
+        x.withUnsafeBufferPointer { xp in
+            y.withUnsafeBufferPointer { yp in
+                xx.withUnsafeMutableBufferPointer { a in
+                    yy.withUnsafeMutableBufferPointer { b in
+                        xy.withUnsafeMutableBufferPointer { c in
+                            products(xp.baseAddress!, yp.baseAddress!, a.baseAddress!, b.baseAddress!, c.baseAddress!, n)
+                        }
+                    }
+                }
             }
         }
-        return total / Double(count)
+        let mx = blur(x, w, h, kernel), my = blur(y, w, h, kernel)
+        let sxx = blur(xx, w, h, kernel), syy = blur(yy, w, h, kernel), sxy = blur(xy, w, h, kernel)
+        var total = 0.0
+        mx.withUnsafeBufferPointer { a in my.withUnsafeBufferPointer { b in
+            sxx.withUnsafeBufferPointer { c in syy.withUnsafeBufferPointer { d in sxy.withUnsafeBufferPointer { e in
+                total = ssimSum(a.baseAddress!, b.baseAddress!, c.baseAddress!, d.baseAddress!, e.baseAddress!, w, h, r)
+            } } }
+        } }
+        return total / Double((w - 2 * r) * (h - 2 * r))
     }
 
-    /// Separable Gaussian blur; edges clamp (only the interior is used for SSIM).
+    private static func products(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ xx: UnsafeMutablePointer<Float>,
+                                 _ yy: UnsafeMutablePointer<Float>, _ xy: UnsafeMutablePointer<Float>, _ n: Int) {
+        for i in 0..<n { xx[i] = x[i] * x[i]; yy[i] = y[i] * y[i]; xy[i] = x[i] * y[i] }
+    }
+
+    private static func ssimSum(_ mx: UnsafePointer<Float>, _ my: UnsafePointer<Float>, _ sxx: UnsafePointer<Float>,
+                                _ syy: UnsafePointer<Float>, _ sxy: UnsafePointer<Float>, _ w: Int, _ h: Int, _ r: Int) -> Double {
+        let c1: Float = (0.01 * 255) * (0.01 * 255), c2: Float = (0.03 * 255) * (0.03 * 255)
+        var total = 0.0
+        for yI in r..<(h - r) {
+            var row: Float = 0
+            let base = yI * w
+            for xI in r..<(w - r) {
+                let i = base + xI
+                let ux = mx[i], uy = my[i]
+                let vx = sxx[i] - ux * ux, vy = syy[i] - uy * uy, cxy = sxy[i] - ux * uy
+                row += ((2 * ux * uy + c1) * (2 * cxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
+            }
+            total += Double(row)
+        }
+        return total
+    }
+
+    /// Separable Gaussian blur of the interior (the `r`-pixel border is left zero: SSIM does not
+    /// read it). Written as one multiply-add sweep per tap so the loops vectorize.
     private static func blur(_ src: [Float], _ w: Int, _ h: Int, _ k: [Float]) -> [Float] {
         let r = k.count / 2
         var tmp = [Float](repeating: 0, count: w * h), out = tmp
         src.withUnsafeBufferPointer { s in
             tmp.withUnsafeMutableBufferPointer { t in
-                for y in 0..<h {
-                    let row = y * w
-                    for x in 0..<w {
-                        var acc: Float = 0
-                        for j in -r...r { acc += k[j + r] * s[row + min(max(x + j, 0), w - 1)] }
-                        t[row + x] = acc
-                    }
+                k.withUnsafeBufferPointer { kp in
+                    horizontal(s.baseAddress!, t.baseAddress!, w, h, kp.baseAddress!, r)
                 }
             }
         }
         tmp.withUnsafeBufferPointer { t in
             out.withUnsafeMutableBufferPointer { o in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        var acc: Float = 0
-                        for j in -r...r { acc += k[j + r] * t[min(max(y + j, 0), h - 1) * w + x] }
-                        o[y * w + x] = acc
-                    }
+                k.withUnsafeBufferPointer { kp in
+                    vertical(t.baseAddress!, o.baseAddress!, w, h, kp.baseAddress!, r)
                 }
             }
         }
         return out
+    }
+
+    private static func horizontal(_ s: UnsafePointer<Float>, _ t: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
+                                   _ k: UnsafePointer<Float>, _ r: Int) {
+        let span = w - 2 * r
+        for y in 0..<h {
+            let src = s + y * w, dst = t + y * w + r
+            for j in 0...(2 * r) {
+                let kj = k[j]
+                let sj = src + j
+                for x in 0..<span { dst[x] += kj * sj[x] }
+            }
+        }
+    }
+
+    private static func vertical(_ t: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
+                                 _ k: UnsafePointer<Float>, _ r: Int) {
+        for y in r..<(h - r) {
+            let dst = o + y * w
+            for j in 0...(2 * r) {
+                let kj = k[j]
+                let src = t + (y + j - r) * w
+                for x in 0..<w { dst[x] += kj * src[x] }
+            }
+        }
     }
 }
 

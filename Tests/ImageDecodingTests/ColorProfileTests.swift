@@ -72,14 +72,7 @@ final class ColorProfileTests: XCTestCase {
 
     /// A linear-light gray profile made with lcms2: gray data must come out sRGB-encoded.
     func testGrayProfileOnGrayData() throws {
-        let curve = cmsBuildGamma(nil, 1.0)
-        defer { cmsFreeToneCurve(curve) }
-        let profile = cmsCreateGrayProfile(cmsD50_xyY(), curve)
-        defer { cmsCloseProfile(profile) }
-        var size: cmsUInt32Number = 0
-        XCTAssertNotEqual(cmsSaveProfileToMem(profile, nil, &size), 0)
-        var icc = [UInt8](repeating: 0, count: Int(size))
-        XCTAssertNotEqual(cmsSaveProfileToMem(profile, &icc, &size), 0)
+        let icc = try ColorProfileTests.linearGrayProfile()
 
         let levels: [UInt8] = [0, 10, 64, 128, 200, 255]
         var image = Image(width: levels.count, height: 1, pixels: levels.flatMap { [$0, $0, $0, 99] })
@@ -92,6 +85,88 @@ final class ColorProfileTests: XCTestCase {
             }
             XCTAssertEqual(image.pixels[i * 4 + 3], 99)
         }
+    }
+
+    func testGrayProfileOnColourDataIsIgnored() throws {
+        let icc = try ColorProfileTests.linearGrayProfile()
+        let original = Image(width: 1, height: 1, pixels: [200, 10, 30, 255])
+        var image = original
+        let note = try ColorProfile.convertToSRGB(&image, iccProfile: icc, format: .png)
+        XCTAssertEqual(note?.hasPrefix("ignored embedded ICC profile"), true, "\(String(describing: note))")
+        XCTAssertEqual(image, original)
+    }
+
+    static func linearGrayProfile() throws -> [UInt8] {
+        let curve = cmsBuildGamma(nil, 1.0)
+        defer { cmsFreeToneCurve(curve) }
+        let profile = cmsCreateGrayProfile(cmsD50_xyY(), curve)
+        defer { cmsCloseProfile(profile) }
+        return try save(profile)
+    }
+
+    static func save(_ profile: cmsHPROFILE?) throws -> [UInt8] {
+        var size: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(profile, nil, &size) != 0 else { throw ImageError(.encoding, nil, "lcms2 could not save the test profile") }
+        var icc = [UInt8](repeating: 0, count: Int(size))
+        guard cmsSaveProfileToMem(profile, &icc, &size) != 0 else { throw ImageError(.encoding, nil, "lcms2 could not save the test profile") }
+        return icc
+    }
+
+    /// A CMYK → Lab profile named "Test CMYK" whose 2×2×2×2 table holds the naive conversion of
+    /// each ink corner (0 = no ink), so corner colours must come out as the naive formula says.
+    static func naiveCMYKProfile() throws -> [UInt8] {
+        let srgb = cmsCreate_sRGBProfile(), lab = cmsCreateLab4Profile(nil)
+        defer { cmsCloseProfile(srgb); cmsCloseProfile(lab) }
+        let toLab = cmsCreateTransform(srgb, (4 << 16) | (3 << 3) | 1, lab, (10 << 16) | (3 << 3) | 2, 0, 0)  // RGB_8 → Lab_16
+        defer { cmsDeleteTransform(toLab) }
+        var table = [cmsUInt16Number](repeating: 0, count: 16 * 3)
+        for corner in 0..<16 {
+            // The first channel (C) is the most significant in the table index.
+            let c = corner >> 3 & 1, m = corner >> 2 & 1, y = corner >> 1 & 1, k = corner & 1
+            let rgb: [UInt8] = [c, m, y].map { UInt8((1 - $0) * (1 - k) * 255) }
+            var out = [cmsUInt16Number](repeating: 0, count: 3)
+            cmsDoTransform(toLab, rgb, &out, 1)
+            table.replaceSubrange((corner * 3)..<(corner * 3 + 3), with: out)
+        }
+        let profile = cmsCreateProfilePlaceholder(nil)
+        defer { cmsCloseProfile(profile) }
+        cmsSetProfileVersion(profile, 4.3)
+        cmsSetDeviceClass(profile, cmsSigInputClass)
+        cmsSetColorSpace(profile, cmsSigCmykData)
+        cmsSetPCS(profile, cmsSigLabData)
+        let pipeline = cmsPipelineAlloc(nil, 4, 3)
+        defer { cmsPipelineFree(pipeline) }
+        // lutAtoBType needs the A-curves/CLUT/B-curves layout: identity curves around the table.
+        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 4, nil))
+        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocCLut16bit(nil, 2, 4, 3, table))
+        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+        cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
+        let mlu = cmsMLUalloc(nil, 1)
+        defer { cmsMLUfree(mlu) }
+        cmsMLUsetASCII(mlu, "en", "US", "Test CMYK")
+        cmsWriteTag(profile, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
+        cmsWriteTag(profile, cmsSigMediaWhitePointTag, UnsafeRawPointer(cmsD50_XYZ()))
+        return try save(profile)
+    }
+
+    func testCMYKProfileOnBothInkConventions() throws {
+        let icc = try ColorProfileTests.naiveCMYKProfile()
+        // Corners: cyan, magenta, yellow, black, white, all inks.
+        let plain: [UInt8] = [255, 0, 0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]
+        let want: [UInt8] = [0, 255, 255, 255, 255, 0, 255, 255, 255, 255, 0, 255, 0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255]
+        for (input, inverted) in [(plain, false), (plain.map { 255 - $0 }, true)] {
+            let result = try input.withUnsafeBufferPointer {
+                try ColorProfile.cmykToSRGB($0.baseAddress!, pixelCount: 6, inverted: inverted, iccProfile: icc,
+                                            format: .jpeg, lenient: false)
+            }
+            XCTAssertEqual(result.note, "converted CMYK with embedded ICC profile 'Test CMYK' to sRGB")
+            XCTAssertLessThanOrEqual(OtherFormatFixture.maxDifference(result.pixels, want), 4, "inverted \(inverted): \(result.pixels)")
+        }
+        // A CMYK profile on RGB data is ignored.
+        var image = Image(width: 1, height: 1, pixels: [1, 2, 3, 255])
+        let note = try ColorProfile.convertToSRGB(&image, iccProfile: icc, format: .jpeg)
+        XCTAssertEqual(note, "ignored embedded ICC profile 'Test CMYK': it describes CMYK data, the image is RGB")
+        XCTAssertEqual(image.pixels, [1, 2, 3, 255])
     }
 
     func testNaiveCMYK() throws {

@@ -79,6 +79,7 @@ final class APNGEncoderTests: XCTestCase {
             XCTFail("frame \(n) differs", file: file, line: line)
         }
         if info.isAnimated {
+            XCTAssertTrue(info.frames[0].isDefaultImage, "the default image is the first frame", file: file, line: line)
             XCTAssertEqual(info.numPlays, loopCount, file: file, line: line)
             XCTAssertEqual(decoded.delays.map { Delay(numerator: $0.0, denominator: $0.1) }, expectDelays, file: file, line: line)
         }
@@ -262,11 +263,16 @@ final class APNGEncoderTests: XCTestCase {
 
     func testPillowReadsEveryFrameAndDuration() throws {
         var checked = 0
-        for (p, palette) in [TestImages.palette(7, translucent: true, seed: 1), TestImages.palette(100, translucent: false, seed: 2)].enumerated() {
+        let palettes = [TestImages.palette(7, translucent: true, seed: 1), TestImages.palette(100, translucent: false, seed: 2),
+                        TestImages.palette(16, translucent: false, seed: 3)] // opaque and full at depth 4: no transparent entry
+        for (p, palette) in palettes.enumerated() {
             for seed in 0..<3 as Range<UInt64> {
-                let frames = Self.walk(width: 21, height: 13, frames: 10, palette: palette, seed: seed + UInt64(p) * 10)
+                let frames = seed == 2
+                    ? Self.sprites(width: 30, height: 20, frames: 10, palette: palette, seed: UInt64(p))
+                    : Self.walk(width: 21, height: 13, frames: 10, palette: palette, seed: seed + UInt64(p) * 10)
                 let delays = Self.randomDelays(10, seed: seed)
                 let apng = try PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 2)
+                _ = try APNGValidator.validate(apng)
                 let (expectFrames, expectDelays) = Self.merged(frames.map { $0.expanded() }, delays)
                 let read = try PillowReader.read(apng)
                 XCTAssertEqual(read.frames.count, expectFrames.count)
@@ -285,8 +291,10 @@ final class APNGEncoderTests: XCTestCase {
         // Truecolour RGBA too.
         let rgbaFrames = Self.walk(width: 17, height: 9, frames: 6, palette: TestImages.palette(9, translucent: true, seed: 3), seed: 5).map { $0.expanded() }
         let delays = Self.randomDelays(6, seed: 6)
-        let read = try PillowReader.read(try PNGEncoder.encodeAnimation(frames: rgbaFrames, delays: delays, loopCount: 0))
+        let rgbaAPNG = try PNGEncoder.encodeAnimation(frames: rgbaFrames, delays: delays, loopCount: 0)
+        _ = try APNGValidator.validate(rgbaAPNG)
+        let read = try PillowReader.read(rgbaAPNG)
         XCTAssertEqual(read.frames, Self.merged(rgbaFrames, delays).0)
-        XCTAssertEqual(checked, 6)
+        XCTAssertEqual(checked, 9)
     }
 }

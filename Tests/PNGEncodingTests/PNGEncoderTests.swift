@@ -85,6 +85,34 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(chunks.firstIndex(of: "PLTE")), try XCTUnwrap(chunks.firstIndex(of: "tRNS")))
     }
 
+    func testGrayRampPalettesAreWrittenAsGray() throws {
+        // Ramp levels at depth d are multiples of 255 / (2^d − 1).
+        let cases: [([UInt8], Int)] = [([0, 255], 1), ([0, 85, 170, 255], 2), ([0, 85, 255], 2),
+                                       ((0..<16).map { UInt8($0 * 17) }, 4), ((0..<20).map { UInt8($0 * 3 + 1) }, 8),
+                                       ((0..<256).map { UInt8($0) }, 8)]
+        for (levels, depth) in cases {
+            let palette = levels.map { RGBA($0, $0, $0) }
+            let image = TestImages.indexed(width: 19, height: 7, palette: palette, seed: UInt64(depth))
+            let png = PNGEncoder.encode(image)
+            let info = try APNGValidator.validate(png)
+            XCTAssertEqual(info.colorType, 0, "\(levels.count) grays")
+            XCTAssertEqual(info.bitDepth, depth, "\(levels.count) grays")
+            XCTAssertNil(info.plte)
+            XCTAssertEqual(try LibPNGDecoder.decode(png), image.expanded())
+        }
+        // Off the ramp at the palette's depth (gray would need more bits), translucent, or
+        // coloured: stays a palette.
+        for palette in [[RGBA(10, 10, 10), RGBA(20, 20, 20), RGBA(30, 30, 30)],
+                        [RGBA(17, 17, 17), RGBA(34, 34, 34), RGBA(255, 255, 255)],
+                        [RGBA(0, 0, 0, 128), RGBA(255, 255, 255)],
+                        [RGBA(0, 0, 0), RGBA(255, 255, 254)]] {
+            let image = TestImages.indexed(width: 5, height: 5, palette: palette, seed: 3)
+            let png = PNGEncoder.encode(image)
+            XCTAssertEqual(try APNGValidator.validate(png).colorType, 3)
+            XCTAssertEqual(try LibPNGDecoder.decode(png), image.expanded())
+        }
+    }
+
     func testOpaquePaletteHasNoTRNS() throws {
         let image = TestImages.indexed(width: 9, height: 9, palette: TestImages.palette(5, translucent: false, seed: 9), seed: 4)
         let png = PNGEncoder.encode(image)

@@ -19,7 +19,12 @@ public enum ColorProfile {
         let inputFormat: cmsUInt32Number
         switch profile.colorSpace {
         case cmsSigRgbData: inputFormat = LCMSFormat.rgba8
-        case cmsSigGrayData: inputFormat = LCMSFormat.grayIn4Bytes
+        case cmsSigGrayData:
+            // Reading only the red channel of a colour image would throw its colour away.
+            guard image.isGray else {
+                return "ignored embedded ICC profile '\(profile.name)': it describes gray data, the image has colour"
+            }
+            inputFormat = LCMSFormat.grayIn4Bytes
         default:
             return "ignored embedded ICC profile '\(profile.name)': it describes \(profile.colorSpaceName) data, the image is RGB"
         }

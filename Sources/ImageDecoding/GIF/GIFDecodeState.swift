@@ -17,6 +17,8 @@ struct GIFDecodeState {
     private var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
     /// Rows of the current frame already drawn, for lenient salvage of a first frame.
     private var partialRows = 0
+    /// True right after a frame's image data: data ending there may just lack the trailer.
+    private var atFrameEnd = false
 
     init(gif: UnsafeMutablePointer<GifFileType>, source: UnsafeMutablePointer<GIFSource>, options: DecodeOptions, byteCount: Int) {
         self.gif = gif
@@ -33,24 +35,28 @@ struct GIFDecodeState {
         records: while true {
             var type = UNDEFINED_RECORD_TYPE
             if DGifGetRecordType(gif, &type) == GIF_ERROR {
-                if source.pointee.ranOut && !frames.isEmpty && source.pointee.offset == byteCount {
+                // Ending right after a frame's data is a missing trailer (common, harmless, and
+                // indistinguishable from a cut at that exact byte); ending after an extension
+                // that announces a frame is truncation.
+                if source.pointee.ranOut && atFrameEnd && source.pointee.offset == byteCount {
                     warnings.append("data ends after frame \(frameNumber) (\(byteCount) bytes) without a trailer")
                     break records
                 }
                 try fail(canvas: canvas, place: frames.isEmpty ? "before the first frame" : "after frame \(frameNumber)")
                 break records
             }
+            atFrameEnd = false
             switch type {
             case IMAGE_DESC_RECORD_TYPE:
                 frameNumber += 1
                 partialRows = 0
                 do {
                     try readFrame(into: &canvas, line: &line)
-                } catch let stop as GIFStop {
-                    _ = stop
+                } catch is GIFStop {
                     try fail(canvas: canvas, place: "in frame \(frameNumber)")
                     break records
                 }
+                atFrameEnd = true
                 if options.firstFrameOnly { break records }
             case EXTENSION_RECORD_TYPE:
                 if !readExtension() {

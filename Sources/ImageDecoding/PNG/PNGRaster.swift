@@ -16,7 +16,8 @@ struct PNGRaster {
     static func decode(_ compressed: UnsafeRawBufferPointer, width: Int, height: Int, pixelFormat pf: PNGPixelFormat,
                        lenient: Bool, format: ImageFormat, what: String) throws -> PNGRaster {
         let header = pf.header
-        guard let expected = header.scanlineBytes(width: width, height: height) else {
+        let (pixelBytes, overflow) = width.multipliedReportingOverflow(by: height * 4)
+        guard !overflow, height <= Int.max / 4, let expected = header.scanlineBytes(width: width, height: height) else {
             throw ImageError.limits(format, "\(what): \(width)×\(height) image data size overflows")
         }
         // Deflate cannot expand more than 1032:1; refuse before allocating for a stream that
@@ -52,7 +53,7 @@ struct PNGRaster {
             }
         }
 
-        let pixelCount = width * height
+        let pixelCount = pixelBytes / 4
         var failure: Failure?
         var rows = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: pixelCount * 4) { out, initialized in

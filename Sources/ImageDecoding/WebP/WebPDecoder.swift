@@ -98,12 +98,14 @@ public enum WebPDecoder {
         var warnings: [String] = []
         var data = bytes
         if truncated {
-            let cutFrame = chunks.completeFrames + 1
-            guard options.lenient, chunks.completeFrames > 0 else {
-                throw ImageError.decoding(.webp, "animation truncated in frame \(cutFrame) (data ends after \(bytes.count) of \(chunks.declaredLength) bytes)")
-            }
+            // Cut inside a frame, or in a chunk around the frames (metadata after the last one).
+            let place = chunks.cutChunk == "ANMF" || chunks.cutChunk == nil
+                ? "animation truncated in frame \(chunks.completeFrames + 1)"
+                : "animation truncated in its '\(chunks.cutChunk!)' chunk after \(chunks.completeFrames) frames"
+            let message = "\(place) (data ends after \(bytes.count) of \(chunks.declaredLength) bytes)"
+            guard options.lenient, chunks.completeFrames > 0 else { throw ImageError.decoding(.webp, message) }
             data = WebPChunks.completePrefix(bytes, end: chunks.completeEnd)
-            warnings.append("animation truncated in frame \(cutFrame) (data ends after \(bytes.count) of \(chunks.declaredLength) bytes); kept \(chunks.completeFrames) complete frames")
+            warnings.append("\(message); kept \(chunks.completeFrames) complete frames")
         }
         return try data.withUnsafeBufferPointer { buffer in
             var webpData = WebPData(bytes: buffer.baseAddress, size: buffer.count)

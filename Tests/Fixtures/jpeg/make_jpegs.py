@@ -19,9 +19,12 @@ webp/
   icc_adobe.webp      lossless still tagged with the Adobe RGB (1998) profile from
                       jpeg/rocket_640x427.jpg; icc_adobe.rgba = Pillow ImageCms conversion to sRGB
                       (perceptual), icc_adobe_raw.rgba = the stored (unconverted) pixels.
+  anim_icc.webp       lossless 2-frame animation with the same ICCP chunk; anim_icc.rgba = Pillow
+                      ImageCms conversion of both source frames.
 color/
   adobe_rgb_1998.icc  the ICC profile embedded in jpeg/rocket_640x427.jpg.
-  srgb_lcms.icc       Pillow ImageCms.createProfile("sRGB") saved to bytes.
+  srgb_lcms.icc       Pillow ImageCms.createProfile("sRGB") saved to bytes (holds its creation date,
+                      so it changes on every run).
 """
 import io
 import os
@@ -149,6 +152,21 @@ def main():
                                      ImageCms.createProfile("sRGB"), renderingIntent=0, outputMode="RGB")
     out = np.dstack([np.array(conv), px[..., 3]])
     write_rgba(path("webp", "icc_adobe.rgba"), out)
+
+    second = px.copy()
+    second[..., :3] = 255 - second[..., :3]
+    frames = [Image.fromarray(px, "RGBA"), Image.fromarray(second, "RGBA")]
+    b = io.BytesIO()
+    frames[0].save(b, "WEBP", save_all=True, append_images=frames[1:], duration=[70, 70], loop=0,
+                   lossless=True, exact=True, icc_profile=adobe)
+    open(path("webp", "anim_icc.webp"), "wb").write(b.getvalue())
+    converted = []
+    for f in (px, second):
+        conv = ImageCms.profileToProfile(Image.fromarray(f[..., :3], "RGB"),
+                                         ImageCms.ImageCmsProfile(io.BytesIO(adobe)),
+                                         ImageCms.createProfile("sRGB"), renderingIntent=0, outputMode="RGB")
+        converted.append(np.dstack([np.array(conv), f[..., 3]]))
+    write_rgba(path("webp", "anim_icc.rgba"), np.stack(converted))
 
 
 if __name__ == "__main__":

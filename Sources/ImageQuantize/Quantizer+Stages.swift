@@ -1,0 +1,67 @@
+import ImageCore
+
+/// A palette built from a histogram, ready to remap frames to.
+public struct Palette: Sendable {
+    /// Straight-alpha entries: (0,0,0,0) first when present, then translucent, then opaque.
+    public let colors: [RGBA]
+    /// True when the histogram had no more colours than the palette holds.
+    public let exact: Bool
+}
+
+extension Quantizer {
+    /// The histogram + palette stage alone: lets a caller that tries several colour counts build
+    /// the histogram of many frames once.
+    public static func palette(from histogram: Histogram, maxColors: Int) -> Palette {
+        let built = PaletteBuilder.build(histogram, maxColors: maxColors)
+        return Palette(colors: built.palette, exact: built.exact)
+    }
+
+    /// The remap stage alone: every frame mapped to `palette`, with selective error diffusion
+    /// scaled by `dithering` (0…1; off when the palette is exact).
+    public static func remap(_ frames: [Image], to palette: Palette, dithering: Float) -> QuantizeResult {
+        if frames.isEmpty || palette.colors.isEmpty {
+            let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: palette.colors, indices: []) }
+            return QuantizeResult(palette: palette.colors, frames: out, meanSquaredError: 0, quality: 100, exact: true)
+        }
+        let remapper = Remapper(palette: palette.colors)
+        let d = palette.exact ? 0 : min(1, max(0, dithering))
+        var total = 0.0
+        var pixels = 0
+        var out = [IndexedImage]()
+        out.reserveCapacity(frames.count)
+        for f in frames {
+            var indices = [UInt8]()
+            total += remapper.remap(f, dithering: d, into: &indices)
+            pixels += f.width * f.height
+            out.append(IndexedImage(width: f.width, height: f.height, palette: palette.colors, indices: indices))
+        }
+        let mse = pixels > 0 ? total / 3 / Double(pixels) : 0
+        return QuantizeResult(palette: palette.colors, frames: out, meanSquaredError: mse,
+                              quality: Quality.quality(meanSquaredError: mse), exact: palette.exact && mse == 0)
+    }
+}
+
+/// Remaps frames one at a time to one palette, keeping its search structures and colour cache
+/// between frames: for callers that remap a few frames of an animation at a time. Not thread-safe.
+public final class PaletteMapper {
+    public let palette: Palette
+    private let remapper: Remapper
+
+    public init(_ palette: Palette) {
+        self.palette = palette
+        remapper = Remapper(palette: palette.colors)
+    }
+
+    /// One frame mapped to the palette, and its mean error (per-channel MSE scale).
+    public func remap(_ frame: Image, dithering: Float) -> (image: IndexedImage, meanSquaredError: Double) {
+        var indices = [UInt8]()
+        let d = palette.exact ? 0 : min(1, max(0, dithering))
+        let total = remapper.remap(frame, dithering: d, into: &indices)
+        let n = frame.width * frame.height
+        return (IndexedImage(width: frame.width, height: frame.height, palette: palette.colors, indices: indices),
+                n > 0 ? total / 3 / Double(n) : 0)
+    }
+
+    /// The 0…100 quality of a mean error, on the scale of `QuantizeResult.quality`.
+    public static func quality(meanSquaredError: Double) -> Int { Quality.quality(meanSquaredError: meanSquaredError) }
+}

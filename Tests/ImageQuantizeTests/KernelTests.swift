@@ -1,0 +1,120 @@
+import XCTest
+import ImageCore
+@testable import ImageQuantize
+
+/// Each fast kernel against a plain reference on seeded random data.
+final class KernelTests: XCTestCase {
+    func testErrorSpaceDistanceIsTheBlackWhiteError() {
+        var rng = SeededRandom(seed: 21)
+        for _ in 0..<5000 {
+            let p = RGBA(rng.byte(), rng.byte(), rng.byte(), rng.below(4) == 0 ? 255 : rng.byte())
+            let q = RGBA(rng.byte(), rng.byte(), rng.byte(), rng.below(4) == 0 ? 0 : rng.byte())
+            let direct = DirectMetric.error(p, q)
+            let fast = Double(ErrorSpace.distance2(ErrorSpace.point(p), ErrorSpace.point(q)))
+            XCTAssertEqual(fast, direct, accuracy: direct * 1e-4 + 1e-2, "\(p) vs \(q)")
+        }
+        // Colour under alpha 0 is invisible.
+        XCTAssertEqual(ErrorSpace.point(RGBA(255, 7, 99, 0)), ErrorSpace.point(RGBA(0, 0, 0, 0)))
+    }
+
+    func testColourRoundTripsThroughItsPoint() {
+        var rng = SeededRandom(seed: 22)
+        for a in 1...255 {
+            for _ in 0..<20 {
+                let c = RGBA(rng.byte(), rng.byte(), rng.byte(), UInt8(a))
+                XCTAssertEqual(ErrorSpace.color(of: ErrorSpace.point(c), opaque: false), c)
+            }
+        }
+        XCTAssertEqual(ErrorSpace.color(of: ErrorSpace.point(RGBA(9, 9, 9, 0)), opaque: false), RGBA(0, 0, 0, 0))
+        // Opaque forcing keeps the colour seen over grey.
+        XCTAssertEqual(ErrorSpace.color(of: ErrorSpace.point(RGBA(10, 200, 30, 254)), opaque: true).a, 255)
+    }
+
+    func testNearestSearchMatchesLinearScan() {
+        var rng = SeededRandom(seed: 23)
+        for n in [1, 2, 3, 5, 17, 64, 255, 256] {
+            var entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
+            if n > 4 { entries[3] = entries[1] } // duplicates must not confuse it
+            let search = NearestColorSearch(entries)
+            for _ in 0..<2000 {
+                // Points both inside the gamut and pushed outside it, as dithering does.
+                var x = ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte()))
+                if rng.below(3) == 0 { x += SIMD4<Float>(Float(rng.jitter(60)), Float(rng.jitter(60)), Float(rng.jitter(60)), Float(rng.jitter(60))) }
+                let fast = search.view.nearest(x, guess: rng.below(n))
+                let slow = search.nearestByScan(x)
+                XCTAssertEqual(fast.distance2, slow.distance2, accuracy: 1e-3, "n=\(n)")
+                XCTAssertEqual(ErrorSpace.distance2(x, entries[fast.index]), fast.distance2, accuracy: 1e-3)
+            }
+        }
+    }
+
+    func testHistogramCountsLikeADictionary() {
+        var rng = SeededRandom(seed: 24)
+        let colors = (0..<300).map { _ in RGBA(rng.byte(), rng.byte(), rng.byte(), rng.below(5) == 0 ? 0 : rng.byte()) }
+        let frames = [TestImages.fromColors(colors, width: 64, height: 40, seed: 25),
+                      TestImages.fromColors(Array(colors.prefix(50)) + [RGBA(1, 2, 3)], width: 33, height: 17, seed: 26)]
+        var reference = [RGBA: Int]()
+        var h = Histogram()
+        for f in frames {
+            h.add(f)
+            for y in 0..<f.height {
+                for x in 0..<f.width {
+                    let p = f[x, y]
+                    reference[p.a == 0 ? RGBA(0, 0, 0, 0) : p, default: 0] += 1
+                }
+            }
+        }
+        let (keys, counts) = h.entries()
+        var got = [RGBA: Int]()
+        for (k, c) in zip(keys, counts) { got[RGBA(memoryOrder: k)] = Int(c) }
+        XCTAssertEqual(got, reference)
+        XCTAssertEqual(h.distinctColors, reference.count)
+        XCTAssertEqual(h.pixelCount, 64 * 40 + 33 * 17)
+        XCTAssertEqual(Int(h.transparentCount), reference[RGBA(0, 0, 0, 0)] ?? 0)
+        XCTAssertTrue(h.isExact)
+    }
+
+    func testHistogramGrowsAndThenDropsBits() {
+        // 160 000 distinct colours: the table must grow, and with a 4096-colour cap merge colours.
+        var img = Image(width: 400, height: 400)
+        for y in 0..<400 { for x in 0..<400 { img[x, y] = RGBA(UInt8(x & 255), UInt8(y & 255), UInt8((x >> 8) | (y >> 8) << 1), 255) } }
+        var full = Histogram()
+        full.add(img)
+        XCTAssertTrue(full.isExact)
+        XCTAssertEqual(full.distinctColors, 400 * 400)
+        var capped = Histogram(maxDistinctColors: 4096)
+        capped.add(img)
+        XCTAssertFalse(capped.isExact)
+        XCTAssertLessThanOrEqual(capped.distinctColors, 4096)
+        XCTAssertEqual(capped.entries().counts.reduce(0) { $0 + Int($1) }, 400 * 400)
+    }
+
+    func testPointReductionKeepsWeightAndMean() {
+        var rng = SeededRandom(seed: 27)
+        var colors = [UInt32](), counts = [UInt32]()
+        var seen = Set<UInt32>()
+        while colors.count < 5000 {
+            let c = RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte() | 1).memoryOrder
+            if seen.insert(c).inserted { colors.append(c); counts.append(UInt32(1 + rng.below(50))) }
+        }
+        let points = PaletteBuilder.reducedPoints(colors, counts, limit: 500)
+        XCTAssertLessThanOrEqual(points.count, 500)
+        var w = 0.0, mean = SIMD4<Double>.zero, w0 = 0.0, mean0 = SIMD4<Double>.zero
+        for p in points { w += Double(p.w); mean += SIMD4<Double>(p.x) * Double(p.w) }
+        for (c, n) in zip(colors, counts) {
+            w0 += Double(n); mean0 += SIMD4<Double>(ErrorSpace.point(RGBA(memoryOrder: c))) * Double(n)
+        }
+        XCTAssertEqual(w, w0)
+        let d = mean / w - mean0 / w0
+        XCTAssertLessThan((d * d).sum(), 1e-4)
+    }
+
+    func testDitherMapMarksFlatSmoothAndEdges() {
+        var img = TestImages.greyRamp(width: 60, height: 20, from: 0, to: 59) // 1 level per pixel
+        for y in 0..<20 { for x in 30..<60 { img[x, y] = y < 10 ? RGBA(0, 0, 0) : RGBA(255, 255, 255) } }
+        let map = DitherMap.make(img)
+        XCTAssertEqual(map[5 * 60 + 10], DitherMap.full)   // smooth ramp
+        XCTAssertEqual(map[3 * 60 + 45], DitherMap.flat)   // flat black
+        XCTAssertEqual(map[10 * 60 + 45], 0)               // black/white edge
+    }
+}

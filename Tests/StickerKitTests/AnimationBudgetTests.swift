@@ -1,0 +1,69 @@
+import XCTest
+@testable import StickerKit
+
+final class AnimationBudgetTests: XCTestCase {
+    /// A square moving over a noisy gradient: every frame differs, colours are many.
+    static func animation(frames n: Int, side: Int, delay: Delay, loops: Int) -> Animation {
+        var rand = BudgetSearchTests.Rand(state: 42)
+        let base = BudgetSearchTests.photoLike(side, seed: 7)
+        var frames: [Frame] = []
+        for f in 0..<n {
+            var img = base
+            let ox = f * (side / 2) / max(1, n - 1)
+            for y in side / 4..<(side / 4 + side / 3) {
+                for x in ox..<min(side, ox + side / 3) {
+                    img[x, y] = RGBA(rand.byte() | 0x80, 40, UInt8(f * 255 / max(1, n - 1)), 255)
+                }
+            }
+            frames.append(Frame(image: img, delay: delay))
+        }
+        return Animation(width: side, height: side, frames: frames, loopCount: loops)
+    }
+
+    func encode(_ a: Animation) throws -> [UInt8] {
+        let delays = a.frames.map(\.delay)
+        return try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: delays, loopCount: a.loopCount, effort: .fast)
+    }
+
+    func testAnimationFitsKeepsDurationAndLoops() throws {
+        let input = Self.animation(frames: 12, side: 300, delay: Delay(numerator: 1, denominator: 12), loops: 3)
+        let bytes = try encode(input)
+        for budget in [500_000, 150_000] {
+            let r = try StickerConverter.convert(bytes, options: ConversionOptions(sizes: [.small], maxBytes: budget))
+            let s = try r.outputs[0].result.get()
+            XCTAssertLessThanOrEqual(s.bytes.count, budget)
+            let out = try ImageDecoder.decode(s.bytes)
+            XCTAssertEqual(out.format, .apng)
+            XCTAssertEqual(out.animation.loopCount, 3)
+            XCTAssertEqual(out.animation.duration, input.duration, "never a silent speed-up")
+            XCTAssertEqual(s.report.frames, out.animation.frames.count)
+            XCTAssertEqual(s.report.framesInput, 12)
+        }
+    }
+
+    func testTightBudgetDropsFramesButKeepsTheTimeline() throws {
+        let input = Self.animation(frames: 40, side: 300, delay: Delay(centiseconds: 4), loops: 0)
+        let r = try StickerConverter.convert(try encode(input), options: ConversionOptions(sizes: [.small], maxBytes: 60_000, minFPS: 5))
+        switch r.outputs[0].result {
+        case .success(let s):
+            XCTAssertLessThanOrEqual(s.bytes.count, 60_000)
+            let out = try ImageDecoder.decode(s.bytes).animation
+            XCTAssertEqual(out.duration, input.duration)
+            XCTAssertGreaterThanOrEqual(Double(out.frames.count) / input.duration.seconds, 5 - 1e-9, "fps floor")
+            if s.report.frames < 40 { XCTAssertTrue(s.report.warnings.contains { $0.contains("frames") }) }
+        case .failure(let e):
+            XCTAssertEqual(e.kind, .overBudget)
+            XCTAssertTrue(e.message.contains("frames"), e.message)
+        }
+    }
+
+    func testIdenticalFramesStayAnimated() throws {
+        let still = BudgetSearchTests.photoLike(200, seed: 9)
+        let a = Animation(width: 200, height: 200, frames: Array(repeating: Frame(image: still, delay: Delay(milliseconds: 500)), count: 3), loopCount: 1)
+        let r = try StickerConverter.convert(try encode(a), options: ConversionOptions(sizes: [.small]))
+        let out = try ImageDecoder.decode(try r.outputs[0].result.get().bytes)
+        XCTAssertEqual(out.format, .apng)
+        XCTAssertEqual(out.animation.duration, Delay(milliseconds: 1500))
+        XCTAssertEqual(out.animation.loopCount, 1)
+    }
+}
