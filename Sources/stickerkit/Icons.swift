@@ -19,7 +19,7 @@ struct Icons: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output folder.")
     var output: String
 
-    @Option(name: .long, help: "Colour behind transparent pixels: #RRGGBB or a name (white, black, …). Default: white.")
+    @Option(name: .long, help: "Colour behind transparent pixels: #RRGGBB or a name (white, black, …).")
     var background: String = "white"
 
     func validate() throws {

@@ -41,7 +41,7 @@ struct Pack: ParsableCommand {
     @Option(name: .long, help: "Also write the iMessage app icon set from this image.")
     var icon: String?
 
-    @Option(name: .customLong("icon-background"), help: "Colour behind transparent icon pixels: #RRGGBB or a name. Default: white.")
+    @Option(name: .customLong("icon-background"), help: "Colour behind transparent icon pixels: #RRGGBB or a name.")
     var iconBackground: String = "white"
 
     @Flag(name: .long, help: "Write frame folders as .stickersequence (PNG frames) instead of APNG stickers.")
