@@ -8,7 +8,7 @@ struct Stickerkit: ParsableCommand {
         commandName: "stickerkit",
         abstract: "Turn artwork into iMessage stickers (PNG/APNG, 300/408/618 px, within the byte budget).",
         version: "0.1.0",
-        subcommands: [Resize.self, Bench.self]
+        subcommands: [Resize.self, Bench.self, Check.self, Pack.self, Icons.self, Preview.self]
     )
 
     /// Like ArgumentParser's `main()`, but usage errors exit with status 2 (the documented

@@ -1,0 +1,125 @@
+import Foundation
+
+/// The preview page: every sticker at its grid size (CSS px = sticker px ÷ 3, as Messages shows
+/// a 3× sticker) over each `PreviewBackground`, with name, size, bytes, frames and the budget
+/// verdict from `StickerChecker`. The page is one self-contained HTML file that references the
+/// sticker files copied beside it; `<img>` plays APNG and GIF. When every image has loaded, a
+/// script sets `document.title` to "ok N/N" (else "broken K/N"), which headless tests read.
+public struct PreviewPage: Sendable {
+    /// One sticker on the page.
+    public struct Entry: Sendable {
+        /// Shown name (the source file name).
+        public var name: String
+        /// URL of the copied file, relative to the page.
+        public var href: String
+        public var report: StickerCheckReport
+
+        public init(name: String, href: String, report: StickerCheckReport) {
+            self.name = name
+            self.href = href
+            self.report = report
+        }
+    }
+
+    public var title: String
+    public var entries: [Entry]
+    public var maxBytes: Int
+
+    public init(title: String, entries: [Entry], maxBytes: Int) {
+        self.title = title
+        self.entries = entries
+        self.maxBytes = maxBytes
+    }
+
+    /// CSS pixel size of a sticker: its pixel size ÷ 3, at least 1.
+    static func cssSize(_ px: Int?) -> Int { max(1, (px ?? 300) / 3) }
+
+    /// HTML text with `&<>"'` escaped.
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    public var html: String {
+        let e = PreviewPage.escape
+        var h = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <title>loading</title>
+        <style>
+        body { font: 13px -apple-system, system-ui, sans-serif; margin: 16px; background: #f4f4f4; color: #222; }
+        h1 { font-size: 18px; }
+        .sticker { background: #fff; border-radius: 8px; padding: 10px 12px; margin: 0 0 14px; box-shadow: 0 1px 2px #0002; }
+        .facts { margin: 0 0 8px; }
+        .facts b { font-size: 14px; }
+        .verdict { display: inline-block; padding: 1px 6px; border-radius: 4px; font-weight: 600; }
+        .v-ok { background: #d7f5dd; color: #0a6b22; }
+        .v-warning { background: #fff0c2; color: #7a5600; }
+        .v-error { background: #ffd6d3; color: #a4160c; }
+        .findings { margin: 4px 0 8px 18px; padding: 0; }
+        .row { display: flex; flex-wrap: nowrap; gap: 8px; overflow-x: auto; }
+        .cell { flex: none; padding: 8px; border-radius: 6px; display: flex; flex-direction: column; align-items: center; }
+        .cell span { font-size: 10px; margin-top: 4px; padding: 0 4px; background: #fffc; border-radius: 3px; color: #000; }
+        .cell img { display: block; }
+        </style>
+        </head>
+        <body>
+        <h1>\(e(title))</h1>
+        <p>\(entries.count) sticker\(entries.count == 1 ? "" : "s"), budget \(StickerChecker.grouped(maxBytes)) bytes.
+        Shown at grid size (pixels ÷ 3) over the backgrounds Messages puts stickers on.</p>
+
+        """
+        for entry in entries {
+            let r = entry.report
+            let w = PreviewPage.cssSize(r.facts.width), ht = PreviewPage.cssSize(r.facts.height)
+            let verdict = r.verdict == .error ? "error" : r.verdict == .warning ? "warning" : "ok"
+            let fits = r.bytes <= maxBytes ? "within budget" : "over budget"
+            var facts = "<b>\(e(entry.name))</b> · \(r.facts.format.map(e) ?? "unknown format")"
+            if let fw = r.facts.width, let fh = r.facts.height { facts += " · \(fw)×\(fh) px" }
+            facts += " · \(StickerChecker.grouped(r.bytes)) bytes (\(fits))"
+            facts += " · \(r.facts.frames) frame\(r.facts.frames == 1 ? "" : "s")"
+            if let d = r.facts.durationMs { facts += String(format: " · %.2f s", d / 1000) }
+            facts += " · <span class=\"verdict v-\(verdict)\">\(verdict)</span>"
+            h += "<section class=\"sticker\">\n<p class=\"facts\">\(facts)</p>\n"
+            let notes = r.findings.filter { $0.severity != .info }
+            if !notes.isEmpty {
+                h += "<ul class=\"findings\">\n"
+                for f in notes { h += "<li>\(e(f.severity.rawValue)): \(e(f.message))</li>\n" }
+                h += "</ul>\n"
+            }
+            h += "<div class=\"row\">\n"
+            for bg in PreviewBackground.allCases {
+                h += "<div class=\"cell\" style=\"background: \(bg.css)\">"
+                h += "<img src=\"\(e(entry.href))\" width=\"\(w)\" height=\"\(ht)\" alt=\"\(e(entry.name))\">"
+                h += "<span>\(bg.rawValue)</span></div>\n"
+            }
+            h += "</div>\n</section>\n"
+        }
+        h += """
+        <script>
+        function report() {
+          var imgs = Array.prototype.slice.call(document.images);
+          var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+          document.title = (ok === imgs.length ? "ok " : "broken ") + ok + "/" + imgs.length;
+        }
+        window.addEventListener("load", report);
+        </script>
+        </body>
+        </html>
+
+        """
+        return h
+    }
+}

@@ -1,0 +1,123 @@
+import XCTest
+@testable import StickerKit
+
+final class IconsTests: XCTestCase {
+    /// Apple's HIG table, written out independently of `IconSlot.messagesAppIcon`:
+    /// (idiom, size in points, scale, platform, pixel width, pixel height).
+    let expected: [(String, String, String, String?, Int, Int)] = [
+        ("iphone", "29x29", "2x", nil, 58, 58), ("iphone", "29x29", "3x", nil, 87, 87),
+        ("iphone", "60x45", "2x", nil, 120, 90), ("iphone", "60x45", "3x", nil, 180, 135),
+        ("ipad", "29x29", "2x", nil, 58, 58), ("ipad", "67x50", "2x", nil, 134, 100), ("ipad", "74x55", "2x", nil, 148, 110),
+        ("ios-marketing", "1024x1024", "1x", nil, 1024, 1024),
+        ("universal", "27x20", "2x", "ios", 54, 40), ("universal", "27x20", "3x", "ios", 81, 60),
+        ("universal", "32x24", "2x", "ios", 64, 48), ("universal", "32x24", "3x", "ios", 96, 72),
+        ("ios-marketing", "1024x768", "1x", "ios", 1024, 768),
+    ]
+
+    /// Width, height and colour type from a PNG's IHDR, read here without the code under test.
+    func ihdr(_ png: [UInt8]) -> (Int, Int, Int)? {
+        guard png.count > 33, Array(png[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func be32(_ i: Int) -> Int { Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3]) }
+        return (be32(16), be32(20), Int(png[25]))
+    }
+
+    func source() -> Image {
+        // 300×200: transparent background, an opaque blue square in the middle.
+        var img = Image(width: 300, height: 200)
+        for y in 50..<150 { for x in 100..<200 { img[x, y] = RGBA(0, 0, 255, 255) } }
+        return img
+    }
+
+    func testAllThirteenEntriesWithExactSizesAndJSON() throws {
+        let set = try IconSetFiles.render(source())
+        XCTAssertEqual(set.slots.count, 13)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("icons-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try set.write(into: dir.path)
+
+        let data = try Data(contentsOf: dir.appendingPathComponent("Contents.json"))
+        let obj = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let info = obj["info"] as? [String: Any]
+        XCTAssertEqual(info?["author"] as? String, "xcode")
+        XCTAssertEqual(info?["version"] as? Int, 1)
+        let images = try XCTUnwrap(obj["images"] as? [[String: String]])
+        XCTAssertEqual(images.count, expected.count)
+        var files = Set<String>()
+        for (entry, want) in zip(images, expected) {
+            XCTAssertEqual(entry["idiom"], want.0)
+            XCTAssertEqual(entry["size"], want.1)
+            XCTAssertEqual(entry["scale"], want.2)
+            XCTAssertEqual(entry["platform"], want.3)
+            let name = try XCTUnwrap(entry["filename"])
+            XCTAssertFalse(name.contains("/"))
+            files.insert(name)
+            let png = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+            let h = try XCTUnwrap(ihdr(png), name)
+            XCTAssertEqual(h.0, want.4, name)
+            XCTAssertEqual(h.1, want.5, name)
+            // Opaque: no alpha channel (gray, RGB) — the encoder drops alpha only when all is opaque.
+            XCTAssertTrue([0, 2].contains(h.2) || (h.2 == 3 && !png.contains(subsequence: Array("tRNS".utf8))),
+                          "\(name): colour type \(h.2)")
+        }
+        XCTAssertEqual(files.count, 13, "file names are unique")
+    }
+
+    func testCoverFitCropsCentreToTheTargetAspect() {
+        // 100×100: a green band in rows 0..<12, white below. A 120×90 cover keeps rows 12.5…87.5.
+        var img = Image(width: 100, height: 100)
+        for y in 0..<100 { for x in 0..<100 { img[x, y] = y < 12 ? RGBA(0, 255, 0) : RGBA(255, 255, 255) } }
+        let out = CoverScaler.flatten(CoverScaler.cover(img, width: 120, height: 90), width: 120, height: 90, over: RGBA(0, 0, 0))
+        XCTAssertEqual(out.width, 120)
+        XCTAssertEqual(out.height, 90)
+        XCTAssertEqual(out[60, 0], RGBA(255, 255, 255))
+
+        // 200×100, red left half, blue right half → 100×100 keeps columns 50..<150: half red, half blue.
+        var wide = Image(width: 200, height: 100)
+        for y in 0..<100 { for x in 0..<200 { wide[x, y] = x < 100 ? RGBA(255, 0, 0) : RGBA(0, 0, 255) } }
+        let sq = CoverScaler.flatten(CoverScaler.cover(wide, width: 100, height: 100), width: 100, height: 100, over: RGBA(0, 0, 0))
+        XCTAssertEqual(sq[10, 50], RGBA(255, 0, 0))
+        XCTAssertEqual(sq[48, 50], RGBA(255, 0, 0))
+        XCTAssertEqual(sq[51, 50], RGBA(0, 0, 255))
+        XCTAssertEqual(sq[90, 50], RGBA(0, 0, 255))
+    }
+
+    func testTransparencyBecomesTheBackgroundAndSolidStaysSolid() {
+        let clear = Image(width: 64, height: 64)
+        let onYellow = CoverScaler.flatten(CoverScaler.cover(clear, width: 54, height: 40), width: 54, height: 40, over: RGBA(255, 200, 0))
+        XCTAssertTrue(onYellow.isOpaque)
+        XCTAssertEqual(onYellow[27, 20], RGBA(255, 200, 0))
+
+        var half = Image(width: 7, height: 5)
+        for y in 0..<5 { for x in 0..<7 { half[x, y] = RGBA(10, 100, 200, 128) } }
+        for (w, h) in [(3, 2), (13, 11), (7, 5)] {
+            let s = CoverScaler.unpremultiply(CoverScaler.cover(half, width: w, height: h), width: w, height: h)
+            for y in 0..<h { for x in 0..<w {
+                let p = s[x, y]
+                XCTAssertEqual(Int(p.a), 128, accuracy: 1)
+                XCTAssertEqual(Int(p.r), 10, accuracy: 1); XCTAssertEqual(Int(p.g), 100, accuracy: 1); XCTAssertEqual(Int(p.b), 200, accuracy: 1)
+            } }
+        }
+    }
+
+    func testAreaAverageOfAnEvenCheckerIsTheMean() {
+        var img = Image(width: 8, height: 8)
+        for y in 0..<8 { for x in 0..<8 { img[x, y] = (x + y) % 2 == 0 ? RGBA(0, 0, 0) : RGBA(200, 200, 200) } }
+        let s = CoverScaler.unpremultiply(CoverScaler.cover(img, width: 2, height: 2), width: 2, height: 2)
+        XCTAssertEqual(s[0, 0], RGBA(100, 100, 100))
+        XCTAssertEqual(s[1, 1], RGBA(100, 100, 100))
+    }
+
+    func testEmptySourceIsAParameterError() {
+        XCTAssertThrowsError(try IconSetFiles.render(Image(width: 0, height: 0))) { e in
+            XCTAssertEqual((e as? ImageError)?.kind, .parameter)
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(subsequence s: [UInt8]) -> Bool {
+        guard s.count <= count else { return false }
+        for i in 0...(count - s.count) where Array(self[i..<(i + s.count)]) == s { return true }
+        return false
+    }
+}
