@@ -16,10 +16,12 @@ struct Pack: ParsableCommand {
         matched by path, name, or name without extension) or from the file name: happy_cat-2.png → \
         "Happy cat 2".
 
-        A frame folder — a folder without subfolders holding two or more images all named one \
-        prefix plus a number (wave_01.png, wave_02.png, … or 1.png, 2.png, …) — becomes one animated \
-        sticker played at --fps, in number order: with --sequences a NAME.stickersequence of PNG \
-        frames (the budget shared between the frames), otherwise an APNG NAME.sticker.
+        With --frame-folders (or --sequences), a frame folder — a folder without subfolders holding \
+        two or more images all named one prefix plus a number (wave_01.png, wave_02.png, … or 1.png, \
+        2.png, …) — becomes one animated sticker played at --fps, in number order: with --sequences a \
+        NAME.stickersequence of PNG frames (the budget shared between the frames), otherwise an APNG \
+        NAME.sticker. Without either flag every image is its own sticker, so a folder of \
+        sticker1.png, sticker2.png, … is never merged into one animation by surprise.
 
         Converted stickers are kept in a hidden folder beside the catalog (.NAME.xcstickers.cache) \
         so that a rerun only converts inputs or settings that changed; the catalog itself is \
@@ -44,7 +46,10 @@ struct Pack: ParsableCommand {
     @Option(name: .customLong("icon-background"), help: "Colour behind transparent icon pixels: #RRGGBB or a name.")
     var iconBackground: String = "white"
 
-    @Flag(name: .long, help: "Write frame folders as .stickersequence (PNG frames) instead of APNG stickers.")
+    @Flag(name: .customLong("frame-folders"), help: "Treat folders of numbered frames (wave_01.png, wave_02.png, …) as one animated sticker each.")
+    var frameFolders = false
+
+    @Flag(name: .long, help: "Write frame folders as .stickersequence (PNG frames) instead of APNG stickers (implies --frame-folders).")
     var sequences = false
 
     @Option(name: .long, help: "Frame rate of frame folders.")
@@ -91,7 +96,7 @@ struct Pack: ParsableCommand {
         }
 
         // 1. Frame folders, then every other image through resize's batch machinery.
-        let frameFolders = FrameFolder.find(in: inputs)
+        let frameFolders = (self.frameFolders || sequences) ? FrameFolder.find(in: inputs) : []
         let framePaths = Set(frameFolders.flatMap(\.frames))
         let found = InputDiscovery.discover(inputs)
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
