@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+/// The commands end to end, through the built binary, on the bundled samples.
+final class CommandTests: XCTestCase {
+    var tmp: URL!
+    var samples: URL { CLI.repositoryRoot.appendingPathComponent("samples") }
+
+    override func setUpWithError() throws { tmp = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+
+    func sample(_ name: String) -> String { samples.appendingPathComponent(name).path }
+
+    func testResizeSamplesWritesEveryStickerWithinTheBudget() throws {
+        let out = tmp.appendingPathComponent("out")
+        let report = tmp.appendingPathComponent("report.json")
+        let r = try CLI.run(["resize", samples.path, "-o", out.path, "--size", "small", "--report", report.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "", "not a terminal: nothing but errors")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        let files = json["files"] as! [[String: Any]]
+        let images = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { !$0.hasSuffix(".md") }
+        XCTAssertEqual(files.count, images.count)
+        for f in files {
+            let outputs = f["outputs"] as! [[String: Any]]
+            XCTAssertEqual(outputs.count, 1)
+            XCTAssertEqual(outputs[0]["status"] as? String, "written", "\(f["input"]!)")
+            let path = outputs[0]["path"] as! String
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+            XCTAssertLessThanOrEqual(size, 500_000)
+            XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        }
+        // Every output passes `check`.
+        let c = try CLI.run(["check", out.path])
+        XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
+    }
+
+    func testBrokenInputsAreNamedAndTheRestStillConverts() throws {
+        let input = tmp.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sample("oc_teddybear.png"), toPath: input.appendingPathComponent("good.png").path)
+        try Data("not an image at all\n".utf8).write(to: input.appendingPathComponent("text.png"))
+        try Data().write(to: input.appendingPathComponent("empty.gif"))
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLI.run(["resize", input.path, "-o", out.path])
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, r.stderr)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("text.png: error: not an image: unknown format (first bytes 6e 6f 74 20 61 6e 20 69)") }, r.stderr)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("empty.gif: error: empty file (0 bytes)") }, r.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("good.png").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("text.png").path), "nothing partial")
+    }
+
+    func testCheckFlagsAContractBreak() throws {
+        let r = try CLI.run(["check", sample("rocket_640x427.jpg"), "--json"])
+        XCTAssertEqual(r.status, 1)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+        XCTAssertTrue(String(describing: json).contains("square"), r.stdout)
+    }
+
+    func testPackWritesACatalogXcodeCanOpen() throws {
+        let labels = tmp.appendingPathComponent("labels.csv")
+        try Data("oc_teddybear.png,Teddy \"the bear\" ünï\n".utf8).write(to: labels)
+        let catalog = tmp.appendingPathComponent("My Pack.xcstickers")
+        let r = try CLI.run(["pack", sample("oc_teddybear.png"), sample("ring_200_6f.webp"), "-o", catalog.path,
+                             "--size", "large", "--labels", labels.path, "--icon", sample("oc_teddybear.png")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        func json(_ rel: String) throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(contentsOf: catalog.appendingPathComponent(rel))) as! [String: Any]
+        }
+        XCTAssertEqual((try json("Contents.json")["info"] as! [String: Any])["author"] as? String, "xcode")
+        let pack = try json("Sticker Pack.stickerpack/Contents.json")
+        XCTAssertEqual((pack["properties"] as! [String: Any])["grid-size"] as? String, "large")
+        let names = (pack["stickers"] as! [[String: Any]]).map { $0["filename"] as! String }
+        XCTAssertEqual(names, ["oc_teddybear.sticker", "ring_200_6f.sticker"])
+        let teddy = try json("Sticker Pack.stickerpack/oc_teddybear.sticker/Contents.json")["properties"] as! [String: Any]
+        XCTAssertEqual(teddy["accessibility-label"] as? String, "Teddy \"the bear\" ünï")
+        XCTAssertEqual(teddy["filename"] as? String, "oc_teddybear.png")
+        let ring = try json("Sticker Pack.stickerpack/ring_200_6f.sticker/Contents.json")["properties"] as! [String: Any]
+        XCTAssertEqual(ring["accessibility-label"] as? String, "Ring 200 6f")
+        let icons = try json("iMessage App Icon.stickersiconset/Contents.json")["images"] as! [[String: Any]]
+        XCTAssertEqual(icons.count, 13)
+        let c = try CLI.run(["check", catalog.appendingPathComponent("Sticker Pack.stickerpack").path])
+        XCTAssertEqual(c.status, 0, c.stdout)
+    }
+
+    func testIconsAndPreview() throws {
+        let icons = tmp.appendingPathComponent("icons")
+        XCTAssertEqual(try CLI.run(["icons", sample("rocket_640x427.jpg"), "-o", icons.path]).status, 0)
+        let set = icons.appendingPathComponent("iMessage App Icon.stickersiconset")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: set.path).filter { $0.hasSuffix(".png") }.count, 13)
+
+        let preview = tmp.appendingPathComponent("preview")
+        let r = try CLI.run(["preview", sample("oc_teddybear.png"), sample("ring_200_6f.webp"), "-o", preview.path, "--png"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let html = try String(contentsOf: preview.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("oc_teddybear"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: preview.appendingPathComponent("contact-sheet.png").path))
+    }
+}
