@@ -146,6 +146,22 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(error?.description.contains("16383×16383") ?? false, "\(String(describing: error))")
     }
 
+    /// Found by review, not fuzzing: six frames with delays over coprime denominators overflowed
+    /// `Delay +` (and so `Animation.duration`), and the CLI trapped on a valid file.
+    func testCoprimeFrameDelaysDoNotOverflowTheDuration() throws {
+        let primes = [65521, 65519, 65497, 65479, 65449, 65447, 65437, 65423]
+        let decoded = try ImageDecoder.decode(Hostile.apngWithCoprimeDelays(primes))
+        let a = decoded.animation
+        XCTAssertEqual(a.frames.count, primes.count)
+        for (frame, p) in zip(a.frames, primes) {
+            XCTAssertEqual(frame.delay, Delay(numerator: p - 1, denominator: p), "delays are kept exactly")
+        }
+        let expected = primes.reduce(0.0) { $0 + Double($1 - 1) / Double($1) }
+        XCTAssertEqual(a.duration.seconds, expected, accuracy: 1e-5)
+        XCTAssertTrue(a.frames[0].delay < a.duration)
+        XCTAssertFalse(a.duration < a.frames[0].delay)
+    }
+
     // MARK: limits per format: sane, permissive, tight
 
     /// One still and one animation (where the format has them) per format.

@@ -103,3 +103,28 @@ enum Hostile {
         return Array("RIFF".utf8) + le32(body.count) + body
     }
 }
+
+extension Hostile {
+    /// A 2×2 APNG whose frames differ and whose delays are (p−1)/p s for the given primes `p`:
+    /// valid, but the exact sum of the delays needs a denominator far beyond Int.
+    static func apngWithCoprimeDelays(_ primes: [Int]) -> [UInt8] {
+        var out = pngSignature + ihdr(2, 2) + pngChunk("acTL", be32(UInt32(primes.count)) + be32(0))
+        var sequence: UInt32 = 0
+        for (i, p) in primes.enumerated() {
+            let fcTL = be32(sequence) + be32(2) + be32(2) + be32(0) + be32(0)
+                + [UInt8((p - 1) >> 8), UInt8((p - 1) & 0xFF), UInt8(p >> 8), UInt8(p & 0xFF), 0, 0]
+            out += pngChunk("fcTL", fcTL)
+            sequence += 1
+            let pixel: [UInt8] = [UInt8(i * 40 % 256), UInt8(255 - i * 40 % 256), 0, 255]
+            let row: [UInt8] = [0] + pixel + pixel
+            let data = zlibStored(row + row)
+            if i == 0 {
+                out += pngChunk("IDAT", data)
+            } else {
+                out += pngChunk("fdAT", be32(sequence) + data)
+                sequence += 1
+            }
+        }
+        return out + pngChunk("IEND", [])
+    }
+}

@@ -42,6 +42,9 @@ public enum FuzzHarness {
             || frame.image.pixels.count != a.width * a.height * 4 {
             fatalError("frame \(frame.image.width)×\(frame.image.height) on a \(a.width)×\(a.height) canvas")
         }
+        // Later stages sum and compare the delays: they must not trap either.
+        let total = a.duration
+        if a.frames.contains(where: { total < $0.delay.displayed }) { fatalError("a frame outlasts the whole animation") }
     }
 }
 
