@@ -19,6 +19,8 @@ let package = Package(
         .executableTarget(name: "FuzzGIF", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzWebP", dependencies: ["FuzzSupport"]),
+        // The whole pipeline, not just decoding: a trap in resize, quantize or encode is a finding too.
+        .executableTarget(name: "FuzzConvert", dependencies: ["FuzzSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )
