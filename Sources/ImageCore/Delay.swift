@@ -43,15 +43,26 @@ public struct Delay: Hashable, Sendable, Comparable, CustomStringConvertible {
         return (UInt16(s), 1)
     }
 
+    /// The exact sum when it fits in `Int`; otherwise (a few frames whose denominators share no
+    /// factor, e.g. APNG delays over 65521 and 65519, overflow the common denominator) the sum
+    /// rounded to the microsecond, which later sums keep small.
     public static func + (a: Delay, b: Delay) -> Delay {
         let g = gcd(a.denominator, b.denominator)
-        let den = a.denominator / g * b.denominator
-        return Delay(numerator: a.numerator * (den / a.denominator) + b.numerator * (den / b.denominator),
-                     denominator: den)
+        let (den, o1) = (a.denominator / g).multipliedReportingOverflow(by: b.denominator)
+        if !o1 {
+            let (x, o2) = a.numerator.multipliedReportingOverflow(by: den / a.denominator)
+            let (y, o3) = b.numerator.multipliedReportingOverflow(by: den / b.denominator)
+            let (sum, o4) = x.addingReportingOverflow(y)
+            if !o2 && !o3 && !o4 { return Delay(numerator: sum, denominator: den) }
+        }
+        return Delay(numerator: Int(((a.seconds + b.seconds) * 1_000_000).rounded()), denominator: 1_000_000)
     }
 
     public static func < (a: Delay, b: Delay) -> Bool {
-        a.numerator * b.denominator < b.numerator * a.denominator
+        // Full-width products: numerators of long sums times a large denominator overflow Int.
+        let l = a.numerator.multipliedFullWidth(by: b.denominator)
+        let r = b.numerator.multipliedFullWidth(by: a.denominator)
+        return (l.high, l.low) < (r.high, r.low)
     }
 
     public var description: String { "\(numerator)/\(denominator) s" }

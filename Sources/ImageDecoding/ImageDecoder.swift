@@ -47,6 +47,11 @@ public enum ImageDecoder {
     public static func decode(_ bytes: [UInt8], options: DecodeOptions = .init()) throws -> DecodedImage {
         if bytes.isEmpty { throw ImageError.unsupported(nil, "empty file (0 bytes)") }
         guard let format = sniff(bytes) else {
+            // "\x89PNG" with the rest altered is a PNG damaged in transfer (CR/LF conversion, a
+            // stripped high bit): the PNG reader names the damage, better than "unknown format".
+            if bytes.count >= 8, bytes[0] & 0x7F == 0x09, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 {
+                try PNGChunkReader.checkSignature(bytes)
+            }
             throw ImageError.unsupported(nil, "not an image: unknown format (first bytes \(hexPrefix(bytes)))")
         }
         var decoded: DecodedImage

@@ -65,6 +65,8 @@ struct PNGFileLayout {
             switch chunk.type {
             case PNGChunk.IEND:
                 sawIEND = true
+                // Only lenient mode gets here with a cut IEND: the image is whole, but say so.
+                if reader.endedInsideChunk { layout.warnings.append("file is truncated: data ends after \(bytes.count) bytes, inside IEND") }
                 break walk
             case PNGChunk.IHDR:
                 throw ImageError.decoding(layout.format, "second IHDR chunk")

@@ -29,7 +29,7 @@ enum AtomicFile {
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty {
             do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw Failure.io("cannot create folder \(dir): \(reason(error))")
+                throw Failure.io("cannot create folder \(dir): \(fileInTheWay(of: dir).map { "\($0) is a file, not a folder" } ?? reason(error))")
             }
         }
         lock.lock(); counter += 1; let n = counter; lock.unlock()
@@ -71,6 +71,18 @@ enum AtomicFile {
     static func stopAndRemovePending() {
         lock.lock(); stopping = true; let all = pending; lock.unlock()
         for p in all { unlink(p) }
+    }
+
+    /// The nearest existing ancestor of `dir` when it is not a folder: Foundation's message for
+    /// that case is only "The operation could not be completed".
+    private static func fileInTheWay(of dir: String) -> String? {
+        var path = dir
+        while !path.isEmpty && path != "/" {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) { return isDir.boolValue ? nil : path }
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return nil
     }
 
     private static func reason(_ error: Error) -> String {

@@ -1,0 +1,19 @@
+import FuzzSupport
+import StickerKit
+
+/// libFuzzer entry point: bytes straight into WebPDecoder, past the sniffer.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    FuzzHarness.run(FuzzHarness.bytes(data, size)) { try WebPDecoder.decode($0, options: $1) }
+    return 0
+}
+
+/// The process entry point SwiftPM links as `main`; runs libFuzzer's driver on `fuzz`.
+@_cdecl("FuzzWebP_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzerDriver(argc, argv) { data, size in
+        var empty: UInt8 = 0
+        guard let data else { return fuzz(&empty, 0) }
+        return fuzz(data, size)
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Batches must never lose or damage work: unwritable or odd outputs fail clearly with inputs
+/// untouched, interrupts leave no partial files and a rerun continues, outputs are bit-identical
+/// whatever --jobs is.
+final class BatchSafetyTests: XCTestCase {
+    var tmp: URL!
+
+    override func setUpWithError() throws {
+        tmp = try CLI.temporaryDirectory()
+    }
+
+    override func tearDownWithError() throws {
+        if let tmp {
+            _ = chmod(tmp.path, 0o755)
+            try? FileManager.default.removeItem(at: tmp)
+        }
+    }
+
+    // MARK: outputs that cannot be written
+
+    func testOutputFolderThatCannotBeCreatedFailsClearlyAndLeavesInputsAlone() throws {
+        let inputs = tmp.appendingPathComponent("in")
+        try BatchSafety.stage(["oc_saxophone_palette.png", "oc_teddybear.png"], into: inputs)
+        let before = try BatchSafety.snapshot(inputs)
+        // A regular file where a folder of the output path should be: no user, root included, can write there.
+        let blocker = tmp.appendingPathComponent("blocker")
+        try Data("not a folder".utf8).write(to: blocker)
+        let r = try CLI.run(["resize", inputs.path, "-o", blocker.appendingPathComponent("out").path, "--size", "small"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("oc_saxophone_palette.png: error:") && r.stderr.contains("oc_teddybear.png: error:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("\(blocker.lastPathComponent) is a file, not a folder"), "the error does not say why: \(r.stderr)")
+        XCTAssertEqual(try BatchSafety.snapshot(inputs), before, "inputs changed")
+        XCTAssertEqual(try Data(contentsOf: blocker), Data("not a folder".utf8))
+        XCTAssertEqual(try BatchSafety.temporaries(tmp), [])
+    }
+
+    func testReadOnlyOutputFolderFailsClearlyAndLeavesInputsAlone() throws {
+        let inputs = tmp.appendingPathComponent("in")
+        try BatchSafety.stage(["oc_saxophone_palette.png"], into: inputs)
+        let before = try BatchSafety.snapshot(inputs)
+        let out = tmp.appendingPathComponent("readonly")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(out.path, 0o555), 0)
+        defer { _ = chmod(out.path, 0o755) }
+        // As root (CI containers) permissions do not stop writes; the test above covers that case.
+        let probe = out.appendingPathComponent("probe")
+        if FileManager.default.createFile(atPath: probe.path, contents: Data()) {
+            try? FileManager.default.removeItem(at: probe)
+            throw XCTSkip("running as a user that may write into a 0555 folder (root)")
+        }
+        let r = try CLI.run(["resize", inputs.path, "-o", out.path, "--size", "small"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("oc_saxophone_palette.png: error:") && r.stderr.contains("Permission denied"), r.stderr)
+        XCTAssertEqual(try BatchSafety.snapshot(inputs), before, "inputs changed")
+        XCTAssertEqual(try BatchSafety.snapshot(out), [:])
+    }
+
+    func testOutputPathThatIsAFolderFailsThatOutputOnly() throws {
+        let inputs = tmp.appendingPathComponent("in"), out = tmp.appendingPathComponent("out")
+        try BatchSafety.stage(["oc_saxophone_palette.png", "oc_teddybear.png"], into: inputs)
+        let before = try BatchSafety.snapshot(inputs)
+        let inTheWay = out.appendingPathComponent("oc_saxophone_palette.png")
+        try FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: inTheWay.appendingPathComponent("keep.txt"))
+
+        let r = try CLI.run(["resize", inputs.path, "-o", out.path, "--size", "small"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("oc_saxophone_palette.png: error:") && r.stderr.contains("is a folder"), r.stderr)
+        XCTAssertEqual(try Data(contentsOf: inTheWay.appendingPathComponent("keep.txt")), Data("keep me".utf8))
+        let teddy = try Data(contentsOf: out.appendingPathComponent("oc_teddybear.png"))
+        XCTAssertTrue(BatchSafety.isWholePNG(teddy), "the other input was not converted")
+        XCTAssertEqual(try BatchSafety.snapshot(inputs), before, "inputs changed")
+    }
+
+    func testSameFolderForInputAndOutputNeverReplacesAnInput() throws {
+        let dir = tmp.appendingPathComponent("art")
+        try BatchSafety.stage(["oc_saxophone_palette.png", "maneki_neko_palette_3f.apng", "webp_gallery_dice_alpha.webp"], into: dir)
+        let before = try BatchSafety.snapshot(dir)
+
+        let r = try CLI.run(["resize", dir.path, "-o", dir.path, "--size", "small"])
+        // The PNG would be its own output: refused by name. The others get new files beside them.
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("oc_saxophone_palette.png: error:") && r.stderr.contains("would replace the input"), r.stderr)
+        let after = try BatchSafety.snapshot(dir)
+        for (path, bytes) in before { XCTAssertEqual(after[path], bytes, "input \(path) changed") }
+        XCTAssertTrue(BatchSafety.isWholePNG(after["webp_gallery_dice_alpha.png"] ?? Data()), "\(after.keys.sorted())")
+        XCTAssertEqual(try BatchSafety.temporaries(dir), [])
+
+        // A second run finds the first run's outputs among its inputs: still nothing replaced.
+        let r2 = try CLI.run(["resize", dir.path, "-o", dir.path, "--size", "small"])
+        XCTAssertEqual(r2.status, 1, r2.stderr)
+        let again = try BatchSafety.snapshot(dir)
+        for (path, bytes) in after where !path.hasPrefix(".") { XCTAssertEqual(again[path], bytes, "\(path) changed on the second run") }
+    }
+
+    // MARK: interrupts and reruns
+
+    func testInterruptLeavesNoPartialFilesAndARerunContinues() throws {
+        let inputs = tmp.appendingPathComponent("in"), out = tmp.appendingPathComponent("out")
+        try BatchSafety.stage(BatchSafety.quickInputs, copies: 2, into: inputs)
+        let before = try BatchSafety.snapshot(inputs)
+        let total = 2 * BatchSafety.quickInputs.count
+        let args = ["resize", inputs.path, "-o", out.path, "--size", "small", "--jobs", "1"]
+
+        let p = try BatchSafety.start(args, logs: tmp.appendingPathComponent("run1"))
+        let deadline = Date().addingTimeInterval(300)
+        while p.isRunning, try BatchSafety.stickers(out).isEmpty, Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(p.isRunning, "the batch ended before it could be interrupted")
+        p.interrupt()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 130)
+        let err = try String(contentsOf: tmp.appendingPathComponent("run1.err"), encoding: .utf8)
+        XCTAssertTrue(err.contains("interrupted"), err)
+
+        XCTAssertEqual(try BatchSafety.temporaries(out), [], "temporary files left after SIGINT")
+        let finished = try BatchSafety.snapshot(out).filter { $0.key.hasSuffix(".png") }
+        XCTAssertGreaterThanOrEqual(finished.count, 1)
+        XCTAssertLessThan(finished.count, total, "nothing was left to do after the interrupt")
+        for (path, bytes) in finished { XCTAssertTrue(BatchSafety.isWholePNG(bytes), "\(path) is partial") }
+
+        // The rerun skips what is finished (same bytes) and does the rest.
+        let report = tmp.appendingPathComponent("report.json")
+        let r = try CLI.run(args + ["--report", report.path, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let outputs = try BatchSafety.reportOutputs(report)
+        XCTAssertEqual(outputs.count, total)
+        for (name, o) in outputs {
+            if let old = finished[name] {
+                XCTAssertEqual(o.status, "skipped", name)
+                XCTAssertEqual(o.reason, "up to date", name)
+                XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent(name)), old, "\(name) was rewritten")
+            } else {
+                XCTAssertEqual(o.status, "written", name)
+            }
+        }
+        let all = try BatchSafety.snapshot(out).filter { $0.key.hasSuffix(".png") }
+        XCTAssertEqual(all.count, total)
+        for (path, bytes) in all { XCTAssertTrue(BatchSafety.isWholePNG(bytes), "\(path) is partial") }
+        XCTAssertEqual(try BatchSafety.temporaries(out), [])
+        XCTAssertEqual(try BatchSafety.snapshot(inputs), before, "inputs changed")
+    }
+
+    func testTerminateLeavesNoPartialFiles() throws {
+        let inputs = tmp.appendingPathComponent("in"), out = tmp.appendingPathComponent("out")
+        try BatchSafety.stage(BatchSafety.quickInputs, into: inputs)
+        let p = try BatchSafety.start(["resize", inputs.path, "-o", out.path, "--size", "small", "--jobs", "2"],
+                                      logs: tmp.appendingPathComponent("run"))
+        let deadline = Date().addingTimeInterval(300)
+        while p.isRunning, try BatchSafety.stickers(out).isEmpty, Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(p.isRunning, "the batch ended before it could be terminated")
+        p.terminate()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 143)
+        XCTAssertEqual(try BatchSafety.temporaries(out), [], "temporary files left after SIGTERM")
+        for (path, bytes) in try BatchSafety.snapshot(out) where path.hasSuffix(".png") {
+            XCTAssertTrue(BatchSafety.isWholePNG(bytes), "\(path) is partial")
+        }
+    }
+
+    func testForceChangedSettingsAndChangedInputsRedoTheWork() throws {
+        let inputs = tmp.appendingPathComponent("in"), out = tmp.appendingPathComponent("out")
+        try BatchSafety.stage(["oc_saxophone_palette.png", "oc_teddybear.png"], into: inputs)
+        let report = tmp.appendingPathComponent("report.json")
+        func run(_ extra: [String]) throws -> [String: String] {
+            let r = try CLI.run(["resize", inputs.path, "-o", out.path, "--size", "small", "--quiet", "--report", report.path] + extra)
+            XCTAssertEqual(r.status, 0, "\(extra): \(r.stderr)")
+            return try BatchSafety.reportOutputs(report).mapValues { $0.status + ($0.reason.map { ": " + $0 } ?? "") }
+        }
+        let both = ["oc_saxophone_palette.png", "oc_teddybear.png"]
+        func all(_ s: String) -> [String: String] { Dictionary(uniqueKeysWithValues: both.map { ($0, s) }) }
+
+        XCTAssertEqual(try run([]), all("written"))
+        XCTAssertEqual(try run([]), all("skipped: up to date"))
+        XCTAssertEqual(try run(["--force"]), all("written"))
+        XCTAssertEqual(try run(["--max-kb", "300"]), all("written"), "a changed --max-kb must redo the work")
+        XCTAssertEqual(try run(["--max-kb", "300"]), all("skipped: up to date"))
+        XCTAssertEqual(try run(["--max-kb", "300", "--fit", "cover"]), all("written"), "a changed --fit must redo the work")
+
+        // A changed input is redone; the other stays.
+        let teddy = inputs.appendingPathComponent("oc_teddybear.png")
+        try FileManager.default.removeItem(at: teddy)
+        try FileManager.default.copyItem(at: BatchSafety.samples.appendingPathComponent("noto_1f600_grinning_face_512.png"), to: teddy)
+        let changed = try run(["--max-kb", "300", "--fit", "cover"])
+        XCTAssertEqual(changed["oc_teddybear.png"], "written")
+        XCTAssertEqual(changed["oc_saxophone_palette.png"], "skipped: up to date")
+    }
+
+    // MARK: determinism
+
+    func testOutputsAreBitIdenticalWhateverJobsAndRun() throws {
+        let inputs = tmp.appendingPathComponent("in")
+        try BatchSafety.stage(BatchSafety.quickInputs + ["cogs_small_transparent.gif", "ring_200_6f.webp"], into: inputs)
+        var results: [[String: Data]] = []
+        for (k, jobs) in ["1", "2", "2"].enumerated() {
+            let out = tmp.appendingPathComponent("out\(k)")
+            let r = try CLI.run(["resize", inputs.path, "-o", out.path, "--size", "small", "--jobs", jobs, "--quiet"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            results.append(try BatchSafety.snapshot(out).filter { $0.key.hasSuffix(".png") })
+        }
+        XCTAssertEqual(results[0].count, BatchSafety.quickInputs.count + 2)
+        for k in 1..<results.count {
+            XCTAssertEqual(results[k].keys.sorted(), results[0].keys.sorted())
+            for (name, bytes) in results[0] {
+                XCTAssertEqual(results[k][name], bytes, "\(name) differs between run 1 (--jobs 1) and run \(k + 1)")
+            }
+        }
+    }
+}
