@@ -52,11 +52,18 @@ public final class PaletteMapper {
         remapper = Remapper(palette: palette.colors)
     }
 
-    /// One frame mapped to the palette, and its mean error (per-channel MSE scale).
-    public func remap(_ frame: Image, dithering: Float) -> (image: IndexedImage, meanSquaredError: Double) {
+    /// One frame mapped to the palette, and its mean error (per-channel MSE scale). `ditherMap`,
+    /// when given, must have been made from this frame: it saves recomputing where dithering is
+    /// allowed when the same frame is remapped to several palettes.
+    public func remap(_ frame: Image, dithering: Float, ditherMap: FrameDitherMap? = nil) -> (image: IndexedImage, meanSquaredError: Double) {
         var indices = [UInt8]()
         let d = palette.exact ? 0 : min(1, max(0, dithering))
-        let total = remapper.remap(frame, dithering: d, into: &indices)
+        let total: Double
+        if d > 0, let m = ditherMap, m.map.count == frame.width * frame.height {
+            total = remapper.remap(frame, dithering: d, map: m.map, into: &indices)
+        } else {
+            total = remapper.remap(frame, dithering: d, into: &indices)
+        }
         let n = frame.width * frame.height
         return (IndexedImage(width: frame.width, height: frame.height, palette: palette.colors, indices: indices),
                 n > 0 ? total / 3 / Double(n) : 0)
@@ -64,4 +71,11 @@ public final class PaletteMapper {
 
     /// The 0…100 quality of a mean error, on the scale of `QuantizeResult.quality`.
     public static func quality(meanSquaredError: Double) -> Int { Quality.quality(meanSquaredError: meanSquaredError) }
+}
+
+/// Where error diffusion is allowed in one frame (edges and flat areas get none): depends on the
+/// frame alone, so it can be made once and reused for every palette the frame is remapped to.
+public struct FrameDitherMap: Sendable {
+    let map: [UInt8]
+    public init(_ frame: Image) { map = DitherMap.make(frame) }
 }

@@ -18,9 +18,11 @@ import PNGEncoding
 enum AnimationBudget {
     /// Colours kept before any frame is dropped: fewer than this bands visibly.
     static let colourFloor = 64
-    /// Error diffusion strength for animations: full-strength diffusion flickers from frame to
-    /// frame and costs bytes in every frame difference.
-    static let dithering: Float = 0.5
+    /// Error diffusion strength for animations: none. Diffusion noise differs from frame to
+    /// frame, so it flickers and costs bytes in every frame difference; measured with the judge at
+    /// 618 px, 0.5 against 0: rgb_color_cube SSIM 0.777 → 0.910, rlottie watchface 0.864 → 0.950,
+    /// spinfox 0.809 → 0.843, party penguin unchanged (exact palette).
+    static let dithering: Float = 0
     /// Predictions aim this far under the budget, so the real encode usually fits first time.
     static let margin = 0.97
 
@@ -40,8 +42,12 @@ enum AnimationBudget {
         var mappers: [Int: PaletteMapper] = [:]
         /// Remapped frames and their errors by colour count, then frame index.
         var remapped: [Int: [Int: (image: IndexedImage, mse: Double)]] = [:]
+        var ditherMaps: [Int: FrameDitherMap] = [:]
+        /// Raw predictions (the estimator's scale) by "colours/step".
         var predictions: [String: Double] = [:]
-        var calibration = 1.0
+        /// Real bytes per predicted byte, learned from every real encode (the estimator alone
+        /// runs 0–8 % above the real size; samples miss some of the animation).
+        var calibration = 0.96
         /// Most colours tried (`--colors`, else 256).
         let cap: Int
 
@@ -68,7 +74,12 @@ enum AnimationBudget {
         func indexed(_ n: Int, _ i: Int) -> (image: IndexedImage, mse: Double) {
             if let r = remapped[n]?[i] { return r }
             let m = mapper(n)
-            let m2 = clock.measure(\.quantize) { m.remap(frames[i], dithering: AnimationBudget.dithering) }
+            let map: FrameDitherMap
+            if let cached = ditherMaps[i] { map = cached } else {
+                map = clock.measure(\.quantize) { FrameDitherMap(frames[i]) }
+                ditherMaps[i] = map
+            }
+            let m2 = clock.measure(\.quantize) { m.remap(frames[i], dithering: AnimationBudget.dithering, ditherMap: map) }
             let r = (image: m2.image, mse: m2.meanSquaredError)
             remapped[n, default: [:]][i] = r
             return r
@@ -106,8 +117,11 @@ enum AnimationBudget {
             return (idx, d)
         }
 
-        /// Predicted size of the whole file at `n` colours and decimation `step`.
-        func predict(_ n: Int, _ step: Int) -> Double {
+        /// Predicted size of the whole file at `n` colours and decimation `step`, in real bytes.
+        func predict(_ n: Int, _ step: Int) -> Double { rawPrediction(n, step) * calibration }
+
+        /// The estimator's size of the sampled frames, scaled to the whole timeline.
+        func rawPrediction(_ n: Int, _ step: Int) -> Double {
             let key = "\(n)/\(step)"
             if let p = predictions[key] { return p }
             let s = sample(step)
@@ -116,7 +130,7 @@ enum AnimationBudget {
                 (try? PNGEncoder.estimatedAnimationSize(frames: sampled, delays: s.delays, loopCount: loops)) ?? Int.max
             }
             let perFrame = Double(est) / Double(max(1, s.indices.count))
-            let p = perFrame * Double(timeline(step).indices.count) * calibration
+            let p = perFrame * Double(timeline(step).indices.count)
             predictions[key] = p
             return p
         }
@@ -176,64 +190,72 @@ enum AnimationBudget {
 
         // MARK: the search
 
+        /// The setting predicted best within the budget: the most colours (down to the floor) at
+        /// the fewest dropped frames, then fewer colours at the lowest frame rate allowed.
+        func choose(_ steps: [Int]) -> (colors: Int, step: Int) {
+            let floor = min(cap, AnimationBudget.colourFloor)
+            for step in steps {
+                if let n = predictedColours(step: step, lo: floor, hi: cap) { return (n, step) }
+            }
+            let last = steps.last!
+            return (predictedColours(step: last, lo: 2, hi: floor) ?? 2, last)
+        }
+
         func run() -> Result<StickerOutput, StickerError> {
             clock.measure(\.quantize) { for f in frames { histogram.add(f) } }
 
-            // 1. Every frame at 256 colours (exact when the animation has no more): estimated first,
-            //    encoded for real only when it may fit.
-            let all = timeline(1)
-            let fullEstimate = clock.measure(\.encode) {
-                Double((try? PNGEncoder.estimatedAnimationSize(frames: all.indices.map { indexed(cap, $0).image },
-                                                                delays: all.delays, loopCount: loops)) ?? Int.max)
-            }
-            // The estimator runs 0–8 % above the real size; measured below when a real encode is made.
-            var realPerEstimate = 0.96
-            if fullEstimate * realPerEstimate <= Double(maxBytes) * 1.05 {
-                let top = encodeFully(cap, 1)
-                if top.fits(maxBytes) {
-                    // Lossless truecolour when a palette loses colours and there is room for it.
-                    if !top.exact, options.maxColors == nil, top.bytes.count * 3 < maxBytes {
-                        let tc = clock.measure(\.encode) {
-                            (try? PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: loops, effort: options.effort,
-                                                         alwaysAnimated: true)) ?? []
-                        }
-                        if !tc.isEmpty, tc.count <= maxBytes {
-                            return .success(output(tc, mode: "truecolor", colors: nil, kept: frames.count, quality: 100,
-                                                   metrics: nil, warnings: []))
-                        }
-                    }
-                    return finish(top)
-                }
-                if !top.bytes.isEmpty { realPerEstimate = Double(top.bytes.count) / fullEstimate }
-            }
-
-            // Calibrate predictions from samples against the whole animation, and to real sizes.
-            let sampledTop = predict(cap, 1)
-            calibration = sampledTop > 0 ? fullEstimate / sampledTop * realPerEstimate : realPerEstimate
-            predictions = [:]
-
-            // 2. Fewer colours, then fewer frames (keeping ≥ minFPS), then fewer colours again.
             var steps = [1]
             var k = 2
             while k <= frames.count, fps(k) >= options.minFPS, timeline(k).indices.count > 1 {
                 if timeline(k).indices.count < timeline(steps.last!).indices.count { steps.append(k) }
                 k += 1
             }
-            for step in steps {
-                if let n = predictedColours(step: step, lo: min(cap, AnimationBudget.colourFloor), hi: cap),
-                   let e = fitting(from: n, step: step, floor: min(cap, AnimationBudget.colourFloor)) {
-                    return finish(e)
+
+            var best: Encoded? = nil
+            var tried = Set<String>()
+            // Predict, encode the choice for real, learn from the real size, and repeat: the
+            // calibrated prediction converges in one or two rounds. Keep the best that fits.
+            for _ in 0..<4 {
+                let (n, step) = choose(steps)
+                if let b = best, (b.step < step || (b.step == step && b.colors >= n)) { break }
+                if tried.contains("\(n)/\(step)") { break }
+                tried.insert("\(n)/\(step)")
+                let e = encodeFully(n, step)
+                let predicted = rawPrediction(n, step)
+                if !e.bytes.isEmpty, predicted > 0 { calibration = Double(e.bytes.count) / predicted }
+                if e.fits(maxBytes) {
+                    if best == nil || e.step < best!.step || (e.step == best!.step && e.colors > best!.colors) { best = e }
+                    // Close enough to the budget, or nothing better to ask for.
+                    if n == cap && step == 1 { break }
+                    if Double(e.bytes.count) >= Double(maxBytes) * 0.9 { break }
+                }
+                // Over budget: the calibration now knows by how much; the next round chooses less.
+            }
+            if best == nil {
+                // Predictions kept missing: walk down from the last choice with real encodes.
+                let (n, step) = choose(steps)
+                best = fitting(from: n, step: step, floor: step == steps.last! ? 2 : min(cap, AnimationBudget.colourFloor))
+                    ?? fitting(from: min(n, AnimationBudget.colourFloor), step: steps.last!, floor: 2)
+            }
+            guard let chosen = best else {
+                let last = steps.last!
+                let smallest = encodeFully(2, last)
+                return .failure(StickerError(String(format: "does not fit: 2 colours and %d of %d frames (%.1f fps) still take %d bytes, over the %d-byte budget",
+                                                    smallest.indices.count, frames.count, fps(last), smallest.bytes.count, maxBytes),
+                                             kind: .overBudget))
+            }
+            // Lossless truecolour when a palette loses colours and leaves plenty of room.
+            if chosen.colors == cap, chosen.step == 1, !chosen.exact, options.maxColors == nil, chosen.bytes.count * 3 < maxBytes {
+                let tc = clock.measure(\.encode) {
+                    (try? PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: loops, effort: options.effort,
+                                                     alwaysAnimated: true)) ?? []
+                }
+                if !tc.isEmpty, tc.count <= maxBytes {
+                    return .success(output(tc, mode: "truecolor", colors: nil, kept: frames.count, quality: 100,
+                                           metrics: nil, warnings: []))
                 }
             }
-            let last = steps.last!
-            if let n = predictedColours(step: last, lo: 2, hi: min(cap, AnimationBudget.colourFloor)) ?? Optional(2),
-               let e = fitting(from: n, step: last, floor: 2) {
-                return finish(e)
-            }
-            let smallest = encodeFully(2, last)
-            return .failure(StickerError(String(format: "does not fit: 2 colours and %d of %d frames (%.1f fps) still take %d bytes, over the %d-byte budget",
-                                                smallest.indices.count, frames.count, fps(last), smallest.bytes.count, maxBytes),
-                                         kind: .overBudget))
+            return finish(chosen)
         }
 
         func finish(_ e: Encoded) -> Result<StickerOutput, StickerError> {
