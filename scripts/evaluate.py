@@ -42,6 +42,9 @@ def main():
     ap.add_argument("--stickerkit", default=str(ROOT / ".build/release/stickerkit"))
     ap.add_argument("--extra", default="", help="extra stickerkit resize arguments")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--no-judge", action="store_true", help="only convert and time (no quality scores)")
+    ap.add_argument("--reuse-peers", action="store_true",
+                    help="keep peer outputs and wall times already in --work (from an earlier run with the same files)")
     a = ap.parse_args()
 
     sizes = [int(s) for s in a.sizes.split(",")]
@@ -51,6 +54,11 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     peers = [p for p in a.peers.split(",") if p]
     times = {}
+    times_file = work / "times.json"
+    if a.reuse_peers and times_file.exists():
+        for k, v in json.loads(times_file.read_text()).items():
+            tool, size = k.rsplit("/", 1)
+            times[(tool, int(size))] = v
 
     # stickerkit: one batch per size over all inputs (its own parallelism).
     for size in sizes:
@@ -62,6 +70,7 @@ def main():
         cmd += a.extra.split()
         subprocess.run(cmd)
         times[("stickerkit", size)] = time.time() - t0
+        times_file.write_text(json.dumps({f"{k[0]}/{k[1]}": v for k, v in times.items()}))
 
     def out_path(tool, size, inp):
         return work / tool / str(size) / (inp.stem + ".png")
@@ -69,6 +78,8 @@ def main():
     # peers: one process per (input, size), --jobs at a time.
     for peer in peers:
         for size in sizes:
+            if a.reuse_peers and (peer, size) in times:
+                continue
             (work / peer / str(size)).mkdir(parents=True, exist_ok=True)
             t0 = time.time()
             def run(inp, size=size, peer=peer):
@@ -79,9 +90,23 @@ def main():
             with cf.ThreadPoolExecutor(a.jobs) as ex:
                 list(ex.map(run, inputs))
             times[(peer, size)] = time.time() - t0
+            times_file.write_text(json.dumps({f"{k[0]}/{k[1]}": v for k, v in times.items()}))
+
+    tools = ["stickerkit"] + peers
+    if a.no_judge:
+        print(f"\n{len(inputs)} inputs, budget {limit} bytes, work dir {work}")
+        print(f"{'size':>5} {'tool':<16} {'files':>5} {'wall s':>8} {'files/s':>8} {'stickerkit speed-up':>20}")
+        for size in sizes:
+            ours = times.get(("stickerkit", size))
+            for tool in tools:
+                t = times.get((tool, size))
+                made = sum(1 for i in inputs if out_path(tool, size, i).exists())
+                ratio = (t / ours) if (t and ours and tool != "stickerkit") else None
+                print(f"{size:>5} {tool:<16} {made:>5} {t or 0:>8.1f} {(made / t) if t else 0:>8.2f} "
+                      f"{(f'{ratio:.1f}x') if ratio else '':>20}")
+        return
 
     # judge: one process per input with every output listed in a jobs file.
-    tools = ["stickerkit"] + peers
     def judge(inp):
         lines = []
         for tool in tools:

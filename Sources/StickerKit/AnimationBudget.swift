@@ -85,6 +85,18 @@ enum AnimationBudget {
             return r
         }
 
+        /// Frees the remapped frames of other colour counts except those predictions sample:
+        /// an animation's frames at one palette take as much memory as the frames themselves.
+        func releaseRemaps(keeping: [Int]) {
+            var sampled = Set<Int>()
+            for (key, _) in predictions {
+                if let step = Int(key.split(separator: "/")[1]) { sampled.formUnion(sample(step).indices) }
+            }
+            for n in Array(remapped.keys) where !keeping.contains(n) {
+                remapped[n] = remapped[n]!.filter { sampled.contains($0.key) }
+            }
+        }
+
         /// The frames kept at decimation `step` (every step-th) and their delays: each kept frame
         /// is shown for its own time plus that of the frames dropped after it.
         func timeline(_ step: Int) -> (indices: [Int], delays: [Delay]) {
@@ -221,6 +233,7 @@ enum AnimationBudget {
                 if tried.contains("\(n)/\(step)") { break }
                 tried.insert("\(n)/\(step)")
                 let e = encodeFully(n, step)
+                releaseRemaps(keeping: best.map { [$0.colors, n] } ?? [n])
                 let predicted = rawPrediction(n, step)
                 if !e.bytes.isEmpty, predicted > 0 { calibration = Double(e.bytes.count) / predicted }
                 if e.fits(maxBytes) {

@@ -44,35 +44,49 @@ public enum StickerConverter {
     /// input cannot be decoded; per-size failures (nothing fits the budget) are in the result.
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
         let clock = StageClock()
-        let decoded = try clock.measure(\.decode) {
+        var decoded = try clock.measure(\.decode) {
             try ImageDecoder.decode(data, options: DecodeOptions(limits: options.limits, lenient: options.lenient))
         }
-        var result = convert(decoded, options: options)
+        var result = convert(releasing: &decoded, options: options)
         result.timings.decode = clock.timings.decode
         return result
     }
 
     /// Converts an already decoded image to every size in `options.sizes`.
     public static func convert(_ decoded: DecodedImage, options: ConversionOptions) -> ConversionResult {
-        let source = decoded.animation
+        var copy = decoded
+        return convert(releasing: &copy, options: options)
+    }
+
+    /// The pipeline over `decoded`, whose frames are released once the last size is resized, so
+    /// that the decoded frames and the budget search's working set are not held at the same time
+    /// (when the caller holds no other reference to them).
+    static func convert(releasing decoded: inout DecodedImage, options: ConversionOptions) -> ConversionResult {
         let clock = StageClock()
+        let (width, height, frameCount) = (decoded.animation.width, decoded.animation.height, decoded.animation.frames.count)
+        let animated = decoded.animation.isAnimated || decoded.format == .apng
         var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
-        for size in options.sizes {
-            let fitted = clock.measure(\.resize) {
-                Resizer.fit(source, options: FitOptions(size: size.pixels, fit: options.fit, trim: options.trim,
-                                                        inset: options.inset, linear: options.linear))
+        for (k, size) in options.sizes.enumerated() {
+            var fitted = clock.measure(\.resize) {
+                Resizer.fit(decoded.animation, options: FitOptions(size: size.pixels, fit: options.fit, trim: options.trim,
+                                                                   inset: options.inset, linear: options.linear))
             }
-            var result = BudgetSearch.encode(fitted.animation, animated: source.isAnimated || decoded.format == .apng,
-                                             options: options, clock: clock)
+            if k == options.sizes.count - 1 {
+                decoded.animation = Animation(still: Image(width: 1, height: 1))
+            }
+            let warnings = fitted.warnings
+            let frames = fitted.animation
+            fitted.animation = Animation(still: Image(width: 1, height: 1))
+            var result = BudgetSearch.encode(frames, animated: animated, options: options, clock: clock)
             if case .success(var output) = result {
                 output.size = size
-                output.report.warnings = fitted.warnings + output.report.warnings
+                output.report.warnings = warnings + output.report.warnings
                 result = .success(output)
             }
             outputs.append((size, result))
         }
-        return ConversionResult(format: decoded.format, width: source.width, height: source.height,
-                                frames: source.frames.count, warnings: decoded.warnings, outputs: outputs,
+        return ConversionResult(format: decoded.format, width: width, height: height,
+                                frames: frameCount, warnings: decoded.warnings, outputs: outputs,
                                 timings: clock.timings)
     }
 }
