@@ -45,9 +45,13 @@ enum BudgetSearch {
             upper = first.palette.count - 1
         } else if options.maxColors == nil {
             if maxQuality == 100 {
-                let bytes = clock.measure(\.encode) { PNGEncoder.encode(image, effort: effort) }
-                if bytes.count <= maxBytes {
-                    return .success(output(bytes, mode: "truecolor", colors: nil, dithering: nil, quality: 100, metrics: nil))
+                // Probe at the fast setting; the full effort only when it may fit.
+                let probe = clock.measure(\.encode) { PNGEncoder.encode(image, effort: .fast) }
+                if probe.count <= Int(Double(maxBytes) * BudgetSearch.probeSlack) {
+                    let bytes = finalEncode(probe, effort: effort, clock: clock) { PNGEncoder.encode(image, effort: $0) }
+                    if bytes.count <= maxBytes {
+                        return .success(output(bytes, mode: "truecolor", colors: nil, dithering: nil, quality: 100, metrics: nil))
+                    }
                 }
             }
             // 1b. Lossy truecolour: channels rounded to a step, millions of colours kept. The
@@ -73,17 +77,19 @@ enum BudgetSearch {
         func probe(_ n: Int) -> Probe {
             if let p = cache[n] { return p }
             let q = (n == cap && !first.exact) ? first : clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: n, dithering: 1)) }
-            let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: effort) }
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: .fast) }
             let p = Probe(colors: n, result: q, bytes: bytes)
             cache[n] = p
             return p
         }
 
         var best: Probe? = nil
+        var overAtFast: Probe? = nil
         let top = probe(upper)
         if top.bytes.count <= maxBytes {
             best = top
         } else {
+            overAtFast = top
             // Invariant: lo fits (or is the floor, untested), hi does not fit.
             var lo = 2, hi = upper
             let floor = probe(2)
@@ -94,10 +100,16 @@ enum BudgetSearch {
             while hi - lo > 1 {
                 let mid = (lo + hi) / 2
                 let p = probe(mid)
-                if p.bytes.count <= maxBytes { lo = mid; best = p } else { hi = mid }
+                if p.bytes.count <= maxBytes { lo = mid; best = p } else { hi = mid; overAtFast = p }
             }
         }
         guard var chosen = best else { return .failure(StickerError("internal: no candidate")) }
+        // Probes ran at the fast setting; the full effort may fit one more step.
+        if effort != .fast, let over = overAtFast, over.colors > chosen.colors,
+           over.bytes.count <= Int(Double(maxBytes) * BudgetSearch.probeSlack) {
+            let b = clock.measure(\.encode) { PNGEncoder.encode(over.result.frames[0], effort: effort) }
+            if b.count <= maxBytes { chosen = Probe(colors: over.colors, result: over.result, bytes: b) }
+        }
 
         // Stop improving at the maximum quality: the fewest colours that still reach it.
         if maxQuality < 100, chosen.result.quality > maxQuality {
@@ -114,7 +126,9 @@ enum BudgetSearch {
             return .failure(StickerError("quality \(chosen.result.quality) at \(chosen.colors) colours is below the minimum \(minQuality) within the \(maxBytes)-byte budget", kind: .belowMinimumQuality))
         }
         let metrics = clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) }
-        return .success(output(chosen.bytes, mode: "palette", colors: chosen.result.palette.count, dithering: 1,
+        let indexed = chosen.result.frames[0]
+        let finalBytes = finalEncode(chosen.bytes, effort: effort, clock: clock) { PNGEncoder.encode(indexed, effort: $0) }
+        return .success(output(finalBytes, mode: "palette", colors: chosen.result.palette.count, dithering: 1,
                                quality: chosen.result.quality, metrics: metrics))
     }
 
@@ -131,7 +145,7 @@ enum BudgetSearch {
         func bytes(_ i: Int) -> [UInt8] {
             if let b = encoded[i] { return b }
             let p = clock.measure(\.quantize) { Posterizer.posterize(image, step: steps[i]) }
-            let b = clock.measure(\.encode) { PNGEncoder.encode(p, effort: effort) }
+            let b = clock.measure(\.encode) { PNGEncoder.encode(p, effort: .fast) }
             encoded[i] = b
             return b
         }
@@ -151,7 +165,29 @@ enum BudgetSearch {
                 quality = q
             }
         }
-        return (bytes(pick), steps[pick], quality)
+        // Probes ran at the fast setting: the full effort may make the next finer step fit.
+        if effort != .fast, maxQuality == 100, pick > 0, bytes(pick - 1).count <= Int(Double(maxBytes) * probeSlack) {
+            let finer = Posterizer.posterize(image, step: steps[pick - 1])
+            let b = clock.measure(\.encode) { PNGEncoder.encode(finer, effort: effort) }
+            if b.count <= maxBytes {
+                let q = clock.measure(\.other) { Posterizer.measure(finer, against: image).quality }
+                return (b, steps[pick - 1], q)
+            }
+        }
+        let chosen = Posterizer.posterize(image, step: steps[pick])
+        return (finalEncode(bytes(pick), effort: effort, clock: clock) { PNGEncoder.encode(chosen, effort: $0) }, steps[pick], quality)
+    }
+
+    /// How far over the budget a fast-setting probe may be and still be worth an encode at full
+    /// effort (which is typically 5–10 % smaller).
+    static let probeSlack = 1.10
+
+    /// The file to write from a probe made at `.fast`: encoded again at `effort` (unless that is
+    /// `.fast`), keeping the smaller, so the result never grows past the probe that fitted.
+    static func finalEncode(_ probe: [UInt8], effort: Effort, clock: StageClock, _ encode: (Effort) -> [UInt8]) -> [UInt8] {
+        if effort == .fast { return probe }
+        let b = clock.measure(\.encode) { encode(effort) }
+        return (!b.isEmpty && b.count <= probe.count) ? b : probe
     }
 
     struct Probe {
