@@ -35,8 +35,12 @@ struct Resize: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Option(name: .long, help: "K/N: convert only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each input's relative path, to split a batch across machines.")
+    var shard: String?
+
     func validate() throws {
         if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard { _ = try Shard(parsing: shard) }
     }
 
     func run() throws {
@@ -44,7 +48,8 @@ struct Resize: ParsableCommand {
         Interrupts.install(terminal: terminal)
         let options = try conversion.conversionOptions()
         let started = Date()
-        let found = InputDiscovery.discover(inputs)
+        var found = InputDiscovery.discover(inputs)
+        if let shard { found.files = try Shard(parsing: shard).select(found.files) }
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
         if found.files.isEmpty && found.missing.isEmpty {
             terminal.error("stickerkit: no images found in \(inputs.joined(separator: ", "))")

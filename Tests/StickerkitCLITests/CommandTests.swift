@@ -99,3 +99,24 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: preview.appendingPathComponent("contact-sheet.png").path))
     }
 }
+
+final class ShardTests: XCTestCase {
+    func testShardsSplitTheInputsExactlyOnce() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let samples = CLI.repositoryRoot.appendingPathComponent("samples")
+        var seen: [String: Int] = [:]
+        for k in 1...3 {
+            let out = tmp.appendingPathComponent("shard\(k)")
+            let r = try CLI.run(["resize", samples.path, "-o", out.path, "--size", "small", "--shard", "\(k)/3"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            for f in (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] where f.hasSuffix(".png") {
+                seen[f, default: 0] += 1
+            }
+        }
+        let images = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { !$0.hasSuffix(".md") }
+        XCTAssertEqual(seen.count, images.count, "every input in some shard")
+        XCTAssertTrue(seen.values.allSatisfy { $0 == 1 }, "no input in two shards")
+        XCTAssertEqual(try CLI.run(["resize", samples.path, "-o", tmp.path, "--shard", "4/3"]).status, 2)
+    }
+}
