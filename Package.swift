@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
-        .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"]),
+        .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
+                exclude: ["NOTES.md"]),
         .executableTarget(name: "stickerkit", dependencies: [
             "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -78,11 +78,11 @@ def main():
     # peers: one process per (input, size), --jobs at a time.
     for peer in peers:
         for size in sizes:
-            if a.reuse_peers and (peer, size) in times:
-                continue
             (work / peer / str(size)).mkdir(parents=True, exist_ok=True)
             t0 = time.time()
             def run(inp, size=size, peer=peer):
+                if a.reuse_peers and out_path(peer, size, inp).exists():
+                    return 0
                 env = dict(os.environ, LIMIT=str(limit))
                 r = subprocess.run(["bash", f"{a.peer_dir}/run.sh", peer, str(inp), str(out_path(peer, size, inp)), str(size)],
                                    capture_output=True, text=True, env=env)
