@@ -146,6 +146,24 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(error?.description.contains("16383×16383") ?? false, "\(String(describing: error))")
     }
 
+    func testAPNGFrameOutsideTheCanvasIsRefused() throws {
+        let bytes = Hostile.apngWithFrameOutsideCanvas()
+        for lenient in [false, true] {
+            let error = Hostile.decodeError(bytes, .init(lenient: lenient), "APNG frame past the canvas")
+            XCTAssertEqual(error?.kind, .decoding)
+            XCTAssertTrue(error?.description.contains("outside the 2×2 canvas") ?? false, "\(String(describing: error))")
+        }
+    }
+
+    func testPNGPaletteIndexOutOfRangeIsRefused() throws {
+        let error = Hostile.decodeError(Hostile.paletteIndexOutOfRange(), .init(), "palette index 7 of 2")
+        XCTAssertEqual(error?.kind, .decoding)
+        XCTAssertTrue(error?.description.contains("palette index 7 out of range") ?? false, "\(String(describing: error))")
+        // Lenient mode keeps the image (what libpng shows for such pixels).
+        let salvaged = try ImageDecoder.decode(Hostile.paletteIndexOutOfRange(), options: .init(lenient: true))
+        XCTAssertEqual(salvaged.animation.frames[0].image[0, 0], RGBA(255, 0, 0, 255))
+    }
+
     /// Found by review, not fuzzing: six frames with delays over coprime denominators overflowed
     /// `Delay +` (and so `Animation.duration`), and the CLI trapped on a valid file.
     func testCoprimeFrameDelaysDoNotOverflowTheDuration() throws {

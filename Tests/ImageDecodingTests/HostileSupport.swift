@@ -128,3 +128,23 @@ extension Hostile {
         return out + pngChunk("IEND", [])
     }
 }
+
+extension Hostile {
+    /// A 2×2 APNG whose second frame is 2×2 at (1,1): past the canvas.
+    static func apngWithFrameOutsideCanvas() -> [UInt8] {
+        func fcTL(_ sequence: UInt32, x: UInt32, y: UInt32) -> [UInt8] {
+            pngChunk("fcTL", be32(sequence) + be32(2) + be32(2) + be32(x) + be32(y) + [0, 1, 0, 10, 0, 0])
+        }
+        let row: [UInt8] = [0, 255, 0, 0, 255, 255, 0, 0, 255]
+        let data = zlibStored(row + row)
+        return pngSignature + ihdr(2, 2) + pngChunk("acTL", be32(2) + be32(0))
+            + fcTL(0, x: 0, y: 0) + pngChunk("IDAT", data)
+            + fcTL(1, x: 1, y: 1) + pngChunk("fdAT", be32(2) + data) + pngChunk("IEND", [])
+    }
+
+    /// A 2×1 8-bit palette PNG with two PLTE entries whose second pixel uses index 7.
+    static func paletteIndexOutOfRange() -> [UInt8] {
+        pngSignature + pngChunk("IHDR", be32(2) + be32(1) + [8, 3, 0, 0, 0])
+            + pngChunk("PLTE", [255, 0, 0, 0, 0, 255]) + pngChunk("IDAT", zlibStored([0, 0, 7])) + pngChunk("IEND", [])
+    }
+}

@@ -65,6 +65,18 @@ enum BatchSafety {
         return data.starts(with: [0x89, 0x50, 0x4E, 0x47]) && data.suffix(12).elementsEqual(iend)
     }
 
+    /// Runs a system tool quietly and returns its exit status.
+    static func system(_ tool: String, _ arguments: [String]) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
     /// Starts `stickerkit` with output to files (so a full pipe never blocks it).
     static func start(_ arguments: [String], logs: URL) throws -> Process {
         let p = Process()

@@ -60,6 +60,28 @@ final class BatchSafetyTests: XCTestCase {
         XCTAssertEqual(try BatchSafety.snapshot(out), [:])
     }
 
+    func testFullDiskFailsClearlyAndLeavesNoPartialFiles() throws {
+        let inputs = tmp.appendingPathComponent("in"), out = tmp.appendingPathComponent("full")
+        try BatchSafety.stage(["oc_teddybear.png", "noto_1f600_grinning_face_512.png"], into: inputs)
+        let before = try BatchSafety.snapshot(inputs)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        // A 12 KB tmpfs: needs root with CAP_SYS_ADMIN (true in this project's containers).
+        guard try BatchSafety.system("/bin/mount", ["-t", "tmpfs", "-o", "size=12k", "tmpfs", out.path]) == 0 else {
+            throw XCTSkip("cannot mount a small tmpfs here (not root, or no CAP_SYS_ADMIN)")
+        }
+        defer { _ = try? BatchSafety.system("/bin/umount", [out.path]) }
+
+        let r = try CLI.run(["resize", inputs.path, "-o", out.path, "--size", "large"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("No space left on device"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("oc_teddybear.png: error: cannot write"), r.stderr)
+        for (path, bytes) in try BatchSafety.snapshot(out) where path.hasSuffix(".png") {
+            XCTAssertTrue(BatchSafety.isWholePNG(bytes), "\(path) is partial")
+        }
+        XCTAssertEqual(try BatchSafety.temporaries(out), [])
+        XCTAssertEqual(try BatchSafety.snapshot(inputs), before, "inputs changed")
+    }
+
     func testOutputPathThatIsAFolderFailsThatOutputOnly() throws {
         let inputs = tmp.appendingPathComponent("in"), out = tmp.appendingPathComponent("out")
         try BatchSafety.stage(["oc_saxophone_palette.png", "oc_teddybear.png"], into: inputs)

@@ -1,4 +1,7 @@
 import CFuzzDriver
+#if canImport(Glibc)
+import Glibc
+#endif
 import StickerKit
 
 /// Shared body of every fuzz entry point: decode the bytes strictly and leniently under small
@@ -7,8 +10,10 @@ import StickerKit
 public enum FuzzHarness {
     /// Small enough that a fuzzer-made header cannot make one run allocate more than ~64 MiB, large
     /// enough that every seed in Tests/Fixtures and samples/ still decodes.
-    public static let limits = Limits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4_000_000,
-                                      maxFrames: 200, maxTotalBytes: 64 << 20)
+    /// `FUZZ_DEFAULT_LIMITS=1` uses the CLI's default limits instead: for replaying real files
+    /// (e.g. a truncation sweep over a corpus with `-runs=0`), not for fuzzing.
+    public static let limits = getenv("FUZZ_DEFAULT_LIMITS") != nil ? Limits.default
+        : Limits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4_000_000, maxFrames: 200, maxTotalBytes: 64 << 20)
 
     /// Copies the fuzzer's buffer (it must not be kept past the call).
     public static func bytes(_ data: UnsafePointer<UInt8>, _ size: Int) -> [UInt8] {

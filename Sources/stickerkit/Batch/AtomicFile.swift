@@ -35,13 +35,15 @@ enum AtomicFile {
         lock.lock(); counter += 1; let n = counter; lock.unlock()
         let name = (path as NSString).lastPathComponent
         let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(name).stickerkit-\(getpid())-\(n).tmp"
+        // Created under the lock: otherwise an interrupt could unlink the name just before this
+        // thread creates it, and the process would exit leaving the new temporary file behind.
         lock.lock()
         if stopping { lock.unlock(); throw Failure.io("interrupted") }
         pending.insert(tmp)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         lock.unlock()
         defer { lock.lock(); pending.remove(tmp); lock.unlock() }
 
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { throw Failure.io("cannot write in \(dir.isEmpty ? "." : dir): \(String(cString: strerror(errno)))") }
         var ok = true
         var err = ""
