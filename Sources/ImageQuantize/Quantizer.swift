@@ -58,26 +58,6 @@ public enum Quantizer {
     /// The same, with a histogram the caller built from exactly these `frames` (add each once), so
     /// that trying several `maxColors` or `dithering` values does not recount the pixels.
     public static func quantize(_ frames: [Image], histogram: Histogram, options: QuantizeOptions) -> QuantizeResult {
-        let built = PaletteBuilder.build(histogram, maxColors: options.maxColors)
-        if frames.isEmpty || built.palette.isEmpty {
-            let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: built.palette, indices: []) }
-            return QuantizeResult(palette: built.palette, frames: out, meanSquaredError: 0, quality: 100, exact: true)
-        }
-        let remapper = Remapper(palette: built.palette)
-        let dithering = built.exact ? 0 : options.dithering
-        var total = 0.0
-        var pixels = 0
-        var out = [IndexedImage]()
-        out.reserveCapacity(frames.count)
-        for f in frames {
-            var indices = [UInt8]()
-            total += remapper.remap(f, dithering: dithering, into: &indices)
-            pixels += f.width * f.height
-            out.append(IndexedImage(width: f.width, height: f.height, palette: built.palette, indices: indices))
-        }
-        let mse = pixels > 0 ? total / 3 / Double(pixels) : 0
-        let exact = built.exact && mse == 0
-        return QuantizeResult(palette: built.palette, frames: out, meanSquaredError: mse,
-                              quality: Quality.quality(meanSquaredError: mse), exact: exact)
+        remap(frames, to: palette(from: histogram, maxColors: options.maxColors), dithering: options.dithering)
     }
 }
