@@ -28,7 +28,8 @@ let package = Package(
         // setjmp-based error handling for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
-        .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"]),
+        .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"],
+                exclude: ["NOTES.md"]),
         .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
