@@ -44,7 +44,7 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--no-judge", action="store_true", help="only convert and time (no quality scores)")
     ap.add_argument("--reuse-peers", action="store_true",
-                    help="keep peer outputs and wall times already in --work (from an earlier run with the same files)")
+                    help="keep peer outputs already in --work (from an earlier run with the same files) and the wall times saved with them in times.json; only missing outputs are made")
     a = ap.parse_args()
 
     sizes = [int(s) for s in a.sizes.split(",")]
