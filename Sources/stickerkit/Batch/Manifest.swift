@@ -48,7 +48,9 @@ final class Manifest: @unchecked Sendable {
     func record(_ e: Entry) {
         lock.lock(); defer { lock.unlock() }
         entries[e.output] = e
-        guard var line = try? JSONEncoder().encode(e) else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard var line = try? encoder.encode(e) else { return }
         line.append(0x0A)
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                  withIntermediateDirectories: true)
