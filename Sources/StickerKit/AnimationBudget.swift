@@ -1,3 +1,4 @@
+import Foundation
 import ImageCore
 import ImageQuantize
 import PNGEncoding
@@ -50,6 +51,9 @@ enum AnimationBudget {
         var calibration = 0.96
         /// Most colours tried (`--colors`, else 256).
         let cap: Int
+        /// What a `.fast` probe may weigh: the file written at a higher effort comes out 5–10 %
+        /// smaller, so probes aim a little over the budget and the final encode is checked.
+        var searchBudget: Double { Double(maxBytes) * (options.effort == .fast ? 1.0 : 1.04) }
 
         init(_ animation: Animation, options: ConversionOptions, clock: StageClock) {
             frames = animation.frames.map(\.image)
@@ -160,12 +164,14 @@ enum AnimationBudget {
             func fits(_ maxBytes: Int) -> Bool { !bytes.isEmpty && bytes.count <= maxBytes }
         }
 
-        func encodeFully(_ n: Int, _ step: Int) -> Encoded {
+        /// Every kept frame remapped to `n` colours and encoded for real, at `effort` (the search
+        /// probes at `.fast`; the chosen setting is encoded once more at the requested effort).
+        func encodeFully(_ n: Int, _ step: Int, effort: Effort = .fast) -> Encoded {
             let t = timeline(step)
             let mapped = t.indices.map { indexed(n, $0) }
             let bytes = clock.measure(\.encode) {
                 (try? PNGEncoder.encodeAnimation(frames: mapped.map(\.image), delays: t.delays, loopCount: loops,
-                                                 effort: options.effort, alwaysAnimated: true)) ?? []
+                                                 effort: effort, alwaysAnimated: true)) ?? []
             }
             let mse = mapped.reduce(0) { $0 + $1.mse } / Double(max(1, mapped.count))
             let m = mapper(n)
@@ -176,13 +182,18 @@ enum AnimationBudget {
         /// The most colours in `lo…hi` whose predicted size is within the margin (bisection on
         /// predictions), or nil when even `lo` is predicted over.
         func predictedColours(step: Int, lo: Int, hi: Int) -> Int? {
-            let target = Double(maxBytes) * AnimationBudget.margin
+            let target = searchBudget * AnimationBudget.margin
             if predict(lo, step) > target { return nil }
             if predict(hi, step) <= target { return hi }
+            // Regula falsi on log(size) against log(colours), which is close to a straight line:
+            // two or three predictions instead of a bisection's six or seven.
             var a = lo, b = hi
-            while b - a > max(1, a / 16) {
-                let mid = (a + b) / 2
-                if predict(mid, step) <= target { a = mid } else { b = mid }
+            for _ in 0..<4 where b - a > max(1, a / 16) {
+                let sa = log(predict(a, step)), sb = log(predict(b, step))
+                var t = sb > sa ? (log(target) - sa) / (sb - sa) : 0.5
+                t = min(0.9, max(0.1, t))
+                let n = min(b - 1, max(a + 1, Int(exp(log(Double(a)) + t * (log(Double(b)) - log(Double(a)))))))
+                if predict(n, step) <= target { a = n } else { b = n }
             }
             return a
         }
@@ -223,34 +234,51 @@ enum AnimationBudget {
                 k += 1
             }
 
-            var best: Encoded? = nil
+            var best: Encoded? = nil        // best probe within the search budget
+            var fitting: Encoded? = nil     // best probe within the real budget (the fallback)
+            func better(_ a: Encoded, than b: Encoded?) -> Bool {
+                guard let b else { return true }
+                return a.step < b.step || (a.step == b.step && a.colors > b.colors)
+            }
             var tried = Set<String>()
             // Predict, encode the choice for real, learn from the real size, and repeat: the
             // calibrated prediction converges in one or two rounds. Keep the best that fits.
             for _ in 0..<4 {
                 let (n, step) = choose(steps)
-                if let b = best, (b.step < step || (b.step == step && b.colors >= n)) { break }
+                if let b = best, !better(Encoded(colors: n, step: step, indices: [], bytes: [], palette: 0, mse: 0, exact: false), than: b) { break }
                 if tried.contains("\(n)/\(step)") { break }
                 tried.insert("\(n)/\(step)")
                 let e = encodeFully(n, step)
-                releaseRemaps(keeping: best.map { [$0.colors, n] } ?? [n])
+                releaseRemaps(keeping: [best?.colors, fitting?.colors, n].compactMap { $0 })
                 let predicted = rawPrediction(n, step)
                 if !e.bytes.isEmpty, predicted > 0 { calibration = Double(e.bytes.count) / predicted }
-                if e.fits(maxBytes) {
-                    if best == nil || e.step < best!.step || (e.step == best!.step && e.colors > best!.colors) { best = e }
+                if e.fits(maxBytes), better(e, than: fitting) { fitting = e }
+                if e.fits(Int(searchBudget)) {
+                    if better(e, than: best) { best = e }
                     // Close enough to the budget, or nothing better to ask for.
                     if n == cap && step == 1 { break }
-                    if Double(e.bytes.count) >= Double(maxBytes) * 0.9 { break }
+                    if Double(e.bytes.count) >= searchBudget * 0.9 { break }
                 }
                 // Over budget: the calibration now knows by how much; the next round chooses less.
             }
-            if best == nil {
+            // The chosen setting at the requested effort; if that still misses, the best probe
+            // that fitted as it was.
+            var chosen: Encoded? = nil
+            if let b = best {
+                let final = options.effort == .fast ? b : encodeFully(b.colors, b.step, effort: options.effort)
+                if final.fits(maxBytes) { chosen = final }
+                else if let f = fitting {
+                    let again = options.effort == .fast ? f : encodeFully(f.colors, f.step, effort: options.effort)
+                    chosen = again.fits(maxBytes) && again.bytes.count <= f.bytes.count ? again : f
+                }
+            }
+            if chosen == nil {
                 // Predictions kept missing: walk down from the last choice with real encodes.
                 let (n, step) = choose(steps)
-                best = fitting(from: n, step: step, floor: step == steps.last! ? 2 : min(cap, AnimationBudget.colourFloor))
-                    ?? fitting(from: min(n, AnimationBudget.colourFloor), step: steps.last!, floor: 2)
+                chosen = self.fitting(from: n, step: step, floor: step == steps.last! ? 2 : min(cap, AnimationBudget.colourFloor))
+                    ?? self.fitting(from: min(n, AnimationBudget.colourFloor), step: steps.last!, floor: 2)
             }
-            guard let chosen = best else {
+            guard let chosen else {
                 let last = steps.last!
                 let smallest = encodeFully(2, last)
                 return .failure(StickerError(String(format: "does not fit: 2 colours and %d of %d frames (%.1f fps) still take %d bytes, over the %d-byte budget",
