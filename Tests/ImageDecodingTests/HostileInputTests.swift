@@ -23,6 +23,7 @@ final class HostileInputTests: XCTestCase {
         "truncated_apng_60pct.png": (.decoding, ["APNG", "data ends after 227407 bytes", "fdAT"]),
         "truncated_gif_40pct.gif": (.decoding, ["GIF", "data ends", "frame 90"]),
         "truncated_jpeg_30pct.jpg": (.decoding, ["JPEG", "data ends after 456034 bytes"]),
+        "gif_frame_outside_screen.gif": (.decoding, ["GIF", "frame 1 at (24,24) size 16×16", "extends past the 32×32 screen"]),
         "truncated_png_after_ihdr.png": (.decoding, ["PNG", "data ends after 33 bytes", "before any IDAT"]),
         "truncated_png_half.png": (.decoding, ["PNG", "data ends after 134768 bytes", "IDAT"]),
         "truncated_webp_anim_50pct.webp": (.decoding, ["WebP", "truncated", "frame 30"]),
@@ -31,8 +32,7 @@ final class HostileInputTests: XCTestCase {
 
     /// Broken files that decode anyway, and why that is right.
     /// - jpeg_with_png_extension.png: sniffing decides the format, not the name (the CLI warns).
-    /// - gif_frame_outside_screen.gif: browsers clip such frames, and so do we, with a warning.
-    static let decodesAnyway: Set<String> = ["jpeg_with_png_extension.png", "gif_frame_outside_screen.gif"]
+    static let decodesAnyway: Set<String> = ["jpeg_with_png_extension.png"]
 
     func testEveryBrokenFileIsCovered() throws {
         let names = Hostile.files(under: Hostile.fixtures.appendingPathComponent("broken")).map(\.lastPathComponent)
@@ -63,9 +63,9 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(decoded.animation.height, 427)
     }
 
-    func testGIFFrameOutsideScreenIsClippedWithAWarning() throws {
+    func testGIFFrameOutsideScreenIsClippedWithAWarningWhenLenient() throws {
         let bytes = try Hostile.bytes(Hostile.fixtures.appendingPathComponent("broken/gif_frame_outside_screen.gif"))
-        let decoded = try ImageDecoder.decode(bytes)
+        let decoded = try ImageDecoder.decode(bytes, options: .init(lenient: true))
         XCTAssertEqual(decoded.format, .gif)
         XCTAssertEqual(decoded.animation.width, 32)
         XCTAssertEqual(decoded.animation.height, 32)

@@ -133,7 +133,11 @@ struct GIFDecodeState {
         }
         try options.limits.check(frames: frames.count + 1, width: canvas.width, height: canvas.height, format: .gif)
         if left + w > canvas.width || top + h > canvas.height {
-            warnings.append("frame \(frameNumber) at (\(left),\(top)) size \(w)×\(h) extends past the \(canvas.width)×\(canvas.height) screen; clipped")
+            // Browsers clip such frames; strict decoding refuses the file (its structure is
+            // wrong), lenient decoding clips as browsers do and says so.
+            let what = "frame \(frameNumber) at (\(left),\(top)) size \(w)×\(h) extends past the \(canvas.width)×\(canvas.height) screen"
+            guard options.lenient else { throw ImageError.decoding(.gif, what + " (--lenient clips it)") }
+            warnings.append(what + "; clipped")
         }
         var table = [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: 256)
         let map = desc.ColorMap ?? gif.pointee.SColorMap
