@@ -35,6 +35,9 @@ struct Resize: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(name: .shortAndLong, help: "On a terminal, say what was chosen for every sticker (mode, colours, frames, bytes, quality, SSIM).")
+    var verbose = false
+
     @Option(name: .long, help: "K/N: convert only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each input's relative path, to split a batch across machines.")
     var shard: String?
 
@@ -57,7 +60,7 @@ struct Resize: ParsableCommand {
         let plan = OutputPlan(directory: output, sizes: options.sizes, inputs: found.files)
         let runner = BatchRunner(settings: .init(options: options, outputDirectory: output,
                                                  jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                                 overwrite: overwrite, force: force),
+                                                 overwrite: overwrite, force: force, verbose: verbose),
                                  terminal: terminal)
         let files = runner.run(found.files, plan: plan)
         let seconds = Date().timeIntervalSince(started)
@@ -77,6 +80,12 @@ struct Resize: ParsableCommand {
         if found.ignored > 0 { summary += "; \(found.ignored) non-image file\(found.ignored == 1 ? "" : "s") ignored" }
         summary += " — \(files.count) input\(files.count == 1 ? "" : "s") in \(formatDuration(seconds))"
         terminal.note(summary)
+        var modes: [String: Int] = [:]
+        for f in files { for o in f.outputs { if let m = o.details?.mode { modes[m, default: 0] += 1 } } }
+        if !modes.isEmpty {
+            terminal.note("chosen: " + modes.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+                .map { "\($0.value) \($0.key)" }.joined(separator: ", ") + " (--report FILE.json or -v for each sticker)")
+        }
         if failedOutputs > 0 || (found.files.isEmpty && found.missing.isEmpty) { throw ExitCode(1) }
     }
 }
