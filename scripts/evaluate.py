@@ -66,7 +66,7 @@ def main():
         out.mkdir(parents=True, exist_ok=True)
         t0 = time.time()
         cmd = [a.stickerkit, "resize", *map(str, inputs), "-o", str(out), "--size", SIZE_NAMES[size],
-               "--max-bytes", str(limit), "--overwrite", "--quiet", "--report", str(out / "report.json")]
+               "--max-bytes", str(limit), "--force", "--quiet", "--report", str(out / "report.json")]
         cmd += a.extra.split()
         subprocess.run(cmd)
         times[("stickerkit", size)] = time.time() - t0

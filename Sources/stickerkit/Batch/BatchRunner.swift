@@ -40,7 +40,7 @@ final class BatchRunner: @unchecked Sendable {
     /// rerun with other settings redoes the work.
     func settingsKey(_ size: StickerSize) -> String {
         let o = settings.options
-        return "v1 size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
+        return "\(Stickerkit.configuration.version) size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
             + "max=\(o.maxBytes) effort=\(o.effort.rawValue) quality=\(o.quality.lowerBound)-\(o.quality.upperBound) "
             + "minfps=\(o.minFPS) lenient=\(o.lenient) colors=\(o.maxColors.map(String.init) ?? "auto")"
     }
