@@ -242,7 +242,7 @@ extension APNGEncoder {
             keep = 0
         }
         var crop = [UInt32](repeating: 0, count: rect.width * rect.height)
-        let ok = target.withUnsafeBufferPointer { t in
+        let kept = target.withUnsafeBufferPointer { t in
             base.withUnsafeBufferPointer { b in
                 crop.withUnsafeMutableBufferPointer { c in
                     if let alpha {
@@ -256,7 +256,9 @@ extension APNGEncoder {
                 }
             }
         }
-        return ok ? samples(crop, width: rect.width, height: rect.height) : nil
+        // With no pixel kept, OVER writes exactly the SOURCE raster of the same rectangle, which is
+        // always a candidate already (and wins the tie).
+        return kept > 0 ? samples(crop, width: rect.width, height: rect.height) : nil
     }
 
     /// Keys → the raster PNG stores.
@@ -356,13 +358,14 @@ extension APNGEncoder {
         }
     }
 
-    /// Crops `target` to `rect`, writing `keep` where it equals `base`; false when a changed pixel
-    /// is not opaque. `alpha` maps palette keys to alpha; nil means the key holds RGBA bytes.
+    /// Crops `target` to `rect`, writing `keep` where it equals `base`; returns how many pixels
+    /// were kept, or -1 when a changed pixel is not opaque. `alpha` maps palette keys to alpha; nil means the key holds RGBA bytes.
     @inline(never)
     static func cropOver(_ target: UnsafePointer<UInt32>, base: UnsafePointer<UInt32>, canvasWidth: Int, rect: CanvasRect,
-                         alpha: UnsafePointer<UInt8>?, keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Bool {
+                         alpha: UnsafePointer<UInt8>?, keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Int {
         var y = 0
         var out = o
+        var kept = 0
         while y < rect.height {
             let t = target + (rect.y + y) * canvasWidth + rect.x
             let b = base + (rect.y + y) * canvasWidth + rect.x
@@ -371,10 +374,11 @@ extension APNGEncoder {
                 let k = t[x]
                 if k == b[x] {
                     out[x] = keep
+                    kept &+= 1
                 } else {
                     let a: UInt8
                     if let alpha { a = alpha[Int(k)] } else { a = UInt8(truncatingIfNeeded: UInt32(littleEndian: k) >> 24) }
-                    if a != 255 { return false }
+                    if a != 255 { return -1 }
                     out[x] = k
                 }
                 x &+= 1
@@ -382,6 +386,6 @@ extension APNGEncoder {
             out += rect.width
             y &+= 1
         }
-        return true
+        return kept
     }
 }
