@@ -3,6 +3,11 @@ import ImageCore
 /// A region of the canvas.
 struct CanvasRect: Equatable {
     var x: Int, y: Int, width: Int, height: Int
+
+    /// Whether `other` lies inside this rectangle (or equals it).
+    func contains(_ other: CanvasRect) -> Bool {
+        other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
+    }
 }
 
 extension APNGEncoder {
@@ -106,8 +111,9 @@ extension APNGEncoder {
                 }
                 let rect = APNGEncoder.differingBounds(target, dispose == 1 ? base : previous, width: width, height: height)
                     ?? CanvasRect(x: 0, y: 0, width: 1, height: 1)
-                // SOURCE depends only on the rectangle: the same rectangle gives the same bytes.
-                if !candidates.contains(where: { $0.blend == 0 && $0.rect == rect }) {
+                // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
+                // a rectangle holding an earlier SOURCE's is those bytes and more.
+                if !candidates.contains(where: { $0.blend == 0 && rect.contains($0.rect) }) {
                     let r = raster(target, rect: rect, base: nil)
                     candidates.append(Candidate(dispose: dispose, blend: 0, rect: rect, raster: r,
                                                 filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
