@@ -3,6 +3,11 @@ import ImageCore
 /// A region of the canvas.
 struct CanvasRect: Equatable {
     var x: Int, y: Int, width: Int, height: Int
+
+    /// Whether `other` lies inside this rectangle (or equals it).
+    func contains(_ other: CanvasRect) -> Bool {
+        other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
+    }
 }
 
 extension APNGEncoder {
@@ -15,6 +20,47 @@ extension APNGEncoder {
         var dispose: UInt8
         var delay: Delay
         var stream: [UInt8]
+    }
+
+    /// One way of writing a frame: the previous frame's dispose op, this frame's blend op, and
+    /// the cropped raster with its filtered bytes at the comparison strategy.
+    struct Candidate {
+        var dispose: UInt8
+        var blend: UInt8
+        var rect: CanvasRect
+        var raster: Raster
+        var filtered: [UInt8]
+    }
+
+    /// The deflate level candidates are ranked at. Level 1 is several times cheaper than level
+    /// 6 and picked the same layout often enough that the files grew by 0.05 % (NOTES.md).
+    static let rankingLevel = 1
+    /// Below this many bytes in all, candidates are compared at the candidate level itself: it
+    /// costs microseconds there, and level 1 often ties on tiny frames.
+    static let exactRankingBytes = 16_384
+
+    /// The candidate to write (the smallest at `rankingLevel`; the earlier one on a tie), and
+    /// its zlib stream at `level` when `needStream`.
+    func choose(_ candidates: [Candidate], compressor: ZlibCompressor, level: Int, needStream: Bool) -> (Candidate, [UInt8]?) {
+        var best = 0
+        if candidates.count > 1 && candidates.reduce(0, { $0 + $1.filtered.count }) < APNGEncoder.exactRankingBytes {
+            var bestStream: [UInt8] = []
+            for (i, c) in candidates.enumerated() {
+                let stream = compressor.compress(c.filtered, level: level)
+                if i == 0 || stream.count < bestStream.count { best = i; bestStream = stream }
+            }
+            return (candidates[best], needStream ? bestStream : nil)
+        }
+        if candidates.count > 1 {
+            var bestSize = Int.max
+            for (i, c) in candidates.enumerated() {
+                let size = c.filtered.withUnsafeBufferPointer {
+                    compressor.compressedSize($0.baseAddress!, count: $0.count, level: APNGEncoder.rankingLevel)
+                }
+                if size < bestSize { best = i; bestSize = size }
+            }
+        }
+        return (candidates[best], needStream ? compressor.compress(candidates[best].filtered, level: level) : nil)
     }
 
     var kind: EncodingPlan.Kind {
@@ -36,8 +82,8 @@ extension APNGEncoder {
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
         if frameCount == 1 && !alwaysAnimated { return still(planFor) }
         let plan = planFor(kind)
-        // Layout candidates are compared at a middle level; the winner is then compressed with
-        // the full plan unless the plan is exactly the comparison.
+        // Layout candidates are ranked by a cheap level-1 deflate; the winner is then compressed
+        // with the full plan, or at the candidate level when the plan is exactly that.
         let candidateLevel = min(plan.level, 6)
         let reuseCandidate = plan.strategies.count == 1 && plan.level == candidateLevel
         let candidateStrategy = EncodingPlan.defaultStrategy(for: kind)
@@ -48,33 +94,41 @@ extension APNGEncoder {
         var previous = keys(ofFrame: 0)
         var written = [WrittenFrame(rect: full, blend: 0, dispose: 0, delay: delays[0],
                                     stream: plan.compress(raster(previous, rect: full, base: nil), with: compressor))]
+        // Buffers reused across frames: fresh canvas-sized arrays per frame cost page faults.
         var base = [UInt32](repeating: 0, count: pixels)
+        var target = [UInt32](repeating: 0, count: pixels)
         for i in 1..<frameCount {
-            let target = keys(ofFrame: i)
+            keys(ofFrame: i, into: &target)
             if target == previous {
                 written[written.count - 1].delay = written[written.count - 1].delay + delays[i]
                 continue
             }
-            var best: (size: Int, dispose: UInt8, blend: UInt8, rect: CanvasRect, raster: Raster, stream: [UInt8])?
+            var candidates: [Candidate] = []
             for dispose: UInt8 in [0, 1] {
-                base = previous
-                if dispose == 1 { clear(&base, written[written.count - 1].rect) }
-                let rect = APNGEncoder.differingBounds(target, base, width: width, height: height)
+                if dispose == 1 {
+                    APNGEncoder.copy(previous, into: &base)
+                    clear(&base, written[written.count - 1].rect)
+                }
+                let rect = APNGEncoder.differingBounds(target, dispose == 1 ? base : previous, width: width, height: height)
                     ?? CanvasRect(x: 0, y: 0, width: 1, height: 1)
-                var candidates: [(UInt8, Raster)] = [(0, raster(target, rect: rect, base: nil))]
-                if let over = overRaster(target, rect: rect, base: base) { candidates.append((1, over)) }
-                for (blend, r) in candidates {
-                    let stream = compressor.compress(ScanlineFilter.filter(r, strategy: candidateStrategy), level: candidateLevel)
-                    if best == nil || stream.count < best!.size {
-                        best = (stream.count, dispose, blend, rect, r, stream)
-                    }
+                // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
+                // a rectangle holding an earlier SOURCE's is those bytes and more.
+                if !candidates.contains(where: { $0.blend == 0 && rect.contains($0.rect) }) {
+                    let r = raster(target, rect: rect, base: nil)
+                    candidates.append(Candidate(dispose: dispose, blend: 0, rect: rect, raster: r,
+                                                filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
+                }
+                if let over = overRaster(target, rect: rect, base: dispose == 1 ? base : previous) {
+                    candidates.append(Candidate(dispose: dispose, blend: 1, rect: rect, raster: over,
+                                                filtered: ScanlineFilter.filter(over, strategy: candidateStrategy)))
                 }
             }
-            let chosen = best!
+            let (chosen, candidateStream) = choose(candidates, compressor: compressor, level: candidateLevel,
+                                                   needStream: reuseCandidate)
             written[written.count - 1].dispose = chosen.dispose
-            let stream = reuseCandidate ? chosen.stream : plan.compress(chosen.raster, with: compressor)
+            let stream = candidateStream ?? plan.compress(chosen.raster, with: compressor)
             written.append(WrittenFrame(rect: chosen.rect, blend: chosen.blend, dispose: 0, delay: delays[i], stream: stream))
-            previous = target
+            swap(&previous, &target)
         }
         // A one-frame input is a still; an animation whose frames are all alike stays an APNG of
         // one frame, so that its duration and loop count survive.
@@ -137,6 +191,12 @@ extension APNGEncoder {
     /// The comparison keys of frame `i` (see the type's comment).
     func keys(ofFrame i: Int) -> [UInt32] {
         var out = [UInt32](repeating: 0, count: width * height)
+        keys(ofFrame: i, into: &out)
+        return out
+    }
+
+    /// The comparison keys of frame `i` written over `out`, which holds `width × height` keys.
+    func keys(ofFrame i: Int, into out: inout [UInt32]) {
         switch source {
         case .indexed(let layout, let frames):
             var table = [UInt32](repeating: 0, count: 256)
@@ -157,7 +217,6 @@ extension APNGEncoder {
                 frames[i].pixels.withUnsafeBytes { s in o.copyMemory(from: s) }
             }
         }
-        return out
     }
 
     /// The raster of `keys` inside `rect`.
@@ -189,7 +248,7 @@ extension APNGEncoder {
             keep = 0
         }
         var crop = [UInt32](repeating: 0, count: rect.width * rect.height)
-        let ok = target.withUnsafeBufferPointer { t in
+        let kept = target.withUnsafeBufferPointer { t in
             base.withUnsafeBufferPointer { b in
                 crop.withUnsafeMutableBufferPointer { c in
                     if let alpha {
@@ -203,7 +262,9 @@ extension APNGEncoder {
                 }
             }
         }
-        return ok ? samples(crop, width: rect.width, height: rect.height) : nil
+        // With no pixel kept, OVER writes exactly the SOURCE raster of the same rectangle, which is
+        // always a candidate already (and wins the tie).
+        return kept > 0 ? samples(crop, width: rect.width, height: rect.height) : nil
     }
 
     /// Keys → the raster PNG stores.
@@ -228,6 +289,13 @@ extension APNGEncoder {
         case .truecolor(let layout, _):
             let bytes = keys.withUnsafeBytes { [UInt8]($0) }
             return layout.raster(bytes, width: w, height: h)
+        }
+    }
+
+    /// `source` over `destination`, of the same count, without a new allocation.
+    private static func copy(_ source: [UInt32], into destination: inout [UInt32]) {
+        source.withUnsafeBufferPointer { s in
+            destination.withUnsafeMutableBufferPointer { d in d.baseAddress!.update(from: s.baseAddress!, count: s.count) }
         }
     }
 
@@ -296,13 +364,14 @@ extension APNGEncoder {
         }
     }
 
-    /// Crops `target` to `rect`, writing `keep` where it equals `base`; false when a changed pixel
-    /// is not opaque. `alpha` maps palette keys to alpha; nil means the key holds RGBA bytes.
+    /// Crops `target` to `rect`, writing `keep` where it equals `base`; returns how many pixels
+    /// were kept, or -1 when a changed pixel is not opaque. `alpha` maps palette keys to alpha; nil means the key holds RGBA bytes.
     @inline(never)
     static func cropOver(_ target: UnsafePointer<UInt32>, base: UnsafePointer<UInt32>, canvasWidth: Int, rect: CanvasRect,
-                         alpha: UnsafePointer<UInt8>?, keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Bool {
+                         alpha: UnsafePointer<UInt8>?, keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Int {
         var y = 0
         var out = o
+        var kept = 0
         while y < rect.height {
             let t = target + (rect.y + y) * canvasWidth + rect.x
             let b = base + (rect.y + y) * canvasWidth + rect.x
@@ -311,10 +380,11 @@ extension APNGEncoder {
                 let k = t[x]
                 if k == b[x] {
                     out[x] = keep
+                    kept &+= 1
                 } else {
                     let a: UInt8
                     if let alpha { a = alpha[Int(k)] } else { a = UInt8(truncatingIfNeeded: UInt32(littleEndian: k) >> 24) }
-                    if a != 255 { return false }
+                    if a != 255 { return -1 }
                     out[x] = k
                 }
                 x &+= 1
@@ -322,6 +392,6 @@ extension APNGEncoder {
             out += rect.width
             y &+= 1
         }
-        return true
+        return kept
     }
 }

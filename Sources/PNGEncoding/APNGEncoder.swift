@@ -8,7 +8,7 @@ extension PNGEncoder {
     ///     (as the quantizer's shared-palette result gives them).
     ///   - delays: how long each frame is shown; `delays.count == frames.count`.
     ///   - loopCount: times to play, 0 = forever (acTL num_plays).
-    ///   - effort: as for still images; frame layouts are compared at level 6 at every effort.
+    ///   - effort: as for still images; frame layouts are ranked the same way at every effort.
     ///
     /// Decoding the result with any spec-conforming APNG reader gives exactly `frames` (as
     /// `expanded()` RGBA) with exactly `delays`, except that:
@@ -23,8 +23,9 @@ extension PNGEncoder {
     /// the canvas a decoder holds at that point, and the encoder tries, for the previous frame's
     /// dispose op, NONE and BACKGROUND, and for this frame's blend op, SOURCE (the cropped pixels)
     /// and OVER (unchanged pixels replaced by a fully transparent entry, allowed only when every
-    /// changed pixel is opaque so the result is exact in every reader); the combination with the
-    /// smallest compressed frame wins. The palette is rewritten as for `encode(_:effort:)` (but
+    /// changed pixel is opaque so the result is exact in every reader); the combination whose
+    /// frame deflates smallest at level 1 wins (at level 6 for frames of a few KB), and only it is
+    /// compressed for real. The palette is rewritten as for `encode(_:effort:)` (but
     /// always written as a palette, never as gray); if no
     /// used entry has alpha 0, one is added when that keeps the bit depth (a quantizer that
     /// reserves one for animations gives OVER every chance).

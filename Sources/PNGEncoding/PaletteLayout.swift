@@ -87,20 +87,22 @@ struct PaletteLayout {
 
     /// Marks the indices that occur in `indices`.
     static func markUsed(_ indices: [UInt8], in used: inout [Bool]) {
-        var counts = [Int](repeating: 0, count: 256)
+        var seen = [UInt8](repeating: 0, count: 256)
         indices.withUnsafeBufferPointer { idx in
-            counts.withUnsafeMutableBufferPointer { c in
-                histogram(idx.baseAddress, count: idx.count, into: c.baseAddress!)
+            seen.withUnsafeMutableBufferPointer { c in
+                mark(idx.baseAddress, count: idx.count, into: c.baseAddress!)
             }
         }
-        for i in 0..<256 where counts[i] > 0 { used[i] = true }
+        for i in 0..<256 where seen[i] != 0 { used[i] = true }
     }
 
+    /// Stores only, no read-modify-write: a counting histogram stalls on runs of one index (each
+    /// increment waits for the previous store), and this ran on every frame of an animation.
     @inline(never)
-    private static func histogram(_ p: UnsafePointer<UInt8>?, count: Int, into c: UnsafeMutablePointer<Int>) {
+    private static func mark(_ p: UnsafePointer<UInt8>?, count: Int, into c: UnsafeMutablePointer<UInt8>) {
         guard let p else { return }
         var i = 0
-        while i < count { c[Int(p[i])] += 1; i &+= 1 }
+        while i < count { c[Int(p[i])] = 1; i &+= 1 }
     }
 
     /// `indices` through `remap`.
