@@ -79,8 +79,10 @@ enum PaletteBuilder {
 
     /// Alpha a cluster centre ends up with at or above which the entry is made opaque: a centre
     /// pulled slightly below 255 by a few edge pixels would otherwise make every opaque pixel
-    /// that maps to it faintly see-through.
-    static let snapOpaqueAlpha: UInt8 = 252
+    /// that maps to it faintly see-through. Only 254: art rendered almost opaque on purpose
+    /// (Lottie renders at alpha 253 over whole faces) keeps its alpha, and the sticker checks
+    /// count such pixels as soft alpha that must survive.
+    static let snapOpaqueAlpha: UInt8 = 254
     /// At or below this alpha an entry is made fully transparent (invisible either way).
     static let snapTransparentAlpha: UInt8 = 1
 

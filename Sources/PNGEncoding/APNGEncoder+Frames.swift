@@ -130,9 +130,20 @@ extension APNGEncoder {
             written.append(WrittenFrame(rect: chosen.rect, blend: chosen.blend, dispose: 0, delay: delays[i], stream: stream))
             swap(&previous, &target)
         }
-        // A one-frame input is a still; an animation whose frames are all alike stays an APNG of
-        // one frame, so that its duration and loop count survive.
+        // A one-frame input is a still. An animation whose frames are all alike stays an APNG that
+        // keeps its duration and loop count, and it keeps two frames — the first frame's time,
+        // then one unchanged pixel redrawn for the rest — because viewers and checkers take a
+        // one-frame APNG for a still.
         if written.count == 1 && frameCount == 1 && !alwaysAnimated { return still(planFor) }
+        if written.count == 1 && frameCount > 1 {
+            let rest = delays[1...].reduce(Delay.zero, +)
+            if rest > .zero {
+                written[0].delay = delays[0]
+                let pixel = CanvasRect(x: 0, y: 0, width: 1, height: 1)
+                written.append(WrittenFrame(rect: pixel, blend: 0, dispose: 0, delay: rest,
+                                            stream: plan.compress(raster(previous, rect: pixel, base: nil), with: compressor)))
+            }
+        }
         return (file(written), written.reduce(0) { $0 + $1.stream.count })
     }
 

@@ -65,5 +65,6 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertEqual(out.format, .apng)
         XCTAssertEqual(out.animation.duration, Delay(milliseconds: 1500))
         XCTAssertEqual(out.animation.loopCount, 1)
+        XCTAssertGreaterThanOrEqual(out.animation.frames.count, 2, "viewers take a one-frame APNG for a still")
     }
 }
