@@ -125,6 +125,14 @@ final class NearestColorSearch {
         view = View(points: points, neighbours: neighbours, stride: stride, count: n, safeRadius2: safe)
     }
 
+    // The storage is raw memory: without this every search (k-means builds one per iteration)
+    // leaked it.
+    deinit {
+        points.deallocate()
+        neighbours.deallocate()
+        safe.deallocate()
+    }
+
     /// Neighbour lists are cut at this length by default; a walk that needs more falls back to a scan.
     static let listLength = 32
     /// k-means rebuilds the search every iteration, so it trades longer walks for cheaper builds.

@@ -47,6 +47,9 @@ final class Remapper {
     private let cache: UnsafeMutablePointer<CacheEntry>
     /// Last answer per `cell(of:)`, or -1: a good start for the next search in that cell.
     private let cells: UnsafeMutablePointer<Int16>
+    /// Per entry, `min(2·√safeRadius2, 442)`: the palette spacing around it (one square root
+    /// per entry instead of one per dithered pixel).
+    private let spacing: UnsafeMutablePointer<Float>
 
     init(palette: [RGBA]) {
         self.palette = palette
@@ -57,9 +60,12 @@ final class Remapper {
         cache.initialize(repeating: CacheEntry(key: 0, index: -1, distance2: 0), count: 1 << Remapper.cacheBits)
         cells = .allocate(capacity: Remapper.cellCount)
         cells.initialize(repeating: -1, count: Remapper.cellCount)
+        let n = search.view.count
+        spacing = .allocate(capacity: n)
+        for i in 0..<n { spacing[i] = min(2 * search.view.safeRadius2[i].squareRoot(), 442) }
     }
 
-    deinit { cache.deallocate(); cells.deallocate() }
+    deinit { cache.deallocate(); cells.deallocate(); spacing.deallocate() }
 
     /// Remaps one frame into `indices` (`width * height`); returns the summed `ErrorSpace` error
     /// (E per pixel, see `ErrorSpace`) of the result against the frame.
@@ -100,7 +106,7 @@ final class Remapper {
                     map.withUnsafeBufferPointer { m in
                         sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
                                                 m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
-                                                search.view, cache, cells, transparentIndex, rows)
+                                                search.view, cache, cells, transparentIndex, rows, spacing)
                     }
                 }
             }
@@ -172,7 +178,8 @@ final class Remapper {
     static func diffused(_ px: UnsafePointer<UInt32>, _ w: Int, _ h: Int, _ map: UnsafePointer<UInt8>, _ strength: Float,
                          _ out: UnsafeMutablePointer<UInt8>, _ pts: UnsafePointer<SIMD4<Float>>,
                          _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
-                         _ cells: UnsafeMutablePointer<Int16>, _ transparent: Int, _ rows: UnsafeMutablePointer<SIMD4<Float>>) -> Double {
+                         _ cells: UnsafeMutablePointer<Int16>, _ transparent: Int, _ rows: UnsafeMutablePointer<SIMD4<Float>>,
+                         _ spacings: UnsafePointer<Float>) -> Double {
         var cur = rows, next = rows + (w + 2)
         for i in 0..<(2 * (w + 2)) { rows[i] = .zero }
         var sum = 0.0
@@ -218,7 +225,7 @@ final class Remapper {
                 if plain.distance2 >= quietError2 && e != .zero {
                     // Limits scale with the palette's spacing around the pixel: coarse palettes
                     // need large excursions to dither at all, dense ones must not speckle.
-                    let spacing = min(2 * search.safeRadius2[plain.index].squareRoot(), 442)
+                    let spacing = spacings[plain.index]
                     let limit = max(minError, errorPerSpacing * spacing)
                     let len2 = (e * e).sum()
                     if len2 > limit * limit { e *= limit / len2.squareRoot() }
