@@ -24,6 +24,8 @@ enum AnimationBudget {
     /// 618 px, 0.5 against 0: rgb_color_cube SSIM 0.777 → 0.910, rlottie watchface 0.864 → 0.950,
     /// spinfox 0.809 → 0.843, party penguin unchanged (exact palette).
     static let dithering: Float = 0
+    /// Consecutive kept frames in each sampled window.
+    static let windowLength = 4
     /// Predictions aim this far under the budget, so the real encode usually fits first time.
     static let margin = 0.97
 
@@ -123,7 +125,7 @@ enum AnimationBudget {
         /// short animations): what predictions are made from.
         func sample(_ step: Int) -> (indices: [Int], delays: [Delay]) {
             let t = timeline(step)
-            let windows = 3, length = 4
+            let windows = 3, length = AnimationBudget.windowLength
             if t.indices.count <= windows * length + 4 { return t }
             var idx: [Int] = [], d: [Delay] = []
             for w in 0..<windows {
@@ -141,12 +143,36 @@ enum AnimationBudget {
             let key = "\(n)/\(step)"
             if let p = predictions[key] { return p }
             let s = sample(step)
-            let sampled = s.indices.map { indexed(n, $0).image }
-            let est = clock.measure(\.encode) {
-                (try? PNGEncoder.estimatedAnimationSize(frames: sampled, delays: s.delays, loopCount: loops)) ?? Int.max
+            let kept = timeline(step).indices.count
+            func estimate(_ idx: ArraySlice<Int>, _ d: ArraySlice<Delay>) -> Double {
+                let frames = idx.map { indexed(n, $0).image }
+                return clock.measure(\.encode) {
+                    Double((try? PNGEncoder.estimatedAnimationSize(frames: frames, delays: Array(d), loopCount: loops)) ?? Int.max)
+                }
             }
-            let perFrame = Double(est) / Double(max(1, s.indices.count))
-            let p = perFrame * Double(timeline(step).indices.count)
+            let p: Double
+            if s.indices.count >= kept {
+                p = estimate(s.indices[...], s.delays[...])
+            } else {
+                // Each window starts with a whole frame, which an animation pays for once: the
+                // file is its first frame plus the windows' per-frame *differences* times the
+                // rest. (Averaging whole windows over-predicted long, mostly still animations —
+                // a terminal recording — several times over.)
+                let first = estimate(s.indices[0..<1], s.delays[0..<1])
+                var diffs = 0.0, count = 0
+                var w = 0
+                while w < s.indices.count {
+                    let end = min(w + AnimationBudget.windowLength, s.indices.count)
+                    if end - w > 1 {
+                        let whole = estimate(s.indices[w..<end], s.delays[w..<end])
+                        let head = estimate(s.indices[w..<(w + 1)], s.delays[w..<(w + 1)])
+                        diffs += max(0, whole - head)
+                        count += end - w - 1
+                    }
+                    w = end
+                }
+                p = first + diffs / Double(max(1, count)) * Double(kept - 1)
+            }
             predictions[key] = p
             return p
         }
@@ -201,12 +227,24 @@ enum AnimationBudget {
         /// Real encodes from `n` down until one fits (each step down by the overshoot), or nil.
         func fitting(from n: Int, step: Int, floor: Int) -> Encoded? {
             var n = n
+            var over = n + 1   // the fewest colours known not to fit
             for _ in 0..<6 {
                 let e = encodeFully(n, step)
-                if e.fits(maxBytes) { return e }
+                if e.fits(maxBytes) {
+                    // The steps down overshoot: bisect back up towards the last size that missed.
+                    var best = e
+                    var lo = n, hi = over
+                    for _ in 0..<3 where hi - lo > max(1, lo / 8) {
+                        let mid = (lo + hi) / 2
+                        let m = encodeFully(mid, step)
+                        if m.fits(maxBytes) { best = m; lo = mid } else { hi = mid }
+                    }
+                    return best
+                }
                 if n <= floor { return nil }
-                let over = Double(e.bytes.count) / Double(maxBytes)
-                n = max(floor, min(n - 1, Int(Double(n) / (over * over * 1.05))))
+                over = n
+                let ratio = Double(e.bytes.count) / Double(maxBytes)
+                n = max(floor, min(n - 1, Int(Double(n) / (ratio * ratio * 1.05))))
             }
             return nil
         }
