@@ -299,6 +299,25 @@ enum AnimationBudget {
                 }
                 // Over budget: the calibration now knows by how much; the next round chooses less.
             }
+            // Predictions can be far off for unusual animations (long, mostly still ones): when
+            // the best probe leaves much of the budget unused, bisect the colour count upwards
+            // with real encodes at the same frame rate.
+            if var b = best, b.colors < cap, Double(b.bytes.count) < searchBudget * 0.85 {
+                var lo = b.colors, hi = cap + 1
+                for _ in 0..<4 where hi - lo > max(1, lo / 8) {
+                    let mid = (lo + hi) / 2
+                    let e = encodeFully(mid, b.step)
+                    if e.fits(Int(searchBudget)) {
+                        b = e
+                        lo = mid
+                        if e.fits(maxBytes), better(e, than: fitting) { fitting = e }
+                    } else {
+                        hi = mid
+                    }
+                    releaseRemaps(keeping: [b.colors, fitting?.colors, mid].compactMap { $0 })
+                }
+                best = b
+            }
             // The chosen setting at the requested effort; if that still misses, the best probe
             // that fitted as it was.
             var chosen: Encoded? = nil
