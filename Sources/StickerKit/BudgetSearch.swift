@@ -35,7 +35,6 @@ enum BudgetSearch {
         let cap = options.maxColors ?? 256
         let first = clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: cap, dithering: 1)) }
         var upper = cap
-        var lossyTruecolor: (bytes: [UInt8], step: Int, quality: Int)? = nil
         if first.exact {
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
             if bytes.count <= maxBytes {
@@ -57,15 +56,13 @@ enum BudgetSearch {
             // 1b. Lossy truecolour: channels rounded to a step, millions of colours kept. The
             //     finest step that fits (size falls as the step grows), or with --quality …MAX
             //     the coarsest that still reaches MAX.
-            lossyTruecolor = posterized(image, maxBytes: maxBytes, maxQuality: maxQuality, effort: effort, clock: clock)
-            if let lt = lossyTruecolor, lt.quality >= first.quality {
+            if let lt = posterized(image, maxBytes: maxBytes, maxQuality: maxQuality, effort: effort, clock: clock),
+               lt.quality >= first.quality {
                 if lt.quality < minQuality {
                     return .failure(StickerError("quality \(lt.quality) is below the minimum \(minQuality) within the \(maxBytes)-byte budget", kind: .belowMinimumQuality))
                 }
-                let lossy = Posterizer.posterize(image, step: lt.step)
-                let metrics = clock.measure(\.other) { QualityMetrics.compare(image, lossy) }
+                let metrics = clock.measure(\.other) { QualityMetrics.compare(image, lt.image) }
                 var o = output(lt.bytes, mode: "truecolor-lossy", colors: nil, dithering: nil, quality: lt.quality, metrics: metrics)
-                o.report.warnings = []
                 o.report.posterizeStep = lt.step
                 return .success(o)
             }
@@ -139,7 +136,7 @@ enum BudgetSearch {
     /// falls as the step grows), or with maxQuality < 100 the largest fitting step that still
     /// reaches it. Nil when even the coarsest step does not fit.
     static func posterized(_ image: Image, maxBytes: Int, maxQuality: Int, effort: Effort,
-                           clock: StageClock) -> (bytes: [UInt8], step: Int, quality: Int)? {
+                           clock: StageClock) -> (bytes: [UInt8], step: Int, quality: Int, image: Image)? {
         let steps = posterizeSteps
         var encoded: [Int: [UInt8]] = [:]
         func bytes(_ i: Int) -> [UInt8] {
@@ -149,6 +146,7 @@ enum BudgetSearch {
             encoded[i] = b
             return b
         }
+        func quality(_ p: Image) -> Int { clock.measure(\.other) { Posterizer.measure(p, against: image).quality } }
         guard bytes(steps.count - 1).count <= maxBytes else { return nil }
         var lo = -1, hi = steps.count - 1   // lo does not fit (or is before the first), hi fits
         while hi - lo > 1 {
@@ -156,26 +154,18 @@ enum BudgetSearch {
             if bytes(mid).count <= maxBytes { hi = mid } else { lo = mid }
         }
         var pick = hi
-        var quality = clock.measure(\.other) { Posterizer.measure(Posterizer.posterize(image, step: steps[pick]), against: image).quality }
         if maxQuality < 100 {
-            while pick + 1 < steps.count {
-                let q = clock.measure(\.other) { Posterizer.measure(Posterizer.posterize(image, step: steps[pick + 1]), against: image).quality }
-                if q < maxQuality { break }
-                pick += 1
-                quality = q
-            }
+            while pick + 1 < steps.count, quality(Posterizer.posterize(image, step: steps[pick + 1])) >= maxQuality { pick += 1 }
         }
         // Probes ran at the fast setting: the full effort may make the next finer step fit.
         if effort != .fast, maxQuality == 100, pick > 0, bytes(pick - 1).count <= Int(Double(maxBytes) * probeSlack) {
             let finer = Posterizer.posterize(image, step: steps[pick - 1])
             let b = clock.measure(\.encode) { PNGEncoder.encode(finer, effort: effort) }
-            if b.count <= maxBytes {
-                let q = clock.measure(\.other) { Posterizer.measure(finer, against: image).quality }
-                return (b, steps[pick - 1], q)
-            }
+            if b.count <= maxBytes { return (b, steps[pick - 1], quality(finer), finer) }
         }
         let chosen = Posterizer.posterize(image, step: steps[pick])
-        return (finalEncode(bytes(pick), effort: effort, clock: clock) { PNGEncoder.encode(chosen, effort: $0) }, steps[pick], quality)
+        let final = finalEncode(bytes(pick), effort: effort, clock: clock) { PNGEncoder.encode(chosen, effort: $0) }
+        return (final, steps[pick], quality(chosen), chosen)
     }
 
     /// How far over the budget a fast-setting probe may be and still be worth an encode at full
