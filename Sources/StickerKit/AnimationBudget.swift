@@ -274,16 +274,18 @@ enum AnimationBudget {
 
             var best: Encoded? = nil        // best probe within the search budget
             var fitting: Encoded? = nil     // best probe within the real budget (the fallback)
-            func better(_ a: Encoded, than b: Encoded?) -> Bool {
+            /// Fewer dropped frames first, then more colours.
+            func better(colors: Int, step: Int, than b: Encoded?) -> Bool {
                 guard let b else { return true }
-                return a.step < b.step || (a.step == b.step && a.colors > b.colors)
+                return step < b.step || (step == b.step && colors > b.colors)
             }
+            func better(_ a: Encoded, than b: Encoded?) -> Bool { better(colors: a.colors, step: a.step, than: b) }
             var tried = Set<String>()
             // Predict, encode the choice for real, learn from the real size, and repeat: the
             // calibrated prediction converges in one or two rounds. Keep the best that fits.
             for _ in 0..<4 {
                 let (n, step) = choose(steps)
-                if let b = best, !better(Encoded(colors: n, step: step, indices: [], bytes: [], palette: 0, mse: 0, exact: false), than: b) { break }
+                if let b = best, !better(colors: n, step: step, than: b) { break }
                 if tried.contains("\(n)/\(step)") { break }
                 tried.insert("\(n)/\(step)")
                 let e = encodeFully(n, step)
