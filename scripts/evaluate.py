@@ -12,6 +12,13 @@ Needs python3 with numpy, scipy, Pillow (the judge's needs).
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile, time
 from pathlib import Path
+import resource
+
+
+def child_cpu():
+    """User + system CPU seconds of every finished child process so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE_NAMES = {300: "small", 408: "regular", 618: "large"}
@@ -54,23 +61,34 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     peers = [p for p in a.peers.split(",") if p]
     times = {}
+    cpu = {}   # user + system CPU seconds of the tool's processes (steadier than wall time on a shared machine)
     times_file = work / "times.json"
+    cpu_file = work / "cpu.json"
+
+    def save_times():
+        times_file.write_text(json.dumps({f"{k[0]}/{k[1]}": v for k, v in times.items()}))
+        cpu_file.write_text(json.dumps({f"{k[0]}/{k[1]}": v for k, v in cpu.items()}))
     if a.reuse_peers and times_file.exists():
         for k, v in json.loads(times_file.read_text()).items():
             tool, size = k.rsplit("/", 1)
             times[(tool, int(size))] = v
+        if cpu_file.exists():
+            for k, v in json.loads(cpu_file.read_text()).items():
+                tool, size = k.rsplit("/", 1)
+                cpu[(tool, int(size))] = v
 
     # stickerkit: one batch per size over all inputs (its own parallelism).
     for size in sizes:
         out = work / "stickerkit" / str(size)
         out.mkdir(parents=True, exist_ok=True)
-        t0 = time.time()
+        t0 = time.time(); c0 = child_cpu()
         cmd = [a.stickerkit, "resize", *map(str, inputs), "-o", str(out), "--size", SIZE_NAMES[size],
                "--max-bytes", str(limit), "--force", "--quiet", "--report", str(out / "report.json")]
         cmd += a.extra.split()
         subprocess.run(cmd)
         times[("stickerkit", size)] = time.time() - t0
-        times_file.write_text(json.dumps({f"{k[0]}/{k[1]}": v for k, v in times.items()}))
+        cpu[("stickerkit", size)] = child_cpu() - c0
+        save_times()
 
     def out_path(tool, size, inp):
         return work / tool / str(size) / (inp.stem + ".png")
@@ -79,7 +97,7 @@ def main():
     for peer in peers:
         for size in sizes:
             (work / peer / str(size)).mkdir(parents=True, exist_ok=True)
-            t0 = time.time()
+            t0 = time.time(); c0 = child_cpu()
             def run(inp, size=size, peer=peer):
                 if a.reuse_peers and out_path(peer, size, inp).exists():
                     return 0
@@ -93,20 +111,22 @@ def main():
             with cf.ThreadPoolExecutor(a.jobs) as ex:
                 list(ex.map(run, inputs))
             times[(peer, size)] = time.time() - t0
-            times_file.write_text(json.dumps({f"{k[0]}/{k[1]}": v for k, v in times.items()}))
+            cpu[(peer, size)] = child_cpu() - c0
+            save_times()
 
     tools = ["stickerkit"] + peers
     if a.no_judge:
         print(f"\n{len(inputs)} inputs, budget {limit} bytes, work dir {work}")
-        print(f"{'size':>5} {'tool':<16} {'files':>5} {'wall s':>8} {'files/s':>8} {'stickerkit speed-up':>20}")
+        print(f"{'size':>5} {'tool':<16} {'files':>5} {'wall s':>8} {'files/s':>8} {'CPU s':>8} {'speed-up (wall)':>16} {'speed-up (CPU)':>15}")
         for size in sizes:
-            ours = times.get(("stickerkit", size))
+            ours, ours_cpu = times.get(("stickerkit", size)), cpu.get(("stickerkit", size))
             for tool in tools:
-                t = times.get((tool, size))
+                t, c = times.get((tool, size)), cpu.get((tool, size))
                 made = sum(1 for i in inputs if out_path(tool, size, i).exists())
                 ratio = (t / ours) if (t and ours and tool != "stickerkit") else None
-                print(f"{size:>5} {tool:<16} {made:>5} {t or 0:>8.1f} {(made / t) if t else 0:>8.2f} "
-                      f"{(f'{ratio:.1f}x') if ratio else '':>20}")
+                cratio = (c / ours_cpu) if (c and ours_cpu and tool != "stickerkit") else None
+                print(f"{size:>5} {tool:<16} {made:>5} {t or 0:>8.1f} {(made / t) if t else 0:>8.2f} {c or 0:>8.1f} "
+                      f"{(f'{ratio:.1f}x') if ratio else '':>16} {(f'{cratio:.1f}x') if cratio else '':>15}")
         return
 
     # judge: one process per input with every output listed in a jobs file.
@@ -141,7 +161,7 @@ def main():
         return v if isinstance(v, (int, float)) else None
 
     print(f"\n{len(inputs)} inputs, budget {limit} bytes, work dir {work}")
-    print(f"{'size':>5} {'tool':<16} {'files':>5} {'fails':>5} {'meanSSIM':>9} {'minSSIM':>8} {'meanPSNR':>8} {'meanKB':>7} {'wall s':>7}")
+    print(f"{'size':>5} {'tool':<16} {'files':>5} {'fails':>5} {'meanSSIM':>9} {'minSSIM':>8} {'meanPSNR':>8} {'meanKB':>7} {'wall s':>7} {'CPU s':>7}")
     summary = []
     for size in sizes:
         for tool in tools:
@@ -154,11 +174,12 @@ def main():
             line = dict(size=size, tool=tool, files=len(ok), fails=fails,
                         mean_ssim=sum(ss) / len(ss) if ss else None, min_ssim=min(ss) if ss else None,
                         mean_psnr=sum(ps) / len(ps) if ps else None,
-                        mean_kb=(sum(by) / len(by) / 1000) if by else None, wall=times.get((tool, size)))
+                        mean_kb=(sum(by) / len(by) / 1000) if by else None, wall=times.get((tool, size)),
+                        cpu=cpu.get((tool, size)))
             summary.append(line)
             f = lambda v, p: ("%.*f" % (p, v)) if isinstance(v, (int, float)) else "-"
             print(f"{size:>5} {tool:<16} {len(ok):>5} {fails:>5} {f(line['mean_ssim'],4):>9} {f(line['min_ssim'],4):>8} "
-                  f"{f(line['mean_psnr'],2):>8} {f(line['mean_kb'],1):>7} {f(line['wall'],1):>7}")
+                  f"{f(line['mean_psnr'],2):>8} {f(line['mean_kb'],1):>7} {f(line['wall'],1):>7} {f(line['cpu'],1):>7}")
     worse = []
     for size in sizes:
         for i in inputs:
