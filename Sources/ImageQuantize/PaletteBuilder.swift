@@ -22,17 +22,54 @@ enum PaletteBuilder {
         var exact: Bool
     }
 
+    /// What every palette of one histogram starts from, whatever its size: the colours, and the
+    /// reduced points median cut and k-means work on. Making it is most of a palette's cost on
+    /// many-colour input (collecting and merging ~10⁵ colours), so a search that tries several
+    /// colour counts makes it once.
+    struct Prepared {
+        var colors: [UInt32]
+        var exactHistogram: Bool
+        var hasTransparent: Bool
+        var opaque: Bool
+        var pointLimit: Int
+        /// Visible colours as points, reduced to `pointLimit` (made on first use: an exact
+        /// palette never needs them).
+        var points: (limit: Int, points: [WeightedPoint])?
+        var counts: [UInt32]
+
+        init(_ histogram: Histogram, pointLimit: Int) {
+            (colors, counts) = histogram.entries()
+            exactHistogram = histogram.isExact
+            hasTransparent = histogram.transparentCount > 0
+            opaque = true
+            for c in colors where c >> 24 != 255 && c != 0 { opaque = false; break }
+            self.pointLimit = pointLimit
+        }
+
+        /// The points for a palette of `maxColors` (never fewer points than entries).
+        mutating func reduced(maxColors: Int) -> [WeightedPoint] {
+            let limit = max(pointLimit, maxColors)
+            if let points, points.limit == limit { return points.points }
+            let p = PaletteBuilder.reducedPoints(colors, counts, limit: limit)
+            points = (limit, p)
+            return p
+        }
+    }
+
     static func build(_ histogram: Histogram, maxColors: Int, pointLimit: Int = defaultPointLimit) -> Result {
+        var prepared = Prepared(histogram, pointLimit: pointLimit)
+        return build(&prepared, maxColors: maxColors)
+    }
+
+    static func build(_ prepared: inout Prepared, maxColors: Int) -> Result {
         let maxColors = min(256, max(2, maxColors))
-        let (colors, counts) = histogram.entries()
-        let hasTransparent = histogram.transparentCount > 0
-        if histogram.isExact && colors.count <= maxColors {
+        let colors = prepared.colors
+        let hasTransparent = prepared.hasTransparent
+        if prepared.exactHistogram && colors.count <= maxColors {
             return Result(palette: ordered(colors.map { RGBA(memoryOrder: $0) }), exact: true)
         }
-        var opaque = true
-        for c in colors where c >> 24 != 255 && c != 0 { opaque = false; break }
-
-        let points = reducedPoints(colors, counts, limit: max(pointLimit, maxColors))
+        let opaque = prepared.opaque
+        let points = prepared.reduced(maxColors: maxColors)
         let k = maxColors - (hasTransparent ? 1 : 0)
         var centroids = [SIMD4<Float>]()
         var pts = points

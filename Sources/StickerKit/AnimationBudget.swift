@@ -42,6 +42,8 @@ enum AnimationBudget {
         let clock: StageClock
         let duration: Delay
         var histogram = Histogram()
+        /// Palettes of any size from `histogram`, made once it is complete.
+        lazy var palettes = HistogramPalettes(histogram)
         var mappers: [Int: PaletteMapper] = [:]
         /// Remapped frames and their errors by colour count, then frame index.
         var remapped: [Int: [Int: (image: IndexedImage, mse: Double)]] = [:]
@@ -72,7 +74,7 @@ enum AnimationBudget {
 
         func mapper(_ n: Int) -> PaletteMapper {
             if let m = mappers[n] { return m }
-            let m = clock.measure(\.quantize) { PaletteMapper(Quantizer.palette(from: histogram, maxColors: n)) }
+            let m = clock.measure(\.quantize) { PaletteMapper(palettes.palette(maxColors: n)) }
             mappers[n] = m
             return m
         }
@@ -80,10 +82,14 @@ enum AnimationBudget {
         func indexed(_ n: Int, _ i: Int) -> (image: IndexedImage, mse: Double) {
             if let r = remapped[n]?[i] { return r }
             let m = mapper(n)
-            let map: FrameDitherMap
-            if let cached = ditherMaps[i] { map = cached } else {
-                map = clock.measure(\.quantize) { FrameDitherMap(frames[i]) }
-                ditherMaps[i] = map
+            // Without diffusion there is nothing to weight: no map (it costs a pass and a byte per
+            // pixel of every frame).
+            var map: FrameDitherMap? = nil
+            if AnimationBudget.dithering > 0 {
+                if let cached = ditherMaps[i] { map = cached } else {
+                    map = clock.measure(\.quantize) { FrameDitherMap(frames[i]) }
+                    ditherMaps[i] = map
+                }
             }
             let m2 = clock.measure(\.quantize) { m.remap(frames[i], dithering: AnimationBudget.dithering, ditherMap: map) }
             let r = (image: m2.image, mse: m2.meanSquaredError)

@@ -33,7 +33,25 @@ enum BudgetSearch {
 
         // 1. Lossless, if it fits: an exact palette when there are ≤ 256 colours, else truecolour.
         let cap = options.maxColors ?? 256
-        let first = clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: cap, dithering: 1)) }
+        // One histogram, one set of palette working points and one dither map for every colour
+        // count the search tries.
+        var ditherMap: FrameDitherMap? = nil
+        let palettes: HistogramPalettes = clock.measure(\.quantize) {
+            var histogram = Histogram()
+            histogram.add(image)
+            return HistogramPalettes(histogram)
+        }
+        func quantize(_ n: Int) -> QuantizeResult {
+            clock.measure(\.quantize) {
+                let palette = palettes.palette(maxColors: n)
+                if ditherMap == nil && !palette.exact { ditherMap = FrameDitherMap(image) }
+                let r = PaletteMapper(palette).remap(image, dithering: 1, ditherMap: ditherMap)
+                return QuantizeResult(palette: palette.colors, frames: [r.image], meanSquaredError: r.meanSquaredError,
+                                      quality: PaletteMapper.quality(meanSquaredError: r.meanSquaredError),
+                                      exact: palette.exact && r.meanSquaredError == 0)
+            }
+        }
+        let first = quantize(cap)
         var upper = cap
         if first.exact {
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
@@ -73,7 +91,7 @@ enum BudgetSearch {
         var cache: [Int: Probe] = [:]
         func probe(_ n: Int) -> Probe {
             if let p = cache[n] { return p }
-            let q = (n == cap && !first.exact) ? first : clock.measure(\.quantize) { Quantizer.quantize([image], options: QuantizeOptions(maxColors: n, dithering: 1)) }
+            let q = (n == cap && !first.exact) ? first : quantize(n)
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: .fast) }
             let p = Probe(colors: n, result: q, bytes: bytes)
             cache[n] = p

@@ -231,6 +231,24 @@ final class QuantizerTests: XCTestCase {
         }
     }
 
+    func testPalettesOfOneHistogramEqualSeparateBuilds() {
+        // 200×200 random translucent pixels: ~40 k colours, more than the point limit, so the
+        // shared working points are the merged ones.
+        var many = Histogram()
+        many.add(TestImages.randomTranslucent(width: 200, height: 200, seed: 41))
+        var few = Histogram()
+        few.add(TestImages.greyRamp(width: 16, height: 4, from: 0, to: 150))
+        for h in [many, few] {
+            let palettes = HistogramPalettes(h)
+            for n in [256, 7, 64, 256, 2, 130, 16] {
+                let shared = palettes.palette(maxColors: n)
+                let alone = Quantizer.palette(from: h, maxColors: n)
+                XCTAssertEqual(shared.colors, alone.colors, "maxColors \(n)")
+                XCTAssertEqual(shared.exact, alone.exact, "maxColors \(n)")
+            }
+        }
+    }
+
     func testTinyAndThinImages() {
         for (w, h) in [(1, 1), (1, 9), (9, 1), (2, 2), (3, 50)] {
             for seed: UInt64 in [30, 31] {
