@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import ImageCore
 
 /// A region of the canvas.
@@ -30,6 +32,31 @@ extension APNGEncoder {
         var rect: CanvasRect
         var raster: Raster
         var filtered: [UInt8]
+    }
+
+    /// Frames whose final streams are compressed together, in parallel: enough to keep the cores
+    /// busy, few enough that the held rasters stay small.
+    static let compressionBatch = 8
+
+    /// Each raster's stream under `plan`, on up to as many threads as there are cores and rasters
+    /// (`first` serves the calling thread). Every stream is made by one thread from its raster
+    /// alone, so the bytes do not depend on the scheduling.
+    static func compressInParallel(_ rasters: [Raster], plan: EncodingPlan, first: ZlibCompressor) -> [[UInt8]] {
+        let workers = min(rasters.count, ProcessInfo.processInfo.activeProcessorCount)
+        if workers <= 1 { return rasters.map { plan.compress($0, with: first) } }
+        var streams = [[UInt8]](repeating: [], count: rasters.count)
+        streams.withUnsafeMutableBufferPointer { out in
+            let out = out
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                let compressor = w == 0 ? first : ZlibCompressor()
+                var j = w
+                while j < rasters.count {
+                    out[j] = plan.compress(rasters[j], with: compressor)
+                    j += workers
+                }
+            }
+        }
+        return streams
     }
 
     /// The deflate level candidates are ranked at. Level 1 is several times cheaper than level
@@ -94,6 +121,15 @@ extension APNGEncoder {
         var previous = keys(ofFrame: 0)
         var written = [WrittenFrame(rect: full, blend: 0, dispose: 0, delay: delays[0],
                                     stream: plan.compress(raster(previous, rect: full, base: nil), with: compressor))]
+        // Layouts are chosen frame by frame (each depends on the frame before); the chosen
+        // rasters' final streams do not depend on each other, so they are compressed a batch at
+        // a time on every core.
+        var pending: [(index: Int, raster: Raster)] = []
+        func compressPending() {
+            let streams = APNGEncoder.compressInParallel(pending.map(\.raster), plan: plan, first: compressor)
+            for (k, p) in pending.enumerated() { written[p.index].stream = streams[k] }
+            pending.removeAll(keepingCapacity: true)
+        }
         // Buffers reused across frames: fresh canvas-sized arrays per frame cost page faults.
         var base = [UInt32](repeating: 0, count: pixels)
         var target = [UInt32](repeating: 0, count: pixels)
@@ -126,10 +162,15 @@ extension APNGEncoder {
             let (chosen, candidateStream) = choose(candidates, compressor: compressor, level: candidateLevel,
                                                    needStream: reuseCandidate)
             written[written.count - 1].dispose = chosen.dispose
-            let stream = candidateStream ?? plan.compress(chosen.raster, with: compressor)
-            written.append(WrittenFrame(rect: chosen.rect, blend: chosen.blend, dispose: 0, delay: delays[i], stream: stream))
+            written.append(WrittenFrame(rect: chosen.rect, blend: chosen.blend, dispose: 0, delay: delays[i],
+                                        stream: candidateStream ?? []))
+            if candidateStream == nil {
+                pending.append((written.count - 1, chosen.raster))
+                if pending.count == APNGEncoder.compressionBatch { compressPending() }
+            }
             swap(&previous, &target)
         }
+        compressPending()
         // A one-frame input is a still. An animation whose frames are all alike stays an APNG that
         // keeps its duration and loop count, and it keeps two frames — the first frame's time,
         // then one unchanged pixel redrawn for the rest — because viewers and checkers take a
