@@ -308,4 +308,20 @@ final class APNGEncoderTests: XCTestCase {
         XCTAssertEqual(read.frames, Self.merged(rgbaFrames, delays).0)
         XCTAssertEqual(checked, 9)
     }
+
+    func testParallelStreamsEqualSerialOnes() {
+        // Rasters of different sizes and content, more of them than cores, so threads interleave.
+        var seed: UInt64 = 7
+        func next() -> UInt8 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt8(seed >> 58) }
+        let rasters = (0..<11).map { k -> Raster in
+            let w = 17 + 13 * k, h = 5 + 3 * k
+            return Raster(width: w, height: h, bitsPerPixel: 8, data: (0..<(w * h)).map { i in i % (k + 2) == 0 ? next() : UInt8(k) })
+        }
+        let plan = EncodingPlan.plan(.default, kind: .palette)
+        let serial = rasters.map { plan.compress($0, with: ZlibCompressor()) }
+        let parallel = APNGEncoder.compressInParallel(rasters, plan: plan, first: ZlibCompressor())
+        XCTAssertEqual(parallel, serial)
+        XCTAssertEqual(APNGEncoder.compressInParallel([], plan: plan, first: ZlibCompressor()), [])
+    }
+
 }
