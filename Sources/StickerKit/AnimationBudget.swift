@@ -28,6 +28,11 @@ enum AnimationBudget {
     static let windowLength = 4
     /// Predictions aim this far under the budget, so the real encode usually fits first time.
     static let margin = 0.97
+    /// Timelines of at most this many kept frames are sized by real `.fast` encodes instead of
+    /// predictions: a prediction encodes up to 16 sampled frames (and remaps 12) whatever the
+    /// length, so up to about twice that a real encode costs little more and is exact — no
+    /// calibration, no margin, no round lost to a missed prediction.
+    static let realProbeFrames = 32
 
     static func encode(_ animation: Animation, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
         Search(animation, options: options, clock: clock).run()
@@ -142,7 +147,28 @@ enum AnimationBudget {
         }
 
         /// Predicted size of the whole file at `n` colours and decimation `step`, in real bytes.
-        func predict(_ n: Int, _ step: Int) -> Double { rawPrediction(n, step) * calibration }
+        func predict(_ n: Int, _ step: Int) -> Double {
+            isExact(step) ? Double(probe(n, step).bytes.count) : rawPrediction(n, step) * calibration
+        }
+
+        /// Whether sizes at decimation `step` come from real encodes (see `realProbeFrames`).
+        func isExact(_ step: Int) -> Bool { timeline(step).indices.count <= AnimationBudget.realProbeFrames }
+
+        /// `.fast` encodes by "colours/step": the search asks for the same setting more than once
+        /// (as a size, as a round's choice, in the bisections).
+        var probes: [String: Encoded] = [:]
+
+        /// The real `.fast` encode of `n` colours at decimation `step`, made once.
+        func probe(_ n: Int, _ step: Int) -> Encoded {
+            let key = "\(n)/\(step)"
+            if let e = probes[key] { return e }
+            let e = encodeFully(n, step, effort: .fast)
+            probes[key] = e
+            // Real probes try several colour counts in a row: keep only this one's frames (and
+            // what predictions sample), not every count's.
+            if isExact(step) { releaseRemaps(keeping: [n]) }
+            return e
+        }
 
         /// The estimator's size of the sampled frames, scaled to the whole timeline.
         func rawPrediction(_ n: Int, _ step: Int) -> Double {
@@ -212,20 +238,31 @@ enum AnimationBudget {
         }
 
         /// The most colours in `lo…hi` whose predicted size is within the margin (bisection on
-        /// predictions), or nil when even `lo` is predicted over.
+        /// predictions), or nil when even `lo` is predicted over. With real sizes (`isExact`) the
+        /// top is tried first, since it is often the answer and each try is an encode.
         func predictedColours(step: Int, lo: Int, hi: Int) -> Int? {
-            let target = searchBudget * AnimationBudget.margin
+            let exact = isExact(step)
+            let target = searchBudget * (exact ? 1 : AnimationBudget.margin)
+            if exact && predict(hi, step) <= target { return hi }
             if predict(lo, step) > target { return nil }
             if predict(hi, step) <= target { return hi }
             // Regula falsi on log(size) against log(colours), which is close to a straight line:
-            // two or three predictions instead of a bisection's six or seven.
+            // two or three predictions instead of a bisection's six or seven. When the same end
+            // moves twice in a row the curve is bending away from the chord: bisect once instead
+            // (plain regula falsi would creep up on the answer one or two colours at a time).
             var a = lo, b = hi
+            var lastMoved = 0
             for _ in 0..<4 where b - a > max(1, a / 16) {
-                let sa = log(predict(a, step)), sb = log(predict(b, step))
-                var t = sb > sa ? (log(target) - sa) / (sb - sa) : 0.5
-                t = min(0.9, max(0.1, t))
+                var t = 0.5
+                if lastMoved != 2 {
+                    let sa = log(predict(a, step)), sb = log(predict(b, step))
+                    t = sb > sa ? (log(target) - sa) / (sb - sa) : 0.5
+                    t = min(0.9, max(0.1, t))
+                }
                 let n = min(b - 1, max(a + 1, Int(exp(log(Double(a)) + t * (log(Double(b)) - log(Double(a)))))))
-                if predict(n, step) <= target { a = n } else { b = n }
+                let moved = predict(n, step) <= target ? -1 : 1
+                if moved < 0 { a = n } else { b = n }
+                lastMoved = lastMoved == moved ? 2 : moved
             }
             return a
         }
@@ -235,14 +272,14 @@ enum AnimationBudget {
             var n = n
             var over = n + 1   // the fewest colours known not to fit
             for _ in 0..<6 {
-                let e = encodeFully(n, step)
+                let e = probe(n, step)
                 if e.fits(maxBytes) {
                     // The steps down overshoot: bisect back up towards the last size that missed.
                     var best = e
                     var lo = n, hi = over
                     for _ in 0..<3 where hi - lo > max(1, lo / 8) {
                         let mid = (lo + hi) / 2
-                        let m = encodeFully(mid, step)
+                        let m = probe(mid, step)
                         if m.fits(maxBytes) { best = m; lo = mid } else { hi = mid }
                     }
                     return best
@@ -294,10 +331,12 @@ enum AnimationBudget {
                 if let b = best, !better(colors: n, step: step, than: b) { break }
                 if tried.contains("\(n)/\(step)") { break }
                 tried.insert("\(n)/\(step)")
-                let e = encodeFully(n, step)
+                let e = probe(n, step)
                 releaseRemaps(keeping: [best?.colors, fitting?.colors, n].compactMap { $0 })
-                let predicted = rawPrediction(n, step)
-                if !e.bytes.isEmpty, predicted > 0 { calibration = Double(e.bytes.count) / predicted }
+                if !isExact(step) {
+                    let predicted = rawPrediction(n, step)
+                    if !e.bytes.isEmpty, predicted > 0 { calibration = Double(e.bytes.count) / predicted }
+                }
                 if e.fits(maxBytes), better(e, than: fitting) { fitting = e }
                 if e.fits(Int(searchBudget)) {
                     if better(e, than: best) { best = e }
@@ -314,7 +353,7 @@ enum AnimationBudget {
                 var lo = b.colors, hi = cap + 1
                 for _ in 0..<4 where hi - lo > max(1, lo / 8) {
                     let mid = (lo + hi) / 2
-                    let e = encodeFully(mid, b.step)
+                    let e = probe(mid, b.step)
                     if e.fits(Int(searchBudget)) {
                         b = e
                         lo = mid
@@ -345,7 +384,7 @@ enum AnimationBudget {
             }
             guard let chosen else {
                 let last = steps.last!
-                let smallest = encodeFully(2, last)
+                let smallest = probe(2, last)
                 return .failure(StickerError(String(format: "does not fit: 2 colours and %d of %d frames (%.1f fps) still take %d bytes, over the %d-byte budget",
                                                     smallest.indices.count, frames.count, fps(last), smallest.bytes.count, maxBytes),
                                              kind: .overBudget))
