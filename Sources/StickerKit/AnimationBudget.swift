@@ -148,8 +148,39 @@ enum AnimationBudget {
 
         /// Predicted size of the whole file at `n` colours and decimation `step`, in real bytes.
         func predict(_ n: Int, _ step: Int) -> Double {
-            isExact(step) ? Double(probe(n, step).bytes.count) : rawPrediction(n, step) * calibration
+            if isExact(step) { return Double(probe(n, step).bytes.count) }
+            // Real sizes at this frame rate beat the sample: between two, interpolate (log size
+            // is close to linear in log colours); beside one, scale the sample's prediction by
+            // how far it missed there (the miss varies with the colour count, so the nearest
+            // real size is the best anchor); else the last miss anywhere.
+            let known = realSizes[step] ?? [:]
+            if let size = known[n] { return Double(size) }
+            let below = known.keys.filter { $0 < n }.max(), above = known.keys.filter { $0 > n }.min()
+            if let b = below, let a = above {
+                let sb = log(Double(max(1, known[b]!))), sa = log(Double(max(1, known[a]!)))
+                let t = (log(Double(n)) - log(Double(b))) / (log(Double(a)) - log(Double(b)))
+                return exp(sb + t * (sa - sb))
+            }
+            // Two or more real sizes on one side: extrapolate along their own slope (the
+            // sample's shape can be far off for animations unlike their sampled windows).
+            let side = below != nil ? known.keys.filter { $0 < n }.sorted().suffix(2).map { $0 }
+                                    : known.keys.filter { $0 > n }.sorted().prefix(2).map { $0 }
+            if side.count == 2 {
+                let (k0, k1) = (side[0], side[1])
+                let s0 = log(Double(max(1, known[k0]!))), s1 = log(Double(max(1, known[k1]!)))
+                let slope = min(1.5, max(0.1, (s1 - s0) / (log(Double(k1)) - log(Double(k0)))))
+                let anchor = below ?? above!
+                return exp(log(Double(max(1, known[anchor]!))) + slope * (log(Double(n)) - log(Double(anchor))))
+            }
+            if let anchor = below ?? above {
+                let raw = rawPrediction(anchor, step)
+                if raw > 0 { return rawPrediction(n, step) * Double(known[anchor]!) / raw }
+            }
+            return rawPrediction(n, step) * calibration
         }
+
+        /// Sizes of real `.fast` encodes: frame-rate step → colours → bytes.
+        var realSizes: [Int: [Int: Int]] = [:]
 
         /// Whether sizes at decimation `step` come from real encodes (see `realProbeFrames`).
         func isExact(_ step: Int) -> Bool { timeline(step).indices.count <= AnimationBudget.realProbeFrames }
@@ -164,6 +195,7 @@ enum AnimationBudget {
             if let e = probes[key] { return e }
             let e = encodeFully(n, step, effort: .fast)
             probes[key] = e
+            if !e.bytes.isEmpty { realSizes[step, default: [:]][n] = e.bytes.count }
             // Real probes try several colour counts in a row: keep only this one's frames (and
             // what predictions sample), not every count's.
             if isExact(step) { releaseRemaps(keeping: [n]) }
@@ -350,9 +382,21 @@ enum AnimationBudget {
             // the best probe leaves much of the budget unused, bisect the colour count upwards
             // with real encodes at the same frame rate.
             if var b = best, b.colors < cap, Double(b.bytes.count) < searchBudget * 0.85 {
-                var lo = b.colors, hi = cap + 1
+                // Above the fewest colours already seen not to fit there is nothing to find.
+                let over = (realSizes[b.step] ?? [:]).filter { $0.key > b.colors && Double($0.value) > searchBudget }.keys.min()
+                var lo = b.colors, hi = over ?? cap + 1
                 for _ in 0..<4 where hi - lo > max(1, lo / 8) {
-                    let mid = (lo + hi) / 2
+                    // The top first when nothing above is known (often it fits); then between
+                    // two real sizes, where log size against log colours is nearly straight,
+                    // kept an eighth of the gap away from either end.
+                    var mid = (lo + hi) / 2
+                    if hi > cap {
+                        mid = cap
+                    } else if let sLo = realSizes[b.step]?[lo], let sHi = realSizes[b.step]?[hi], sHi > sLo {
+                        let t = (log(searchBudget * 0.98) - log(Double(sLo))) / (log(Double(sHi)) - log(Double(sLo)))
+                        let guess = Int(exp(log(Double(lo)) + t * (log(Double(hi)) - log(Double(lo)))))
+                        mid = min(hi - max(1, (hi - lo) / 8), max(lo + max(1, (hi - lo) / 8), guess))
+                    }
                     let e = probe(mid, b.step)
                     if e.fits(Int(searchBudget)) {
                         b = e
