@@ -46,8 +46,8 @@ public struct ConversionResult: Sendable {
 /// decoded and dropped, so what is held is the input bytes, the decoder's canvas, one source
 /// frame and that size's fitted frames (frames × side² × 4 bytes, less when consecutive frames
 /// repeat), which the budget search needs together. With `trim`, a first pass finds the visible
-/// bounds over all frames. Smaller sources are decoded once and resized for every size, as
-/// before; both paths give the same bytes.
+/// bounds over all frames. Smaller sources, and stills of any size, are decoded once and resized
+/// for every size, as before; both paths give the same bytes.
 public enum StickerConverter {
     /// Decoded bytes (canvas pixels × frames × 4) above which a source is streamed: 64 MiB.
     /// Below it, decoding once for every size costs less time than it saves memory (the 618²
@@ -83,7 +83,8 @@ public enum StickerConverter {
             }
             held.append(frame)
             heldBytes += frame.image.pixels.count
-            guard heldBytes > streamingThreshold, let first = sizes.first else { return }
+            // A still is never streamed: its peak is its own decode, which every pass would repeat.
+            guard held.count > 1, heldBytes > streamingThreshold, let first = sizes.first else { return }
             clock.measure(\.resize) {
                 if options.trim {
                     var union = VisibleBounds()
