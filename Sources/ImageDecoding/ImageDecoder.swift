@@ -44,7 +44,22 @@ public enum ImageDecoder {
     }
 
     /// Decodes any supported file. Throws `ImageError` naming the format and the problem.
+    ///
+    /// This is `decodeFrames` keeping every frame.
     public static func decode(_ bytes: [UInt8], options: DecodeOptions = .init()) throws -> DecodedImage {
+        try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+    }
+
+    /// Decodes any supported file frame by frame: `body` gets every frame composited on the full
+    /// canvas, in order, with the delays `decode` gives, and may drop each one before the next is
+    /// decoded. Between frames the decoder holds its compositing canvas (plus the region saved for
+    /// a restore-to-previous disposal) and, until the second frame arrives, the first one, whose
+    /// delay depends on whether the file is animated. Limits are checked exactly as by `decode`
+    /// (before allocating, with the same errors); an error thrown by `body` stops decoding and is
+    /// rethrown. Frames delivered before a decoding error stay delivered: a caller that must not
+    /// act on a partial file waits for the return.
+    public static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions = .init(),
+                                     _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
         if bytes.isEmpty { throw ImageError.unsupported(nil, "empty file (0 bytes)") }
         guard let format = sniff(bytes) else {
             // "\x89PNG" with the rest altered is a PNG damaged in transfer (CR/LF conversion, a
@@ -54,21 +69,31 @@ public enum ImageDecoder {
             }
             throw ImageError.unsupported(nil, "not an image: unknown format (first bytes \(hexPrefix(bytes)))")
         }
-        var decoded: DecodedImage
-        switch format {
-        case .png, .apng: decoded = try PNGDecoder.decode(bytes, options: options)
-        case .jpeg: decoded = try JPEGDecoder.decode(bytes, options: options)
-        case .gif: decoded = try GIFDecoder.decode(bytes, options: options)
-        case .webp: decoded = try WebPDecoder.decode(bytes, options: options)
-        }
         // Browsers show a delay of 10 ms or less as 100 ms; so do we, so that timing is what the
-        // artist saw. Stills keep their zero delay.
-        if decoded.animation.isAnimated {
-            for i in decoded.animation.frames.indices {
-                decoded.animation.frames[i].delay = decoded.animation.frames[i].delay.displayed
+        // artist saw. Stills keep their zero delay, so the first frame waits for the second.
+        var seen = 0
+        var first: Frame?
+        func deliver(_ frame: Frame) throws {
+            seen += 1
+            if seen == 1 { first = frame; return }
+            if let held = first {
+                first = nil
+                try body(Frame(image: held.image, delay: held.delay.displayed))
             }
+            try body(Frame(image: frame.image, delay: frame.delay.displayed))
         }
-        return decoded
+        let info: FrameStreamInfo
+        switch format {
+        case .png, .apng: info = try PNGDecoder.decodeFrames(bytes, options: options, deliver)
+        case .jpeg: info = try JPEGDecoder.decodeFrames(bytes, options: options, deliver)
+        case .gif: info = try GIFDecoder.decodeFrames(bytes, options: options, deliver)
+        case .webp: info = try WebPDecoder.decodeFrames(bytes, options: options, deliver)
+        }
+        if let still = first {
+            first = nil
+            try body(still)
+        }
+        return info
     }
 
     static func hexPrefix(_ bytes: [UInt8]) -> String {

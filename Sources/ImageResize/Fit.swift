@@ -61,56 +61,22 @@ public enum Resizer {
     /// union over all frames so that every frame keeps the same geometry. Reduction is an exact
     /// area average in premultiplied alpha; enlargement is a linear filter and is reported in
     /// `upscaled` and `warnings`. Delays and the loop count are kept.
+    /// `FrameFitter` is the same fit one frame at a time; this is the loop over it.
     public static func fit(_ animation: Animation, options: FitOptions) -> FitResult {
-        var warnings: [String] = []
-        var size = options.size
-        if size < 1 || size > maxSize {
-            let clamped = min(max(size, 1), maxSize)
-            warnings.append("size \(size) is outside 1…\(maxSize): using \(clamped)")
-            size = clamped
+        var bounds: VisibleBounds?
+        if options.trim {
+            var union = VisibleBounds()
+            for frame in animation.frames { union.add(frame.image) }
+            bounds = union
         }
-        var inset = options.inset
-        if inset < 0 || 2 * inset >= size {
-            let clamped = min(max(inset, 0), (size - 1) / 2)
-            warnings.append("inset \(inset) does not fit a \(size)×\(size) sticker: using \(clamped)")
-            inset = clamped
-        }
-
-        let frames = animation.frames
-        var crop = TrimBounds(x: 0, y: 0, width: animation.width, height: animation.height)
-        if options.trim, let bounds = TrimBounds.union(of: frames) { crop = bounds }
-        func blank() -> FitResult {
-            let out = frames.map { Frame(image: Image(width: size, height: size), delay: $0.delay) }
-            return FitResult(animation: Animation(width: size, height: size, frames: out, loopCount: animation.loopCount),
-                             upscaled: false, warnings: warnings)
-        }
-        guard crop.width > 0, crop.height > 0 else {
-            warnings.append("source is \(animation.width)×\(animation.height): nothing to fit")
-            return blank()
-        }
-
-        let g = FitGeometry(width: crop.width, height: crop.height, size: size, inset: inset, mode: options.fit)
-        let x = AxisWeights(sourceCount: crop.width, origin: crop.x, outputCount: size, scale: g.scale,
-                            offset: g.offsetX, windowStart: g.windowX.lowerBound, windowEnd: g.windowX.upperBound)
-        let y = AxisWeights(sourceCount: crop.height, origin: crop.y, outputCount: size, scale: g.scale,
-                            offset: g.offsetY, windowStart: g.windowY.lowerBound, windowEnd: g.windowY.upperBound)
-        let upscaled = g.scale > 1
-        if upscaled {
-            warnings.append("source is \(crop.width)×\(crop.height), smaller than the \(size)×\(size) sticker: enlarged")
-        }
-        let resampler = AreaResampler(x: x, y: y, sourceWidth: animation.width, linear: options.linear)
+        var fitter = FrameFitter(canvasWidth: animation.width, canvasHeight: animation.height, options: options,
+                                 visibleBounds: bounds)
         var out: [Frame] = []
-        out.reserveCapacity(frames.count)
-        for (i, frame) in frames.enumerated() {
-            // Consecutive identical frames (common in GIFs) resample once.
-            if i > 0, frame.image == frames[i - 1].image {
-                out.append(Frame(image: out[i - 1].image, delay: frame.delay))
-                continue
-            }
-            let pixels = resampler.resample(frame.image)
-            out.append(Frame(image: Image(width: size, height: size, pixels: pixels), delay: frame.delay))
+        out.reserveCapacity(animation.frames.count)
+        for frame in animation.frames {
+            out.append(Frame(image: fitter.fit(frame.image), delay: frame.delay))
         }
-        return FitResult(animation: Animation(width: size, height: size, frames: out, loopCount: animation.loopCount),
-                         upscaled: upscaled, warnings: warnings)
+        return FitResult(animation: Animation(width: fitter.size, height: fitter.size, frames: out, loopCount: animation.loopCount),
+                         upscaled: fitter.upscaled, warnings: fitter.warnings)
     }
 }

@@ -8,7 +8,8 @@ struct GIFDecodeState {
     let options: DecodeOptions
     let byteCount: Int
 
-    private var frames: [Frame] = []
+    /// Frames delivered so far.
+    private var frameCount = 0
     private var warnings: [String] = []
     private var loopCount = 1
     /// Image descriptors seen so far (the 1-based number of the frame being read).
@@ -27,7 +28,8 @@ struct GIFDecodeState {
         self.byteCount = byteCount
     }
 
-    mutating func run() throws -> DecodedImage {
+    /// Reads every record, handing `body` each frame as soon as it is drawn (delays as stored).
+    mutating func run(_ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
         let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
         try options.limits.check(width: width, height: height, format: .gif, what: "logical screen is")
         var canvas = GIFCanvas(width: width, height: height)
@@ -42,7 +44,7 @@ struct GIFDecodeState {
                     warnings.append("data ends after frame \(frameNumber) (\(byteCount) bytes) without a trailer")
                     break records
                 }
-                try fail(canvas: canvas, place: frames.isEmpty ? "before the first frame" : "after frame \(frameNumber)")
+                try fail(canvas: canvas, place: frameCount == 0 ? "before the first frame" : "after frame \(frameNumber)", body)
                 break records
             }
             atFrameEnd = false
@@ -51,32 +53,32 @@ struct GIFDecodeState {
                 frameNumber += 1
                 partialRows = 0
                 do {
-                    try readFrame(into: &canvas, line: &line)
+                    try readFrame(into: &canvas, line: &line, body)
                 } catch is GIFStop {
-                    try fail(canvas: canvas, place: "in frame \(frameNumber)")
+                    try fail(canvas: canvas, place: "in frame \(frameNumber)", body)
                     break records
                 }
                 atFrameEnd = true
                 if options.firstFrameOnly { break records }
             case EXTENSION_RECORD_TYPE:
                 if !readExtension() {
-                    try fail(canvas: canvas, place: frames.isEmpty ? "in an extension before the first frame" : "in an extension after frame \(frameNumber)")
+                    try fail(canvas: canvas, place: frameCount == 0 ? "in an extension before the first frame" : "in an extension after frame \(frameNumber)", body)
                     break records
                 }
             case TERMINATE_RECORD_TYPE:
                 break records
             default:
-                try fail(canvas: canvas, place: "after frame \(frameNumber)")
+                try fail(canvas: canvas, place: "after frame \(frameNumber)", body)
                 break records
             }
         }
-        guard !frames.isEmpty else { throw ImageError.decoding(.gif, "no image in the file (\(byteCount) bytes)") }
-        let animation = Animation(width: width, height: height, frames: frames, loopCount: loopCount)
-        return DecodedImage(format: .gif, animation: animation, warnings: warnings)
+        guard frameCount > 0 else { throw ImageError.decoding(.gif, "no image in the file (\(byteCount) bytes)") }
+        return FrameStreamInfo(format: .gif, width: width, height: height, frameCount: frameCount,
+                               loopCount: loopCount, warnings: warnings)
     }
 
     /// Turns a giflib failure into an error (strict, or nothing to keep) or a warning (lenient).
-    private mutating func fail(canvas: GIFCanvas, place: String) throws {
+    private mutating func fail(canvas: GIFCanvas, place: String, _ body: (Frame) throws -> Void) throws {
         let message: String
         if source.pointee.ranOut {
             message = "data ends \(place) (after \(byteCount) bytes)"
@@ -84,13 +86,12 @@ struct GIFDecodeState {
             message = "\(GIFDecoder.errorText(gif.pointee.Error)) \(place) (at byte \(source.pointee.offset))"
         }
         guard options.lenient else { throw ImageError.decoding(.gif, message) }
-        if frames.isEmpty {
+        if frameCount == 0 {
             guard partialRows > 0 else { throw ImageError.decoding(.gif, message) }
-            frames.append(Frame(image: Image(width: canvas.width, height: canvas.height, pixels: canvas.pixels),
-                                delay: Delay(centiseconds: Int(control.DelayTime))))
+            try deliver(canvas, body)
             warnings.append("\(message); kept the \(partialRows) rows of frame 1 that decoded")
         } else {
-            warnings.append("\(message); kept \(frames.count) complete frames")
+            warnings.append("\(message); kept \(frameCount) complete frames")
         }
     }
 
@@ -124,14 +125,14 @@ struct GIFDecodeState {
 
     /// Reads the image descriptor and pixels of one frame, draws it, keeps the canvas as a frame
     /// and applies its disposal. Throws `GIFStop` when giflib fails (the caller names the place).
-    private mutating func readFrame(into canvas: inout GIFCanvas, line: inout [UInt8]) throws {
+    private mutating func readFrame(into canvas: inout GIFCanvas, line: inout [UInt8], _ body: (Frame) throws -> Void) throws {
         guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFStop() }
         let desc = gif.pointee.Image
         let left = Int(desc.Left), top = Int(desc.Top), w = Int(desc.Width), h = Int(desc.Height)
         if w > 0 && h > 0 {
             try options.limits.check(width: w, height: h, format: .gif, what: "frame \(frameNumber) descriptor says")
         }
-        try options.limits.check(frames: frames.count + 1, width: canvas.width, height: canvas.height, format: .gif)
+        try options.limits.check(frames: frameCount + 1, width: canvas.width, height: canvas.height, format: .gif)
         if left + w > canvas.width || top + h > canvas.height {
             // Browsers clip such frames; strict decoding refuses the file (its structure is
             // wrong), lenient decoding clips as browsers do and says so.
@@ -172,10 +173,16 @@ struct GIFDecodeState {
         if Int(maxIndex) >= colorCount && colorCount > 0 {
             warnings.append("frame \(frameNumber) uses colour index \(maxIndex) beyond its \(colorCount)-entry colour table; drawn black")
         }
-        frames.append(Frame(image: Image(width: canvas.width, height: canvas.height, pixels: canvas.pixels),
-                            delay: Delay(centiseconds: Int(control.DelayTime))))
+        try deliver(canvas, body)
         canvas.dispose(disposal, left: left, top: top, width: w, height: h)
         control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+    }
+
+    /// Hands the screen as shown now to `body`, with the delay of the current control block.
+    private mutating func deliver(_ canvas: GIFCanvas, _ body: (Frame) throws -> Void) throws {
+        try body(Frame(image: Image(width: canvas.width, height: canvas.height, pixels: canvas.pixels),
+                       delay: Delay(centiseconds: Int(control.DelayTime))))
+        frameCount += 1
     }
 
     /// The frame rows in the order they are stored: top to bottom, or GIF's four interlace

@@ -11,6 +11,13 @@ public enum GIFDecoder {
     /// Decodes `bytes`. Order: screen descriptor → limits → canvas → frames (each checked against
     /// the frame and byte limits before it is kept).
     public static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
+        try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+    }
+
+    /// Decodes `bytes` frame by frame: `body` gets each frame as soon as it is composited, with
+    /// its delay as stored, so only the logical screen (and its copy for disposal 3) is held
+    /// between frames. Errors and warnings are those of `decode`.
+    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
         try bytes.withUnsafeBufferPointer { data in
             let source = UnsafeMutablePointer<GIFSource>.allocate(capacity: 1)
             source.initialize(to: GIFSource(base: data.baseAddress!, count: data.count))
@@ -24,7 +31,7 @@ public enum GIFDecoder {
             }
             defer { var closeError: Int32 = 0; DGifCloseFile(gif, &closeError) }
             var state = GIFDecodeState(gif: gif, source: source, options: options, byteCount: data.count)
-            return try state.run()
+            return try state.run(body)
         }
     }
 

@@ -16,6 +16,15 @@ public enum JPEGDecoder {
         }
     }
 
+    /// The one frame of `decode`, handed to `body` (a JPEG is a still: nothing to stream).
+    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+        let decoded = try decode(bytes, options: options)
+        let image = decoded.animation.frames[0].image
+        try body(decoded.animation.frames[0])
+        return FrameStreamInfo(format: .jpeg, width: image.width, height: image.height, frameCount: 1,
+                               loopCount: decoded.animation.loopCount, warnings: decoded.warnings)
+    }
+
     private static func decode(_ data: UnsafeBufferPointer<UInt8>, decoder: OpaquePointer,
                                options: DecodeOptions) throws -> DecodedImage {
         var header = sk_jpeg_header()

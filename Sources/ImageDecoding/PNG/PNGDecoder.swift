@@ -37,7 +37,14 @@ public enum PNGDecoder {
     /// animated, `.png` otherwise. Throws `ImageError` naming the format and the problem; with
     /// `options.lenient`, CRC mismatches are ignored and truncated data keeps what decoded.
     public static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
-        var layout = try PNGFileLayout.parse(bytes, options: options)
+        try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+    }
+
+    /// Decodes `bytes` frame by frame: `body` gets each frame composited on the full canvas as
+    /// soon as it is drawn, with its delay as stored, so only the canvas (and the region saved for
+    /// a PREVIOUS disposal) is held between frames. Errors and warnings are those of `decode`.
+    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+        let layout = try PNGFileLayout.parse(bytes, options: options)
         let format = layout.format
         let header = layout.header
         var warnings = layout.warnings
@@ -59,7 +66,9 @@ public enum PNGDecoder {
 
         guard let animation = layout.animation else {
             let raster = try decodeImage(layout.idat, width: header.width, height: header.height, what: "IDAT")
-            return DecodedImage(format: format, animation: Animation(still: raster.image), warnings: warnings)
+            try body(Frame(image: raster.image, delay: .zero))
+            return FrameStreamInfo(format: format, width: header.width, height: header.height, frameCount: 1,
+                                   loopCount: 0, warnings: warnings)
         }
 
         // Limits bound the canvas unless the caller chose `.unlimited`; even then, no overflow.
@@ -68,13 +77,14 @@ public enum PNGDecoder {
             throw ImageError.limits(format, "canvas \(header.width)×\(header.height) is too large to allocate")
         }
         var compositor = APNGCompositor(width: header.width, height: header.height)
-        var frames: [Frame] = []
+        var delivered = 0
         for (i, frame) in layout.frames.enumerated() {
             let c = frame.control
             let raster = try decodeImage(frame.usesIDAT ? layout.idat : frame.data, width: c.width, height: c.height,
                                          what: frame.usesIDAT ? "frame 0 (IDAT)" : "frame \(i)")
             compositor.draw(raster.image, rows: raster.rowsDecoded, control: c, isFirst: i == 0)
-            frames.append(Frame(image: compositor.snapshot, delay: c.delay))
+            try body(Frame(image: compositor.snapshot, delay: c.delay))
+            delivered += 1
             if options.firstFrameOnly { break }
             if !raster.isComplete && options.lenient {
                 if i + 1 < layout.frames.count {
@@ -83,14 +93,12 @@ public enum PNGDecoder {
                 break
             }
         }
-        if layout.stoppedEarly && !options.firstFrameOnly && frames.count < animation.frames
+        if layout.stoppedEarly && !options.firstFrameOnly && delivered < animation.frames
             && !warnings.contains(where: { $0.hasPrefix("kept ") }) {
-            warnings.append("kept \(frames.count) of \(animation.frames) frames")
+            warnings.append("kept \(delivered) of \(animation.frames) frames")
         }
-        layout.frames.removeAll()
-        return DecodedImage(format: format,
-                            animation: Animation(width: header.width, height: header.height, frames: frames, loopCount: animation.plays),
-                            warnings: warnings)
+        return FrameStreamInfo(format: format, width: header.width, height: header.height, frameCount: delivered,
+                               loopCount: animation.plays, warnings: warnings)
     }
 
     /// Calls `body` with the bytes of `ranges` back to back: in place for one range, copied for

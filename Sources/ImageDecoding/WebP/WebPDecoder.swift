@@ -8,6 +8,13 @@ import ImageCore
 public enum WebPDecoder {
     /// Decodes `bytes`. Order: features → limits → allocate → pixels.
     public static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
+        try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+    }
+
+    /// Decodes `bytes` frame by frame: `body` gets each frame as soon as libwebp has composited
+    /// it, so only libwebp's canvas and the current frame are held. Errors and warnings are those
+    /// of `decode`.
+    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
         let chunks = WebPChunks(bytes)
         var features = WebPBitstreamFeatures()
         let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
@@ -20,14 +27,17 @@ public enum WebPDecoder {
         }
         try options.limits.check(width: Int(features.width), height: Int(features.height), format: .webp, what: "header says")
         if features.has_animation != 0 {
-            return try decodeAnimation(bytes, chunks: chunks, truncated: truncated, options: options)
+            return try decodeAnimation(bytes, chunks: chunks, truncated: truncated, options: options, body)
         }
-        return try decodeStill(bytes, width: Int(features.width), height: Int(features.height),
-                               chunks: chunks, truncated: truncated, options: options)
+        let still = try decodeStill(bytes, width: Int(features.width), height: Int(features.height),
+                                    chunks: chunks, truncated: truncated, options: options)
+        try body(Frame(image: still.image, delay: .zero))
+        return FrameStreamInfo(format: .webp, width: still.image.width, height: still.image.height, frameCount: 1,
+                               loopCount: 0, warnings: still.warnings)
     }
 
     private static func decodeStill(_ bytes: [UInt8], width: Int, height: Int, chunks: WebPChunks,
-                                    truncated: Bool, options: DecodeOptions) throws -> DecodedImage {
+                                    truncated: Bool, options: DecodeOptions) throws -> (image: Image, warnings: [String]) {
         var warnings: [String] = []
         if truncated {
             guard let start = chunks.imageDataStart, bytes.count > start + 10 else {
@@ -55,7 +65,7 @@ public enum WebPDecoder {
         if !truncated, let icc = iccProfile(bytes) {
             if let note = try applyProfile(icc, to: &image, lenient: options.lenient) { warnings.append(note) }
         }
-        return DecodedImage(format: .webp, animation: Animation(still: image), warnings: warnings)
+        return (image, warnings)
     }
 
     private static func decodeWhole(_ bytes: [UInt8], into pixels: inout [UInt8], width: Int, height: Int) -> VP8StatusCode {
@@ -93,8 +103,11 @@ public enum WebPDecoder {
         }
     }
 
+    /// Frames come from `WebPAnimDecoder` one at a time; an ICCP profile is applied to each as
+    /// it comes (a profile that behaves like sRGB is dropped after the first frame, as nothing
+    /// would change).
     private static func decodeAnimation(_ bytes: [UInt8], chunks: WebPChunks, truncated: Bool,
-                                        options: DecodeOptions) throws -> DecodedImage {
+                                        options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
         var warnings: [String] = []
         var data = bytes
         if truncated {
@@ -128,36 +141,36 @@ public enum WebPDecoder {
             let frameCount = options.firstFrameOnly ? 1 : Int(info.frame_count)
             try options.limits.check(frames: frameCount, width: width, height: height, format: .webp)
 
-            var frames: [Frame] = []
-            frames.reserveCapacity(frameCount)
+            // The profile is applied frame by frame until one frame comes back unchanged (a profile
+            // that behaves like sRGB); the note kept is the last frame's.
+            var icc = WebPAnimDecoderGetDemuxer(decoder).flatMap { iccProfile($0) }
+            var note: String?
+            var delivered = 0
             var previousTimestamp: Int32 = 0
             let byteCount = width * height * 4
-            while frames.count < frameCount, WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+            while delivered < frameCount, WebPAnimDecoderHasMoreFrames(decoder) != 0 {
                 var canvas: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
-                    let message = "libwebp cannot decode frame \(frames.count + 1) of \(info.frame_count)"
-                    guard options.lenient, !frames.isEmpty else { throw ImageError.decoding(.webp, message) }
-                    warnings.append("\(message); kept \(frames.count) frames")
+                    let message = "libwebp cannot decode frame \(delivered + 1) of \(info.frame_count)"
+                    guard options.lenient, delivered > 0 else { throw ImageError.decoding(.webp, message) }
+                    warnings.append("\(message); kept \(delivered) frames")
                     break
                 }
-                let pixels = Array(UnsafeBufferPointer(start: canvas, count: byteCount))
+                var image = Image(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: byteCount)))
                 let duration = max(0, Int(timestamp) - Int(previousTimestamp))
                 previousTimestamp = timestamp
-                frames.append(Frame(image: Image(width: width, height: height, pixels: pixels),
-                                    delay: Delay(milliseconds: duration)))
-            }
-            guard !frames.isEmpty else { throw ImageError.decoding(.webp, "animation has no frames") }
-            if let demuxer = WebPAnimDecoderGetDemuxer(decoder), let icc = iccProfile(demuxer) {
-                var note: String?
-                for i in frames.indices {
-                    note = try applyProfile(icc, to: &frames[i].image, lenient: options.lenient)
-                    if note == nil { break }
+                if let profile = icc {
+                    note = try applyProfile(profile, to: &image, lenient: options.lenient)
+                    if note == nil { icc = nil }
                 }
-                if let note { warnings.append(note) }
+                try body(Frame(image: image, delay: Delay(milliseconds: duration)))
+                delivered += 1
             }
-            let animation = Animation(width: width, height: height, frames: frames, loopCount: Int(info.loop_count))
-            return DecodedImage(format: .webp, animation: animation, warnings: warnings)
+            guard delivered > 0 else { throw ImageError.decoding(.webp, "animation has no frames") }
+            if let note { warnings.append(note) }
+            return FrameStreamInfo(format: .webp, width: width, height: height, frameCount: delivered,
+                                   loopCount: Int(info.loop_count), warnings: warnings)
         }
     }
 

@@ -1,0 +1,85 @@
+import ImageCore
+
+/// Fits the frames of one animation into an `options.size` square one frame at a time, all with
+/// the same geometry: what `Resizer.fit` does to a whole animation, for callers that decode
+/// frames one by one and must not hold them all.
+///
+/// Feed it the frames in order: a frame equal to the one before it is resampled once, and the
+/// result shares that frame's storage (GIFs often repeat frames).
+public struct FrameFitter {
+    /// Side of every output image (the requested size, clamped to what `Resizer` accepts).
+    public let size: Int
+    /// True when the source is enlarged (smaller than the sticker).
+    public let upscaled: Bool
+    /// One line per note for the user (enlargement, adjusted options), as `Resizer.fit` gives.
+    public let warnings: [String]
+
+    private let canvasWidth: Int
+    private let canvasHeight: Int
+    /// Nil when there is nothing to fit (an empty canvas): every output is transparent.
+    private let resampler: AreaResampler?
+    private var previousSource: Image?
+    private var previousOutput: Image?
+
+    /// A fitter for frames of a `canvasWidth × canvasHeight` canvas.
+    ///
+    /// With `options.trim`, `visibleBounds` must hold every frame of the animation (fed before
+    /// the first `fit`) so that all frames share one crop; without it no trim is applied, and
+    /// it is ignored when `options.trim` is false. See `Resizer.fit` for the geometry.
+    public init(canvasWidth: Int, canvasHeight: Int, options: FitOptions, visibleBounds: VisibleBounds? = nil) {
+        var warnings: [String] = []
+        var size = options.size
+        if size < 1 || size > Resizer.maxSize {
+            let clamped = min(max(size, 1), Resizer.maxSize)
+            warnings.append("size \(size) is outside 1…\(Resizer.maxSize): using \(clamped)")
+            size = clamped
+        }
+        var inset = options.inset
+        if inset < 0 || 2 * inset >= size {
+            let clamped = min(max(inset, 0), (size - 1) / 2)
+            warnings.append("inset \(inset) does not fit a \(size)×\(size) sticker: using \(clamped)")
+            inset = clamped
+        }
+        self.size = size
+        self.canvasWidth = canvasWidth
+        self.canvasHeight = canvasHeight
+
+        var crop = TrimBounds(x: 0, y: 0, width: canvasWidth, height: canvasHeight)
+        if options.trim, let bounds = visibleBounds?.rectangle { crop = bounds }
+        guard crop.width > 0, crop.height > 0 else {
+            warnings.append("source is \(canvasWidth)×\(canvasHeight): nothing to fit")
+            self.upscaled = false
+            self.warnings = warnings
+            self.resampler = nil
+            return
+        }
+        let g = FitGeometry(width: crop.width, height: crop.height, size: size, inset: inset, mode: options.fit)
+        let x = AxisWeights(sourceCount: crop.width, origin: crop.x, outputCount: size, scale: g.scale,
+                            offset: g.offsetX, windowStart: g.windowX.lowerBound, windowEnd: g.windowX.upperBound)
+        let y = AxisWeights(sourceCount: crop.height, origin: crop.y, outputCount: size, scale: g.scale,
+                            offset: g.offsetY, windowStart: g.windowY.lowerBound, windowEnd: g.windowY.upperBound)
+        upscaled = g.scale > 1
+        if upscaled {
+            warnings.append("source is \(crop.width)×\(crop.height), smaller than the \(size)×\(size) sticker: enlarged")
+        }
+        self.warnings = warnings
+        resampler = AreaResampler(x: x, y: y, sourceWidth: canvasWidth, linear: options.linear)
+    }
+
+    /// The next frame, `size × size`. `image` must be `canvasWidth × canvasHeight`.
+    public mutating func fit(_ image: Image) -> Image {
+        precondition(image.width == canvasWidth && image.height == canvasHeight,
+                     "FrameFitter: a \(image.width)×\(image.height) frame for a \(canvasWidth)×\(canvasHeight) canvas")
+        // Consecutive identical frames (common in GIFs) resample once and share the result.
+        if let previousOutput, let previousSource, image == previousSource { return previousOutput }
+        let out: Image
+        if let resampler {
+            out = Image(width: size, height: size, pixels: resampler.resample(image))
+        } else {
+            out = Image(width: size, height: size)
+        }
+        previousSource = image
+        previousOutput = out
+        return out
+    }
+}

@@ -1,0 +1,48 @@
+import ImageCore
+
+/// The union of the non-transparent pixels of every frame fed to it: what `trim` crops to.
+///
+/// `Resizer.fit` takes this union over a whole animation before it resizes any frame, so every
+/// frame keeps the same geometry. A caller that streams frames (decoding them one at a time)
+/// feeds each frame here in a first pass, then hands the result to `FrameFitter`.
+public struct VisibleBounds: Sendable, Equatable {
+    private var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+
+    /// Nothing seen yet.
+    public init() {}
+
+    /// Grows the union by the non-transparent pixels of `image` (all images fed must share one
+    /// canvas size for the result to mean anything).
+    public mutating func add(_ image: Image) {
+        let width = image.width, height = image.height, bytesPerRow = image.bytesPerRow
+        image.pixels.withUnsafeBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            for y in 0..<height {
+                let row = base + y * bytesPerRow
+                guard let first = VisibleBounds.firstVisible(row, width) else { continue }
+                let last = VisibleBounds.lastVisible(row, width)
+                y0 = min(y0, y); y1 = max(y1, y)
+                x0 = min(x0, first); x1 = max(x1, last)
+            }
+        }
+    }
+
+    /// The smallest rectangle holding every non-transparent pixel seen, or nil when every pixel
+    /// of every frame was fully transparent (or nothing was fed).
+    var rectangle: TrimBounds? {
+        guard x1 >= 0 else { return nil }
+        return TrimBounds(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+    }
+
+    private static func firstVisible(_ row: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        var i = 0
+        while i < n { if row[i &* 4 &+ 3] != 0 { return i }; i += 1 }
+        return nil
+    }
+
+    private static func lastVisible(_ row: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        var i = n - 1
+        while i > 0 { if row[i &* 4 &+ 3] != 0 { return i }; i -= 1 }
+        return i
+    }
+}
