@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Nearest palette entry of a point in `ErrorSpace` (Orchard's method): every entry keeps the
 /// other entries sorted by their distance to it, and a search walks the list of its current best
 /// guess.
@@ -33,6 +35,13 @@ final class NearestColorSearch {
         @inline(__always)
         func nearest(_ x: SIMD4<Float>, guess: Int) -> (index: Int, distance2: Float) {
             let d = ErrorSpace.distance2(x, points[guess])
+            if d < safeRadius2[guess] { return (guess, d) }
+            return walk(x, guess, d)
+        }
+
+        /// The same, when the caller already has `distance2`, the squared distance from `x` to `guess`.
+        @inline(__always)
+        func nearest(_ x: SIMD4<Float>, guess: Int, distance2 d: Float) -> (index: Int, distance2: Float) {
             if d < safeRadius2[guess] { return (guess, d) }
             return walk(x, guess, d)
         }
@@ -94,36 +103,63 @@ final class NearestColorSearch {
         } else {
             for i in 0..<entries.count { points[i] = entries[i] }
         }
-        // Per row, the `stride` smallest (distance bits, index) keys by insertion into a sorted
-        // prefix. Non-negative floats order like their bit patterns, and equal distances fall back
-        // to the lower index, so the order is deterministic. Insertion: most keys are rejected by one compare with the current last, and shifting is a
-        // predictable loop (a heap's sift-downs were twice as slow here).
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(stride, 1))
-        defer { keys.deallocate() }
-        for i in 0..<n {
-            let pi = points[i]
-            var m = 0
-            for j in 0..<n where j != i {
-                let d = ErrorSpace.distance2(pi, points[j])
-                let key = UInt64(d.bitPattern) << 32 | UInt64(j)
-                if m == stride {
-                    if key >= keys[m - 1] { continue }
-                    m -= 1
-                }
-                var k = m
-                while k > 0 && keys[k - 1] > key { keys[k] = keys[k - 1]; k -= 1 }
-                keys[k] = key
-                m += 1
-            }
-            let row = neighbours + i * stride
-            for k in 0..<stride {
-                row[k] = Neighbour(distance2: Float(bitPattern: UInt32(truncatingIfNeeded: keys[k] >> 32)),
-                                   index: UInt32(truncatingIfNeeded: keys[k]))
-            }
-            safe[i] = stride > 0 ? row[0].distance2 * 0.25 : .infinity
+        let rows = Rows(points: points, neighbours: neighbours, safe: safe, count: n, stride: stride)
+        // Rows are independent: with many entries they are built in parallel (a fixed split, so
+        // the lists do not depend on the threads).
+        let chunks = n >= NearestColorSearch.minParallelEntries ? NearestColorSearch.buildChunks : 1
+        if chunks == 1 {
+            rows.build(0, n)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in rows.build(n * c / chunks, n * (c + 1) / chunks) }
         }
         view = View(points: points, neighbours: neighbours, stride: stride, count: n, safeRadius2: safe)
     }
+
+    /// The list builder's pointers, shareable by the threads that build disjoint rows.
+    private struct Rows: @unchecked Sendable {
+        let points: UnsafePointer<SIMD4<Float>>
+        let neighbours: UnsafeMutablePointer<Neighbour>
+        let safe: UnsafeMutablePointer<Float>
+        let count: Int
+        let stride: Int
+
+        /// Rows `from..<to`: per row, the `stride` smallest (distance bits, index) keys by
+        /// insertion into a sorted prefix. Non-negative floats order like their bit patterns, and
+        /// equal distances fall back to the lower index, so the order is deterministic. Insertion:
+        /// most keys are rejected by one compare with the current last, and shifting is a
+        /// predictable loop (a heap's sift-downs were twice as slow here).
+        func build(_ from: Int, _ to: Int) {
+            let n = count, stride = self.stride
+            let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(stride, 1))
+            defer { keys.deallocate() }
+            for i in from..<to {
+                let pi = points[i]
+                var m = 0
+                for j in 0..<n where j != i {
+                    let d = ErrorSpace.distance2(pi, points[j])
+                    let key = UInt64(d.bitPattern) << 32 | UInt64(j)
+                    if m == stride {
+                        if key >= keys[m - 1] { continue }
+                        m -= 1
+                    }
+                    var k = m
+                    while k > 0 && keys[k - 1] > key { keys[k] = keys[k - 1]; k -= 1 }
+                    keys[k] = key
+                    m += 1
+                }
+                let row = neighbours + i * stride
+                for k in 0..<stride {
+                    row[k] = Neighbour(distance2: Float(bitPattern: UInt32(truncatingIfNeeded: keys[k] >> 32)),
+                                       index: UInt32(truncatingIfNeeded: keys[k]))
+                }
+                safe[i] = stride > 0 ? row[0].distance2 * 0.25 : .infinity
+            }
+        }
+    }
+
+    /// Searches over at least this many entries build their lists on `buildChunks` threads.
+    static let minParallelEntries = 64
+    static let buildChunks = 4
 
     // The storage is raw memory: without this every search (k-means builds one per iteration)
     // leaked it.
