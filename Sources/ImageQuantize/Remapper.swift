@@ -44,12 +44,17 @@ final class Remapper {
         var index: Int32
         var distance2: Float
     }
-    static let cacheBits = 16
+    /// 16 k entries (192 KiB) per lane: with up to two lanes busy on two cores, 64 k-entry
+    /// lanes were no faster and cost more page faults per remapper.
+    static let cacheBits = 14
 
-    /// Working memory of one band: a colour cache (colour → nearest entry) and, per `cell(of:)`,
-    /// the last answer there (or -1) as a start for the next search in that cell. Every band has
-    /// its own, so bands can run on different threads; the answers do not depend on what a cache
-    /// holds (searches are exact, ties to the lowest index), only the speed does.
+    /// Working memory of one worker: a colour cache (colour → nearest entry) and, per `cell(of:)`,
+    /// the last answer there (or -1) as a start for the next search in that cell. Every worker
+    /// has its own, so bands can run on different threads; the answers do not depend on what a
+    /// cache holds (searches are exact, ties to the lowest index), only the speed does. A lane
+    /// per worker, not per band: one cold cache per band cost 6–16 % more CPU than one cache for
+    /// the whole frame (colours seen again in every band), and on a busy machine the bands
+    /// mostly run one after another on one thread anyway.
     struct Lane {
         var cache: UnsafeMutablePointer<CacheEntry>?
         var cells: UnsafeMutablePointer<Int16>?
@@ -71,7 +76,8 @@ final class Remapper {
     @inline(__always)
     static func bandStart(_ b: Int, of count: Int, height: Int) -> Int { height * b / count }
 
-    /// `bandCount` lanes, each allocated by the first band that needs it (kept across frames).
+    /// Up to `bandCount` lanes (one per worker that got a band), each allocated by its worker on
+    /// first use and kept across frames.
     private let lanes: UnsafeMutablePointer<Lane>
     /// Per entry, `min(2·√safeRadius2, 442)`: the palette spacing around it (one square root
     /// per entry instead of one per dithered pixel).
@@ -98,7 +104,7 @@ final class Remapper {
         spacing.deallocate()
     }
 
-    /// Lane `b`, allocated on first use (by the thread that runs band `b`).
+    /// Lane `b`, allocated on first use (by the worker that owns it).
     static func lane(_ lanes: UnsafeMutablePointer<Lane>, _ b: Int) -> (UnsafeMutablePointer<CacheEntry>, UnsafeMutablePointer<Int16>) {
         if let c = lanes[b].cache, let g = lanes[b].cells { return (c, g) }
         let cache = UnsafeMutablePointer<CacheEntry>.allocate(capacity: 1 << cacheBits)
@@ -126,12 +132,28 @@ final class Remapper {
         let transparent: Int
         let spacing: UnsafePointer<Float>
         let sums: UnsafeMutablePointer<Double>
+        /// Next band to hand out (`next[0]`), guarded by `lock`.
+        let next: UnsafeMutablePointer<Int>
+        let lock: DispatchSemaphore
+
+        /// Worker `worker`: takes bands until none is left, all with lane `worker`. Which worker
+        /// runs which band changes from run to run; the output does not (see `Lane`).
+        func work(_ worker: Int) {
+            while true {
+                lock.wait()
+                let b = next[0]
+                if b < bands { next[0] = b + 1 }
+                lock.signal()
+                if b >= bands { return }
+                let (cache, cells) = Remapper.lane(lanes, worker)
+                run(b, cache, cells)
+            }
+        }
 
         /// Runs band `b` and stores its error sum in `sums[b]`.
-        func run(_ b: Int) {
+        func run(_ b: Int, _ cache: UnsafeMutablePointer<CacheEntry>, _ cells: UnsafeMutablePointer<Int16>) {
             let y0 = Remapper.bandStart(b, of: bands, height: h), y1 = Remapper.bandStart(b + 1, of: bands, height: h)
             let offset = y0 * w, n = (y1 - y0) * w
-            let (cache, cells) = Remapper.lane(lanes, b)
             if strength == 0 {
                 sums[b] = Remapper.plain(px + offset, n, out + offset, pts, search, cache, cells, transparent)
                 return
@@ -180,18 +202,22 @@ final class Remapper {
         let sums = UnsafeMutablePointer<Double>.allocate(capacity: bands)
         sums.initialize(repeating: 0, count: bands)
         let mapOut: UnsafeMutablePointer<UInt8>? = strength > 0 && map == nil ? .allocate(capacity: n) : nil
-        defer { sums.deallocate(); mapOut?.deallocate() }
+        let next = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        next.initialize(to: 0)
+        defer { sums.deallocate(); mapOut?.deallocate(); next.deallocate() }
         image.pixels.withUnsafeBytes { raw in
             indices.withUnsafeMutableBufferPointer { out in
                 points.withUnsafeBufferPointer { pts in
                     let job = Job(px: raw.bindMemory(to: UInt32.self).baseAddress!, w: w, h: h, bands: bands, map: map,
                                   mapOut: mapOut, strength: strength, out: out.baseAddress!, pts: pts.baseAddress!,
                                   search: search.view, lanes: lanes, transparent: transparentIndex,
-                                  spacing: spacing, sums: sums)
+                                  spacing: spacing, sums: sums, next: next, lock: DispatchSemaphore(value: 1))
                     if bands == 1 {
-                        job.run(0)
+                        job.work(0)
                     } else {
-                        DispatchQueue.concurrentPerform(iterations: bands) { job.run($0) }
+                        // As many workers as bands; those that start after every band is taken
+                        // return at once, so on 2 cores 2 lanes are used.
+                        DispatchQueue.concurrentPerform(iterations: bands) { job.work($0) }
                     }
                 }
             }
