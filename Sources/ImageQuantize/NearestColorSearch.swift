@@ -123,30 +123,26 @@ final class NearestColorSearch {
         let count: Int
         let stride: Int
 
-        /// Rows `from..<to`: per row, the `stride` smallest (distance bits, index) keys by
-        /// insertion into a sorted prefix. Non-negative floats order like their bit patterns, and
-        /// equal distances fall back to the lower index, so the order is deterministic. Insertion:
-        /// most keys are rejected by one compare with the current last, and shifting is a
-        /// predictable loop (a heap's sift-downs were twice as slow here).
+        /// Rows `from..<to`: per row, the `stride` smallest (distance bits, index) keys, in order.
+        /// Non-negative floats order like their bit patterns, and equal distances fall back to the
+        /// lower index, so the keys are distinct and the order is deterministic. All keys of a row
+        /// are made first, the `stride` smallest moved to the front by quickselect, and only those
+        /// sorted. Inserting every key into a sorted 48-prefix instead (~80 late arrivals per row
+        /// shifted by ~24 places) cost ~0.2 ms more per 256-entry search (tiger remap 3.47 →
+        /// 3.3 ms CPU).
         func build(_ from: Int, _ to: Int) {
             let n = count, stride = self.stride
-            let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(stride, 1))
+            let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(n, 1))
             defer { keys.deallocate() }
             for i in from..<to {
                 let pi = points[i]
                 var m = 0
                 for j in 0..<n where j != i {
-                    let d = ErrorSpace.distance2(pi, points[j])
-                    let key = UInt64(d.bitPattern) << 32 | UInt64(j)
-                    if m == stride {
-                        if key >= keys[m - 1] { continue }
-                        m -= 1
-                    }
-                    var k = m
-                    while k > 0 && keys[k - 1] > key { keys[k] = keys[k - 1]; k -= 1 }
-                    keys[k] = key
+                    keys[m] = UInt64(ErrorSpace.distance2(pi, points[j]).bitPattern) << 32 | UInt64(j)
                     m += 1
                 }
+                if m > stride { NearestColorSearch.selectSmallest(keys, m, stride) }
+                NearestColorSearch.insertionSort(keys, stride)
                 let row = neighbours + i * stride
                 for k in 0..<stride {
                     row[k] = Neighbour(distance2: Float(bitPattern: UInt32(truncatingIfNeeded: keys[k] >> 32)),
@@ -154,6 +150,39 @@ final class NearestColorSearch {
                 }
                 safe[i] = stride > 0 ? row[0].distance2 * 0.25 : .infinity
             }
+        }
+    }
+
+    /// Reorders the `m` distinct keys so that the `k` smallest come first (in any order):
+    /// quickselect with a median-of-three pivot.
+    static func selectSmallest(_ keys: UnsafeMutablePointer<UInt64>, _ m: Int, _ k: Int) {
+        guard k > 0 && k < m else { return }
+        var lo = 0, hi = m - 1
+        let target = k - 1 // keys[0...target] must end up the k smallest
+        while lo < hi {
+            let a = keys[lo], b = keys[(lo + hi) >> 1], c = keys[hi]
+            let pivot = max(min(a, b), min(max(a, b), c))
+            var i = lo, j = hi
+            while i <= j {
+                while keys[i] < pivot { i += 1 }
+                while keys[j] > pivot { j -= 1 }
+                if i <= j {
+                    let t = keys[i]; keys[i] = keys[j]; keys[j] = t
+                    i += 1; j -= 1
+                }
+            }
+            if target <= j { hi = j } else if target >= i { lo = i } else { return }
+        }
+    }
+
+    static func insertionSort(_ keys: UnsafeMutablePointer<UInt64>, _ count: Int) {
+        var i = 1
+        while i < count {
+            let key = keys[i]
+            var k = i
+            while k > 0 && keys[k - 1] > key { keys[k] = keys[k - 1]; k -= 1 }
+            keys[k] = key
+            i += 1
         }
     }
 

@@ -53,8 +53,9 @@ final class KernelTests: XCTestCase {
 
     func testNeighbourListsAreTheNearestEntriesInOrder() {
         var rng = SeededRandom(seed: 28)
-        for n in [2, 20, 33, 34, 200] {
-            let entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
+        for n in [2, 20, 33, 34, 49, 50, 51, 200, 256] {
+            var entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
+            if n > 40 { entries[9] = entries[5]; entries[30] = entries[5] } // equal distances: ties go by index
             let search = NearestColorSearch(entries)
             let v = search.view
             XCTAssertEqual(v.stride, min(n - 1, NearestColorSearch.listLength))
