@@ -104,9 +104,11 @@ final class NearestColorSearch {
             for i in 0..<entries.count { points[i] = entries[i] }
         }
         let rows = Rows(points: points, neighbours: neighbours, safe: safe, count: n, stride: stride)
-        // Rows are independent: with many entries they are built in parallel (a fixed split, so
-        // the lists do not depend on the threads).
-        let chunks = n >= NearestColorSearch.minParallelEntries ? NearestColorSearch.buildChunks : 1
+        // Rows are independent: long lists over many entries (the remapper's) are built in
+        // parallel (a fixed split, so the lists do not depend on the threads). k-means' short
+        // lists are cheap to build and rebuilt every iteration: waking threads would cost more.
+        let chunks = n >= NearestColorSearch.minParallelEntries && stride >= NearestColorSearch.minSelectStride
+            ? NearestColorSearch.buildChunks : 1
         if chunks == 1 {
             rows.build(0, n)
         } else {
@@ -136,13 +138,30 @@ final class NearestColorSearch {
             defer { keys.deallocate() }
             for i in from..<to {
                 let pi = points[i]
-                var m = 0
-                for j in 0..<n where j != i {
-                    keys[m] = UInt64(ErrorSpace.distance2(pi, points[j]).bitPattern) << 32 | UInt64(j)
-                    m += 1
+                if stride >= NearestColorSearch.minSelectStride {
+                    var m = 0
+                    for j in 0..<n where j != i {
+                        keys[m] = UInt64(ErrorSpace.distance2(pi, points[j]).bitPattern) << 32 | UInt64(j)
+                        m += 1
+                    }
+                    if m > stride { NearestColorSearch.selectSmallest(keys, m, stride) }
+                    NearestColorSearch.insertionSort(keys, stride)
+                } else {
+                    // Short lists: insertion into the sorted prefix; most keys are rejected by one
+                    // compare with the current last.
+                    var m = 0
+                    for j in 0..<n where j != i {
+                        let key = UInt64(ErrorSpace.distance2(pi, points[j]).bitPattern) << 32 | UInt64(j)
+                        if m == stride {
+                            if key >= keys[m - 1] { continue }
+                            m -= 1
+                        }
+                        var k = m
+                        while k > 0 && keys[k - 1] > key { keys[k] = keys[k - 1]; k -= 1 }
+                        keys[k] = key
+                        m += 1
+                    }
                 }
-                if m > stride { NearestColorSearch.selectSmallest(keys, m, stride) }
-                NearestColorSearch.insertionSort(keys, stride)
                 let row = neighbours + i * stride
                 for k in 0..<stride {
                     row[k] = Neighbour(distance2: Float(bitPattern: UInt32(truncatingIfNeeded: keys[k] >> 32)),
@@ -189,6 +208,8 @@ final class NearestColorSearch {
     /// Searches over at least this many entries build their lists on `buildChunks` threads.
     static let minParallelEntries = 64
     static let buildChunks = 4
+    /// Lists at least this long are built by quickselect + sort, shorter ones by insertion.
+    static let minSelectStride = 32
 
     // The storage is raw memory: without this every search (k-means builds one per iteration)
     // leaked it.
