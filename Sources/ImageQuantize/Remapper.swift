@@ -15,7 +15,8 @@ import ImageCore
 ///   `damping` of its error;
 /// - pixels the palette already fits well (`quietError2`) are not dithered, and a dithered choice
 ///   that strays too far from the pixel (`excursionPerSpacing`) falls back to the plain nearest entry.
-/// Every frame starts with zero error (no diffusion across frames).
+/// Every frame starts with zero error (no diffusion across frames), and so does every band of a
+/// large frame (`bandCount` fixed horizontal bands remapped on parallel threads; see `bands`).
 final class Remapper {
     let palette: [RGBA]
     let points: [SIMD4<Float>]
