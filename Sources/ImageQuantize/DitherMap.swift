@@ -31,18 +31,26 @@ enum DitherMap {
         var out = [UInt8](repeating: 0, count: n)
         image.pixels.withUnsafeBufferPointer { px in
             out.withUnsafeMutableBufferPointer { o in
-                table.withUnsafeBufferPointer { t in
-                    rows(px.baseAddress!, o.baseAddress!, t.baseAddress!, overGreyTablePointer, w, h)
-                }
+                rows(px.baseAddress!, o.baseAddress!, w, h, from: 0, to: h)
             }
         }
         return out
     }
 
+    /// Rows `y0..<y1` of the map of a `w`×`h` image (the same bytes as those rows of `make`), so
+    /// that bands of one frame can be mapped on different threads.
+    static func rows(_ px: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int,
+                     from y0: Int, to y1: Int) {
+        table.withUnsafeBufferPointer { t in
+            rows(px, out, t.baseAddress!, overGreyTablePointer, w, h, y0, y1)
+        }
+    }
+
     /// Streams the image through three-row rings of horizontal max/min, so the scratch memory is
     /// a few rows (cache-resident, no page faults) instead of three image-sized buffers.
     static func rows(_ px: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafePointer<UInt8>,
-                     _ greyTable: UnsafePointer<UInt8>, _ w: Int, _ h: Int) {
+                     _ greyTable: UnsafePointer<UInt8>, _ w: Int, _ h: Int, _ y0: Int, _ y1: Int) {
+        guard y0 < y1 else { return }
         let rowBytes = w * 4
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 8)
         defer { scratch.deallocate() }
@@ -53,8 +61,9 @@ enum DitherMap {
             overGrey(px + y * rowBytes, grey, w, greyTable)
             horizontalRange(grey, hmax + slot, hmin + slot, w, 1)
         }
-        prepare(0)
-        for y in 0..<h {
+        if y0 > 0 { prepare(y0 - 1) }
+        prepare(y0)
+        for y in y0..<y1 {
             if y + 1 < h { prepare(y + 1) }
             let up = (max(y - 1, 0) % 3) * rowBytes, mid = (y % 3) * rowBytes, down = (min(y + 1, h - 1) % 3) * rowBytes
             byteRange(hmax + up, hmax + mid, hmax + down, hmin + up, hmin + mid, hmin + down, range, rowBytes)

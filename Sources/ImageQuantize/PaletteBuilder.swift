@@ -97,7 +97,7 @@ enum PaletteBuilder {
     static func refill(_ palette: inout [RGBA], _ seen: inout Set<RGBA>, points: [WeightedPoint],
                        maxColors: Int, opaque: Bool) {
         while palette.count < maxColors && palette.count < points.count {
-            let search = NearestColorSearch(palette.map(ErrorSpace.point))
+            let search = NearestColorSearch(palette.map(ErrorSpace.point), listLength: NearestColorSearch.shortListLength)
             var worst = -1
             var worstError: Float = 0
             var guess = 0

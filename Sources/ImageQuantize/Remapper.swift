@@ -1,3 +1,4 @@
+import Dispatch
 import ImageCore
 
 /// Maps frames onto a fixed palette: nearest entry in `ErrorSpace`, optionally with serpentine
@@ -14,7 +15,8 @@ import ImageCore
 ///   `damping` of its error;
 /// - pixels the palette already fits well (`quietError2`) are not dithered, and a dithered choice
 ///   that strays too far from the pixel (`excursionPerSpacing`) falls back to the plain nearest entry.
-/// Every frame starts with zero error (no diffusion across frames).
+/// Every frame starts with zero error (no diffusion across frames), and so does every band of a
+/// large frame (`bandCount` fixed horizontal bands remapped on parallel threads; see `bands`).
 final class Remapper {
     let palette: [RGBA]
     let points: [SIMD4<Float>]
@@ -43,10 +45,41 @@ final class Remapper {
         var index: Int32
         var distance2: Float
     }
-    static let cacheBits = 16
-    private let cache: UnsafeMutablePointer<CacheEntry>
-    /// Last answer per `cell(of:)`, or -1: a good start for the next search in that cell.
-    private let cells: UnsafeMutablePointer<Int16>
+    /// 16 k entries (192 KiB) per lane: with up to two lanes busy on two cores, 64 k-entry
+    /// lanes were no faster and cost more page faults per remapper.
+    static let cacheBits = 14
+
+    /// Working memory of one worker: a colour cache (colour → nearest entry) and, per `cell(of:)`,
+    /// the last answer there (or -1) as a start for the next search in that cell. Every worker
+    /// has its own, so bands can run on different threads; the answers do not depend on what a
+    /// cache holds (searches are exact, ties to the lowest index), only the speed does. A lane
+    /// per worker, not per band: one cold cache per band cost 6–16 % more CPU than one cache for
+    /// the whole frame (colours seen again in every band), and on a busy machine the bands
+    /// mostly run one after another on one thread anyway.
+    struct Lane {
+        var cache: UnsafeMutablePointer<CacheEntry>?
+        var cells: UnsafeMutablePointer<Int16>?
+    }
+
+    /// Large frames are cut into this many horizontal bands, remapped in parallel, with error
+    /// diffused inside each band only. The count is fixed (not the machine's core count) so the
+    /// output depends on the frame alone.
+    static let bandCount = 4
+    /// Frames below this many pixels (or under 16 rows a band) are one band: threads would cost
+    /// more than they save.
+    static let minParallelPixels = 1 << 16
+
+    static func bands(width: Int, height: Int) -> Int {
+        width * height >= minParallelPixels && height >= 16 * bandCount ? bandCount : 1
+    }
+
+    /// First row of band `b` of `count`.
+    @inline(__always)
+    static func bandStart(_ b: Int, of count: Int, height: Int) -> Int { height * b / count }
+
+    /// Up to `bandCount` lanes (one per worker that got a band), each allocated by its worker on
+    /// first use and kept across frames.
+    private let lanes: UnsafeMutablePointer<Lane>
     /// Per entry, `min(2·√safeRadius2, 442)`: the palette spacing around it (one square root
     /// per entry instead of one per dithered pixel).
     private let spacing: UnsafeMutablePointer<Float>
@@ -56,62 +89,143 @@ final class Remapper {
         points = palette.map(ErrorSpace.point)
         search = NearestColorSearch(points)
         transparentIndex = palette.firstIndex(of: RGBA(0, 0, 0, 0)) ?? -1
-        cache = .allocate(capacity: 1 << Remapper.cacheBits)
-        cache.initialize(repeating: CacheEntry(key: 0, index: -1, distance2: 0), count: 1 << Remapper.cacheBits)
-        cells = .allocate(capacity: Remapper.cellCount)
-        cells.initialize(repeating: -1, count: Remapper.cellCount)
+        lanes = .allocate(capacity: Remapper.bandCount)
+        lanes.initialize(repeating: Lane(cache: nil, cells: nil), count: Remapper.bandCount)
         let n = search.view.count
         spacing = .allocate(capacity: n)
         for i in 0..<n { spacing[i] = min(2 * search.view.safeRadius2[i].squareRoot(), 442) }
     }
 
-    deinit { cache.deallocate(); cells.deallocate(); spacing.deallocate() }
+    deinit {
+        for b in 0..<Remapper.bandCount {
+            lanes[b].cache?.deallocate()
+            lanes[b].cells?.deallocate()
+        }
+        lanes.deallocate()
+        spacing.deallocate()
+    }
+
+    /// Lane `b`, allocated on first use (by the worker that owns it).
+    static func lane(_ lanes: UnsafeMutablePointer<Lane>, _ b: Int) -> (UnsafeMutablePointer<CacheEntry>, UnsafeMutablePointer<Int16>) {
+        if let c = lanes[b].cache, let g = lanes[b].cells { return (c, g) }
+        let cache = UnsafeMutablePointer<CacheEntry>.allocate(capacity: 1 << cacheBits)
+        cache.initialize(repeating: CacheEntry(key: 0, index: -1, distance2: 0), count: 1 << cacheBits)
+        let cells = UnsafeMutablePointer<Int16>.allocate(capacity: cellCount)
+        cells.initialize(repeating: -1, count: cellCount)
+        lanes[b] = Lane(cache: cache, cells: cells)
+        return (cache, cells)
+    }
+
+    /// Everything a band needs, as raw pointers (valid for the duration of one `remap` call).
+    struct Job: @unchecked Sendable {
+        let px: UnsafePointer<UInt32>
+        let w: Int
+        let h: Int
+        let bands: Int
+        /// nil: the map is made band by band into `mapOut`.
+        let map: UnsafePointer<UInt8>?
+        let mapOut: UnsafeMutablePointer<UInt8>?
+        let strength: Float
+        let out: UnsafeMutablePointer<UInt8>
+        let pts: UnsafePointer<SIMD4<Float>>
+        let search: NearestColorSearch.View
+        let lanes: UnsafeMutablePointer<Lane>
+        let transparent: Int
+        let spacing: UnsafePointer<Float>
+        let sums: UnsafeMutablePointer<Double>
+        /// Next band to hand out (`next[0]`), guarded by `lock`.
+        let next: UnsafeMutablePointer<Int>
+        let lock: DispatchSemaphore
+
+        /// Worker `worker`: takes bands until none is left, all with lane `worker`. Which worker
+        /// runs which band changes from run to run; the output does not (see `Lane`).
+        func work(_ worker: Int) {
+            while true {
+                lock.wait()
+                let b = next[0]
+                if b < bands { next[0] = b + 1 }
+                lock.signal()
+                if b >= bands { return }
+                let (cache, cells) = Remapper.lane(lanes, worker)
+                run(b, cache, cells)
+            }
+        }
+
+        /// Runs band `b` and stores its error sum in `sums[b]`.
+        func run(_ b: Int, _ cache: UnsafeMutablePointer<CacheEntry>, _ cells: UnsafeMutablePointer<Int16>) {
+            let y0 = Remapper.bandStart(b, of: bands, height: h), y1 = Remapper.bandStart(b + 1, of: bands, height: h)
+            let offset = y0 * w, n = (y1 - y0) * w
+            if strength == 0 {
+                sums[b] = Remapper.plain(px + offset, n, out + offset, pts, search, cache, cells, transparent)
+                return
+            }
+            let m: UnsafePointer<UInt8>
+            if let given = map {
+                m = given
+            } else {
+                let o = mapOut!
+                DitherMap.rows(UnsafeRawPointer(px).assumingMemoryBound(to: UInt8.self), o, w, h, from: y0, to: y1)
+                m = UnsafePointer(o)
+            }
+            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (w + 2))
+            defer { rows.deallocate() }
+            sums[b] = Remapper.diffused(px + offset, w, y1 - y0, m + offset, strength, out + offset, pts, search,
+                                        cache, cells, transparent, rows, spacing)
+        }
+    }
 
     /// Remaps one frame into `indices` (`width * height`); returns the summed `ErrorSpace` error
     /// (E per pixel, see `ErrorSpace`) of the result against the frame.
     func remap(_ image: Image, dithering: Float, into indices: inout [UInt8]) -> Double {
-        let n = image.width * image.height
-        indices = [UInt8](repeating: 0, count: n)
-        guard n > 0, !palette.isEmpty else { return 0 }
         let strength = dithering.isNaN ? 0 : min(max(dithering, 0), 1)
-        var sum = 0.0
-        if strength == 0 {
-            image.pixels.withUnsafeBytes { raw in
-                indices.withUnsafeMutableBufferPointer { out in
-                    points.withUnsafeBufferPointer { pts in
-                        sum = Remapper.plain(raw.bindMemory(to: UInt32.self).baseAddress!, n, out.baseAddress!,
-                                             pts.baseAddress!, search.view, cache, cells, transparentIndex)
-                    }
-                }
-            }
-        } else {
-            sum = remap(image, dithering: strength, map: DitherMap.make(image), into: &indices)
-        }
-        withExtendedLifetime(search) {}
-        return sum
+        return remap(image, strength: strength, map: nil, into: &indices)
     }
 
     /// Dithered remap with a given `DitherMap` (one byte per pixel); `strength` in 0…1.
     func remap(_ image: Image, dithering strength: Float, map: [UInt8], into indices: inout [UInt8]) -> Double {
         let n = image.width * image.height
+        guard map.count == n else {
+            indices = [UInt8](repeating: 0, count: n)
+            return 0
+        }
+        return map.withUnsafeBufferPointer { m in
+            remap(image, strength: strength, map: m.baseAddress, into: &indices)
+        }
+    }
+
+    /// The frame in `bands(width:height:)` bands, in parallel when more than one. `map` nil with
+    /// `strength > 0`: each band makes its rows of the dither map.
+    private func remap(_ image: Image, strength: Float, map: UnsafePointer<UInt8>?, into indices: inout [UInt8]) -> Double {
+        let w = image.width, h = image.height, n = w * h
         indices = [UInt8](repeating: 0, count: n)
-        guard n > 0, !palette.isEmpty, map.count == n else { return 0 }
-        var sum = 0.0
-        let w = image.width
-        let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * (w + 2))
-        defer { rows.deallocate() }
+        guard n > 0, !palette.isEmpty else { return 0 }
+        let bands = Remapper.bands(width: w, height: h)
+        let sums = UnsafeMutablePointer<Double>.allocate(capacity: bands)
+        sums.initialize(repeating: 0, count: bands)
+        let mapOut: UnsafeMutablePointer<UInt8>? = strength > 0 && map == nil ? .allocate(capacity: n) : nil
+        let next = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        next.initialize(to: 0)
+        defer { sums.deallocate(); mapOut?.deallocate(); next.deallocate() }
         image.pixels.withUnsafeBytes { raw in
             indices.withUnsafeMutableBufferPointer { out in
                 points.withUnsafeBufferPointer { pts in
-                    map.withUnsafeBufferPointer { m in
-                        sum = Remapper.diffused(raw.bindMemory(to: UInt32.self).baseAddress!, w, image.height,
-                                                m.baseAddress!, strength, out.baseAddress!, pts.baseAddress!,
-                                                search.view, cache, cells, transparentIndex, rows, spacing)
+                    let job = Job(px: raw.bindMemory(to: UInt32.self).baseAddress!, w: w, h: h, bands: bands, map: map,
+                                  mapOut: mapOut, strength: strength, out: out.baseAddress!, pts: pts.baseAddress!,
+                                  search: search.view, lanes: lanes, transparent: transparentIndex,
+                                  spacing: spacing, sums: sums, next: next, lock: DispatchSemaphore(value: 1))
+                    if bands == 1 {
+                        job.work(0)
+                    } else {
+                        // As many workers as bands; those that start after every band is taken
+                        // return at once, so on 2 cores 2 lanes are used.
+                        DispatchQueue.concurrentPerform(iterations: bands) { job.work($0) }
                     }
                 }
             }
         }
         withExtendedLifetime(search) {}
+        var sum = 0.0
+        for b in 0..<bands { sum += sums[b] }
         return sum
     }
 
@@ -125,26 +239,27 @@ final class Remapper {
         let x = ErrorSpace.point(RGBA(memoryOrder: v))
         // Start from the previous answer or from the last answer in this colour's coarse cell,
         // whichever is closer: after a hard edge the previous pixel is a poor start.
-        let c = cell(of: v)
+        let c = cell(of: x)
         var start = guess
+        var startD = ErrorSpace.distance2(x, search.points[guess])
         let g = Int(cells[c])
-        if g >= 0 && g != guess && ErrorSpace.distance2(x, search.points[g]) < ErrorSpace.distance2(x, search.points[guess]) {
-            start = g
+        if g >= 0 && g != guess {
+            let d = ErrorSpace.distance2(x, search.points[g])
+            if d < startD { start = g; startD = d }
         }
-        let r = search.nearest(x, guess: start)
+        let r = search.nearest(x, guess: start, distance2: startD)
         cells[c] = Int16(truncatingIfNeeded: r.index)
         cache[h] = CacheEntry(key: v, index: Int32(r.index), distance2: r.distance2)
         return r
     }
 
-    /// Coarse cells of colour space (4 bits of each channel seen over grey, 2 bits of alpha).
+    /// Coarse cells of colour space (4 bits of each channel seen over grey, 2 bits of alpha),
+    /// from the point (coordinates are over grey minus 127.5, alpha × √¾).
     static let cellCount = 1 << 14
 
     @inline(__always)
-    static func cell(of v: UInt32) -> Int {
-        let a = Int(v >> 24)
-        let t = DitherMap.overGreyTablePointer + (a << 8)
-        let r = Int(t[Int(v & 0xFF)]), g = Int(t[Int(v >> 8 & 0xFF)]), b = Int(t[Int(v >> 16 & 0xFF)])
+    static func cell(of x: SIMD4<Float>) -> Int {
+        let r = Int(x.x + 128), g = Int(x.y + 128), b = Int(x.z + 128), a = Int(x.w * (1 / ErrorSpace.alphaScale))
         return (r >> 4) | (g >> 4) << 4 | (b >> 4) << 8 | (a >> 6) << 12
     }
 

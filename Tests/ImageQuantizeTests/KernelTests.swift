@@ -53,19 +53,24 @@ final class KernelTests: XCTestCase {
 
     func testNeighbourListsAreTheNearestEntriesInOrder() {
         var rng = SeededRandom(seed: 28)
-        for n in [2, 20, 33, 34, 200] {
-            let entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
-            let search = NearestColorSearch(entries)
-            let v = search.view
-            XCTAssertEqual(v.stride, min(n - 1, NearestColorSearch.listLength))
-            for i in 0..<n {
-                var expected = [(d: Float, j: Int)]()
-                for j in 0..<n where j != i { expected.append((ErrorSpace.distance2(entries[i], entries[j]), j)) }
-                expected.sort { a, b in a.d < b.d || (a.d == b.d && a.j < b.j) }
-                var got = [Int]()
-                for k in 0..<v.stride { got.append(Int(v.neighbours[i * v.stride + k].index)) }
-                XCTAssertEqual(got, expected.prefix(v.stride).map { $0.j }, "n=\(n) row \(i)")
-                XCTAssertEqual(v.safeRadius2[i], expected[0].d / 4)
+        // Both list builders (insertion for short lists, quickselect for long ones), serial and
+        // parallel builds, with lists shorter than, equal to and longer than the entry count.
+        for n in [2, 17, 20, 33, 34, 49, 50, 51, 200, 256] {
+            for length in [NearestColorSearch.shortListLength, NearestColorSearch.listLength] {
+                var entries = (0..<n).map { _ in ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
+                if n > 40 { entries[9] = entries[5]; entries[30] = entries[5] } // equal distances: ties go by index
+                let search = NearestColorSearch(entries, listLength: length)
+                let v = search.view
+                XCTAssertEqual(v.stride, min(n - 1, length))
+                for i in 0..<n {
+                    var expected = [(d: Float, j: Int)]()
+                    for j in 0..<n where j != i { expected.append((ErrorSpace.distance2(entries[i], entries[j]), j)) }
+                    expected.sort { a, b in a.d < b.d || (a.d == b.d && a.j < b.j) }
+                    var got = [Int]()
+                    for k in 0..<v.stride { got.append(Int(v.neighbours[i * v.stride + k].index)) }
+                    XCTAssertEqual(got, expected.prefix(v.stride).map { $0.j }, "n=\(n) length \(length) row \(i)")
+                    XCTAssertEqual(v.safeRadius2[i], expected[0].d / 4)
+                }
             }
         }
     }
