@@ -69,8 +69,8 @@ let benchmarks: @Sendable () -> Void = {
     // apart (the palette for the remap is built in setup), and the encoders on the result.
     let teddy = Resizer.fit(decoded("oc_teddybear.png"), options: FitOptions(size: 618)).animation.frames[0].image
     let photo = Resizer.fit(decoded("rocket_640x427.jpg"), options: FitOptions(size: 618)).animation.frames[0].image
-    let ladybird = Resizer.fit(decoded("ladybird_2560x1600.jpg"), options: FitOptions(size: 618)).animation.frames[0].image
-    for (label, image) in [("teddybear", teddy), ("rocket", photo), ("ladybird", ladybird)] {
+    let wine = Resizer.fit(decoded("wine_portrait_2560x3837.jpg"), options: FitOptions(size: 618)).animation.frames[0].image
+    for (label, image) in [("teddybear", teddy), ("rocket", photo), ("wine", wine)] {
         Benchmark("Quantize.histogramPalette/\(label)-618/256") { benchmark in
             for _ in benchmark.scaledIterations {
                 var histogram = ImageQuantize.Histogram()
