@@ -41,6 +41,26 @@ final class AnimationBudgetTests: XCTestCase {
         }
     }
 
+    func testNothingGivenUpKeepsTheFastProbeUnlessMaxEffort() throws {
+        // Many colours (no lossless palette); 256 colours and every frame fit the budget at the
+        // fast setting.
+        let input = Self.animation(frames: 12, side: 300, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let bytes = try encode(input)
+        var sizes: [String: Int] = [:]
+        for effort in [Effort.fast, .default, .max] {
+            var o = ConversionOptions(sizes: [.small], maxBytes: 2_000_000)
+            o.effort = effort
+            o.maxColors = 256   // a palette, not the lossless-truecolour try
+            let s = try StickerConverter.convert(bytes, options: o).outputs[0].result.get()
+            XCTAssertEqual(s.report.frames, 12)
+            if s.report.mode != "palette" { throw XCTSkip("the test animation came out as \(s.report.mode), not a palette") }
+            sizes[effort.rawValue] = s.bytes.count
+            XCTAssertEqual(s.report.effort, effort == .max ? "max" : "fast", "effort written for \(effort)")
+        }
+        XCTAssertEqual(sizes["default"], sizes["fast"], "nothing given up: the probe is kept")
+        XCTAssertLessThan(sizes["max"]!, sizes["fast"]!)
+    }
+
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {
         let input = Self.animation(frames: 40, side: 300, delay: Delay(centiseconds: 4), loops: 0)
         let r = try StickerConverter.convert(try encode(input), options: ConversionOptions(sizes: [.small], maxBytes: 60_000, minFPS: 5))
