@@ -39,12 +39,14 @@ let package = Package(
             "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Test helpers shared by the test targets (not a product; never linked into the library).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"]),
-        .testTarget(name: "ImageDecodingTests", dependencies: ["ImageDecoding", "CPNG"]),
-        .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize"]),
-        .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize"]),
-        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG"]),
-        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit"]),
+        .testTarget(name: "ImageDecodingTests", dependencies: ["ImageDecoding", "CPNG", "TestSupport"]),
+        .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
+        .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
+        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
+        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "TestSupport"]),
         .testTarget(name: "StickerkitCLITests", dependencies: ["stickerkit"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,3 +1,4 @@
+import TestSupport
 import CDeflate
 import CPNG
 import Foundation
@@ -182,16 +183,11 @@ enum PNGTestSupport {
         return file + chunk("IEND", [])
     }
 
-    /// Deterministic pseudo-random numbers (SplitMix64).
+    /// Deterministic pseudo-random numbers (`TestSupport.SplitMix64`).
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 

@@ -1,18 +1,9 @@
+import TestSupport
 import ImageCore
 @testable import ImageResize
 
-/// SplitMix64: a tiny deterministic generator so random tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator of random tests (`TestSupport.SplitMix64`).
+typealias SeededGenerator = SplitMix64
 
 /// A random image whose alpha is often 0 or 255 (the edge cases) and otherwise anything,
 /// with random colour even under alpha 0 (which must not leak).

@@ -1,16 +1,11 @@
+import TestSupport
 import ImageCore
 
-/// Seeded pseudo-random numbers (SplitMix64), so every generated test image is reproducible.
+/// Seeded pseudo-random numbers (`TestSupport.SplitMix64`), so every generated test image is reproducible.
 struct SeededRandom {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    var generator: SplitMix64
+    init(_ seed: UInt64) { generator = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { generator.next() }
     mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 24) }
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }

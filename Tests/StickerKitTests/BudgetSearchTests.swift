@@ -1,19 +1,15 @@
+import TestSupport
 import XCTest
 @testable import StickerKit
 
 /// The budget search: every written file fits, what does not fit says why, lossless when it can
 /// be, the same bytes every time.
 final class BudgetSearchTests: XCTestCase {
-    /// A deterministic pseudo-random generator (SplitMix64).
+    /// A deterministic pseudo-random generator (`TestSupport.SplitMix64`).
     struct Rand {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
     }
 
