@@ -11,11 +11,13 @@ import PNGEncoding
 /// frames, give their time to the kept ones) down to `options.minFPS`, then the colour count below
 /// the floor. Resolution never changes; timing is never sped up.
 ///
-/// Cost: one histogram over every frame; one full remap and real encode at 256 colours; then
-/// sizes of other settings are *predicted* from a sample of frames (a few short windows spread
-/// over the animation, estimated with the encoder's cheap estimator and calibrated against the
-/// real 256-colour file), so that only the chosen setting is remapped and encoded in full (once
-/// more if the prediction was short). See NOTES.md beside this file.
+/// Cost: one histogram over every frame, and palettes of any size from it; sizes of candidate
+/// settings are *predicted* from a sample of frames (a few short windows spread over the
+/// animation, estimated with the encoder's cheap estimator) and anchored on the real `.fast`
+/// encodes made so far, so that only a few settings are remapped and encoded in full; short
+/// timelines (≤ `realProbeFrames` kept frames) are simply encoded for real. The chosen setting is
+/// encoded once more at the requested effort when something was given up for the budget. See
+/// NOTES.md beside this file.
 enum AnimationBudget {
     /// Colours kept before any frame is dropped: fewer than this bands visibly.
     static let colourFloor = 64
