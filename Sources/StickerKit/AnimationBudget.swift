@@ -60,8 +60,13 @@ enum AnimationBudget {
         /// Remapped frames and their errors by colour count, then frame index.
         var remapped: [Int: [Int: (image: IndexedImage, mse: Double)]] = [:]
         var ditherMaps: [Int: FrameDitherMap] = [:]
-        /// Raw predictions (the estimator's scale) by "colours/step".
-        var predictions: [String: Double] = [:]
+        /// A candidate: colour count and frame-rate step (every `step`-th frame kept).
+        struct Setting: Hashable {
+            var colors: Int
+            var step: Int
+        }
+        /// Raw predictions (the estimator's scale) by setting.
+        var predictions: [Setting: Double] = [:]
         /// Real bytes per predicted byte, learned from every real encode (the estimator alone
         /// runs 0–8 % above the real size; samples miss some of the animation).
         var calibration = 0.96
@@ -113,9 +118,7 @@ enum AnimationBudget {
         /// an animation's frames at one palette take as much memory as the frames themselves.
         func releaseRemaps(keeping: [Int]) {
             var sampled = Set<Int>()
-            for (key, _) in predictions {
-                if let step = Int(key.split(separator: "/")[1]) { sampled.formUnion(sample(step).indices) }
-            }
+            for step in Set(predictions.keys.map(\.step)) { sampled.formUnion(sample(step).indices) }
             for n in Array(remapped.keys) where !keeping.contains(n) {
                 remapped[n] = remapped[n]!.filter { sampled.contains($0.key) }
             }
@@ -160,7 +163,7 @@ enum AnimationBudget {
             // is close to linear in log colours); beside one, scale the sample's prediction by
             // how far it missed there (the miss varies with the colour count, so the nearest
             // real size is the best anchor); else the last miss anywhere.
-            let known = realSizes[step] ?? [:]
+            let known = realSizes(step)
             if let size = known[n] { return Double(size) }
             let below = known.keys.filter { $0 < n }.max(), above = known.keys.filter { $0 > n }.min()
             if let b = below, let a = above {
@@ -186,23 +189,26 @@ enum AnimationBudget {
             return rawPrediction(n, step) * calibration
         }
 
-        /// Sizes of real `.fast` encodes: frame-rate step → colours → bytes.
-        var realSizes: [Int: [Int: Int]] = [:]
+        /// Sizes of the real `.fast` encodes at frame-rate `step`, by colour count.
+        func realSizes(_ step: Int) -> [Int: Int] {
+            var sizes: [Int: Int] = [:]
+            for (setting, e) in probes where setting.step == step && !e.bytes.isEmpty { sizes[setting.colors] = e.bytes.count }
+            return sizes
+        }
 
         /// Whether sizes at decimation `step` come from real encodes (see `realProbeFrames`).
         func isExact(_ step: Int) -> Bool { timeline(step).indices.count <= AnimationBudget.realProbeFrames }
 
-        /// `.fast` encodes by "colours/step": the search asks for the same setting more than once
-        /// (as a size, as a round's choice, in the bisections).
-        var probes: [String: Encoded] = [:]
+        /// `.fast` encodes by setting: the search asks for the same setting more than once (as a
+        /// size, as a round's choice, in the bisections).
+        var probes: [Setting: Encoded] = [:]
 
         /// The real `.fast` encode of `n` colours at decimation `step`, made once.
         func probe(_ n: Int, _ step: Int) -> Encoded {
-            let key = "\(n)/\(step)"
+            let key = Setting(colors: n, step: step)
             if let e = probes[key] { return e }
             let e = encodeFully(n, step, effort: .fast)
             probes[key] = e
-            if !e.bytes.isEmpty { realSizes[step, default: [:]][n] = e.bytes.count }
             // Real probes try several colour counts in a row: keep only this one's frames (and
             // what predictions sample), not every count's.
             if isExact(step) { releaseRemaps(keeping: [n]) }
@@ -211,7 +217,7 @@ enum AnimationBudget {
 
         /// The estimator's size of the sampled frames, scaled to the whole timeline.
         func rawPrediction(_ n: Int, _ step: Int) -> Double {
-            let key = "\(n)/\(step)"
+            let key = Setting(colors: n, step: step)
             if let p = predictions[key] { return p }
             let s = sample(step)
             let kept = timeline(step).indices.count
@@ -364,14 +370,13 @@ enum AnimationBudget {
                 return step < b.step || (step == b.step && colors > b.colors)
             }
             func better(_ a: Encoded, than b: Encoded?) -> Bool { better(colors: a.colors, step: a.step, than: b) }
-            var tried = Set<String>()
+            var tried = Set<Setting>()
             // Predict, encode the choice for real, learn from the real size, and repeat: the
             // calibrated prediction converges in one or two rounds. Keep the best that fits.
             for _ in 0..<4 {
                 let (n, step) = choose(steps)
                 if let b = best, !better(colors: n, step: step, than: b) { break }
-                if tried.contains("\(n)/\(step)") { break }
-                tried.insert("\(n)/\(step)")
+                if !tried.insert(Setting(colors: n, step: step)).inserted { break }
                 let e = probe(n, step)
                 releaseRemaps(keeping: [best?.colors, fitting?.colors, n].compactMap { $0 })
                 if !isExact(step) {
@@ -392,7 +397,7 @@ enum AnimationBudget {
             // with real encodes at the same frame rate.
             if var b = best, b.colors < cap, Double(b.bytes.count) < searchBudget * 0.85 {
                 // Above the fewest colours already seen not to fit there is nothing to find.
-                let over = (realSizes[b.step] ?? [:]).filter { $0.key > b.colors && Double($0.value) > searchBudget }.keys.min()
+                let over = realSizes(b.step).filter { $0.key > b.colors && Double($0.value) > searchBudget }.keys.min()
                 var lo = b.colors, hi = over ?? cap + 1
                 for _ in 0..<4 where hi - lo > max(1, lo / 8) {
                     // The top first when nothing above is known (often it fits); then between
@@ -401,7 +406,7 @@ enum AnimationBudget {
                     var mid = (lo + hi) / 2
                     if hi > cap {
                         mid = cap
-                    } else if let sLo = realSizes[b.step]?[lo], let sHi = realSizes[b.step]?[hi], sHi > sLo {
+                    } else if let sLo = realSizes(b.step)[lo], let sHi = realSizes(b.step)[hi], sHi > sLo {
                         let t = (log(searchBudget * 0.98) - log(Double(sLo))) / (log(Double(sHi)) - log(Double(sLo)))
                         let guess = Int(exp(log(Double(lo)) + t * (log(Double(hi)) - log(Double(lo)))))
                         mid = min(hi - max(1, (hi - lo) / 8), max(lo + max(1, (hi - lo) / 8), guess))
