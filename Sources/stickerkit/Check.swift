@@ -15,25 +15,13 @@ struct Check: ParsableCommand {
     @Argument(help: "Sticker files or folders.")
     var paths: [String]
 
-    @Option(name: .customLong("max-kb"), help: "Byte budget in kB (1 kB = 1000 bytes). Default: 500.")
-    var maxKB: Double?
-
-    @Option(name: .customLong("max-bytes"), help: "Byte budget in bytes (overrides --max-kb). Default: 500000.")
-    var maxBytes: Int?
+    @OptionGroup var budget: CheckBudgetFlags
 
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    func validate() throws {
-        if let k = maxKB, !(k > 0 && k <= 1e9) { throw ValidationError("--max-kb must be above 0 and at most 1e9 (got \(k)).") }
-        if let b = maxBytes, b <= 0 { throw ValidationError("--max-bytes must be positive (got \(b)).") }
-    }
-
     func run() throws {
-        var rules = CheckRules()
-        if let k = maxKB { rules.maxBytes = Int((k * 1000).rounded(.down)) }
-        if let b = maxBytes { rules.maxBytes = b }
-        let report = try CheckRun.run(paths: paths, rules: rules)
+        let report = try CheckRun.run(paths: paths, rules: budget.rules)
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -87,3 +87,26 @@ struct ConversionFlags: ParsableArguments {
                           lenient: lenient, maxColors: colors)
     }
 }
+
+/// The byte budget `check` and `preview` judge existing stickers against (the rest of the rules
+/// are fixed by Messages).
+struct CheckBudgetFlags: ParsableArguments {
+    @Option(name: .customLong("max-kb"), help: "Byte budget in kB (1 kB = 1000 bytes). Default: 500.")
+    var maxKB: Double?
+
+    @Option(name: .customLong("max-bytes"), help: "Byte budget in bytes (overrides --max-kb). Default: 500000.")
+    var maxBytes: Int?
+
+    func validate() throws {
+        if let k = maxKB, !(k > 0 && k <= 1e9) { throw ValidationError("--max-kb must be above 0 and at most 1e9 (got \(k)).") }
+        if let b = maxBytes, b <= 0 { throw ValidationError("--max-bytes must be positive (got \(b)).") }
+    }
+
+    /// Messages' rules with this budget.
+    var rules: CheckRules {
+        var rules = CheckRules()
+        if let k = maxKB { rules.maxBytes = Int((k * 1000).rounded(.down)) }
+        if let b = maxBytes { rules.maxBytes = b }
+        return rules
+    }
+}

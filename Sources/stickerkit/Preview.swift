@@ -21,21 +21,10 @@ struct Preview: ParsableCommand {
     @Flag(name: .long, help: "Also write contact-sheet.png.")
     var png = false
 
-    @Option(name: .customLong("max-kb"), help: "Byte budget in kB for the verdict (1 kB = 1000 bytes). Default: 500.")
-    var maxKB: Double?
-
-    @Option(name: .customLong("max-bytes"), help: "Byte budget in bytes (overrides --max-kb).")
-    var maxBytes: Int?
-
-    func validate() throws {
-        if let k = maxKB, !(k > 0 && k <= 1e9) { throw ValidationError("--max-kb must be above 0 and at most 1e9 (got \(k)).") }
-        if let b = maxBytes, b <= 0 { throw ValidationError("--max-bytes must be positive (got \(b)).") }
-    }
+    @OptionGroup var budget: CheckBudgetFlags
 
     func run() throws {
-        var rules = CheckRules()
-        if let k = maxKB { rules.maxBytes = Int((k * 1000).rounded(.down)) }
-        if let b = maxBytes { rules.maxBytes = b }
+        let rules = budget.rules
         let fm = FileManager.default
         var files: [String] = []
         for p in paths {
