@@ -23,21 +23,7 @@ extension Quantizer {
             let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: palette.colors, indices: []) }
             return QuantizeResult(palette: palette.colors, frames: out, meanSquaredError: 0, quality: 100, exact: true)
         }
-        let remapper = Remapper(palette: palette.colors)
-        let d = palette.exact ? 0 : min(1, max(0, dithering))
-        var total = 0.0
-        var pixels = 0
-        var out = [IndexedImage]()
-        out.reserveCapacity(frames.count)
-        for f in frames {
-            var indices = [UInt8]()
-            total += remapper.remap(f, dithering: d, into: &indices)
-            pixels += f.width * f.height
-            out.append(IndexedImage(width: f.width, height: f.height, palette: palette.colors, indices: indices))
-        }
-        let mse = pixels > 0 ? total / 3 / Double(pixels) : 0
-        return QuantizeResult(palette: palette.colors, frames: out, meanSquaredError: mse,
-                              quality: Quality.quality(meanSquaredError: mse), exact: palette.exact && mse == 0)
+        return PaletteMapper(palette).quantize(frames, dithering: dithering)
     }
 }
 
@@ -56,6 +42,32 @@ public final class PaletteMapper {
     /// when given, must have been made from this frame: it saves recomputing where dithering is
     /// allowed when the same frame is remapped to several palettes.
     public func remap(_ frame: Image, dithering: Float, ditherMap: FrameDitherMap? = nil) -> (image: IndexedImage, meanSquaredError: Double) {
+        let (image, total) = mapped(frame, dithering: dithering, ditherMap: ditherMap)
+        let n = frame.width * frame.height
+        return (image, n > 0 ? total / 3 / Double(n) : 0)
+    }
+
+    /// Every frame mapped to the palette, as one result whose error is the mean over all their
+    /// pixels. `ditherMaps`, when given, holds one map per frame, each made from its frame.
+    public func quantize(_ frames: [Image], dithering: Float, ditherMaps: [FrameDitherMap]? = nil) -> QuantizeResult {
+        var total = 0.0
+        var pixels = 0
+        var out = [IndexedImage]()
+        out.reserveCapacity(frames.count)
+        for (i, f) in frames.enumerated() {
+            let map = ditherMaps.flatMap { i < $0.count ? $0[i] : nil }
+            let (image, t) = mapped(f, dithering: dithering, ditherMap: map)
+            total += t
+            pixels += f.width * f.height
+            out.append(image)
+        }
+        let mse = pixels > 0 ? total / 3 / Double(pixels) : 0
+        return QuantizeResult(palette: palette.colors, frames: out, meanSquaredError: mse,
+                              quality: Quality.quality(meanSquaredError: mse), exact: palette.exact && mse == 0)
+    }
+
+    /// One frame mapped, and its summed `ErrorSpace` error.
+    private func mapped(_ frame: Image, dithering: Float, ditherMap: FrameDitherMap?) -> (IndexedImage, Double) {
         var indices = [UInt8]()
         let d = palette.exact ? 0 : min(1, max(0, dithering))
         let total: Double
@@ -64,9 +76,7 @@ public final class PaletteMapper {
         } else {
             total = remapper.remap(frame, dithering: d, into: &indices)
         }
-        let n = frame.width * frame.height
-        return (IndexedImage(width: frame.width, height: frame.height, palette: palette.colors, indices: indices),
-                n > 0 ? total / 3 / Double(n) : 0)
+        return (IndexedImage(width: frame.width, height: frame.height, palette: palette.colors, indices: indices), total)
     }
 
     /// The 0…100 quality of a mean error, on the scale of `QuantizeResult.quality`.

@@ -45,10 +45,7 @@ enum BudgetSearch {
             clock.measure(\.quantize) {
                 let palette = palettes.palette(maxColors: n)
                 if ditherMap == nil && !palette.exact { ditherMap = FrameDitherMap(image) }
-                let r = PaletteMapper(palette).remap(image, dithering: 1, ditherMap: ditherMap)
-                return QuantizeResult(palette: palette.colors, frames: [r.image], meanSquaredError: r.meanSquaredError,
-                                      quality: PaletteMapper.quality(meanSquaredError: r.meanSquaredError),
-                                      exact: palette.exact && r.meanSquaredError == 0)
+                return PaletteMapper(palette).quantize([image], dithering: 1, ditherMaps: ditherMap.map { [$0] })
             }
         }
         let first = quantize(cap)
