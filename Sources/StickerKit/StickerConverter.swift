@@ -54,6 +54,17 @@ public enum StickerConverter {
     /// frames of a 64 MiB animation alone take ~95 MiB when its canvas is 512²).
     static let streamingThreshold = 64 << 20
 
+    /// A relative measure of the work `convert` will do on the file in `bytes`, from its outline
+    /// alone (no decoding): frames × (canvas pixels + the stickers' pixels), for a batch to start
+    /// the longest jobs first. 0 when the outline cannot be read (the file will fail quickly).
+    /// Animations cost far more per frame in the budget search than in decoding, and the stickers'
+    /// pixels stand for that; it need only order jobs, not predict times.
+    public static func estimatedWork(_ bytes: UnsafeRawBufferPointer, options: ConversionOptions) -> Double {
+        guard let o = ImageOutline.read(bytes) else { return 0 }
+        let stickerPixels = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels }
+        return Double(o.frameCount) * (Double(o.width) * Double(o.height) + 4 * Double(stickerPixels))
+    }
+
     /// Converts one file's bytes to every size in `options.sizes`. Throws `ImageError` when the
     /// input cannot be decoded; per-size failures (nothing fits the budget) are in the result.
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {

@@ -88,10 +88,14 @@ struct Bench: ParsableCommand {
         var pixels = 0.0
         var stages = StageTimings()
         let start = DispatchTime.now().uptimeNanoseconds
+        // The order `resize` starts files in (longest first on several jobs).
+        let work = jobs > 1 ? datas.map { d in d.withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) } } : []
+        let order = jobs > 1 ? BatchRunner.longestFirst(work) : Array(datas.indices)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, datas.count))) { _ in
             while true {
-                lock.lock(); let i = next; next += 1; lock.unlock()
-                guard i < datas.count else { return }
+                lock.lock(); let n = next; next += 1; lock.unlock()
+                guard n < datas.count else { return }
+                let i = order[n]
                 var ok = 0, bad = 0, b = 0, px = 0.0
                 var t = StageTimings()
                 do {

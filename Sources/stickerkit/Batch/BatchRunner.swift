@@ -58,13 +58,16 @@ final class BatchRunner: @unchecked Sendable {
             terminal.note("\(input.path): warning: another input has the same name; writing it as \(newName)")
         }
         let workers = max(1, min(settings.jobs, inputs.count))
+        let order = workers > 1 ? BatchRunner.longestFirst(inputs.map { BatchRunner.estimatedWork($0.path, options: settings.options) })
+                                : Array(inputs.indices)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 lock.lock()
-                let i = nextIndex
+                let next = nextIndex
                 nextIndex += 1
                 lock.unlock()
-                guard i < inputs.count else { return }
+                guard next < inputs.count else { return }
+                let i = order[next]
                 let entry = process(inputs[i], plan: plan)
                 lock.lock()
                 reports[i] = entry
@@ -76,6 +79,21 @@ final class BatchRunner: @unchecked Sendable {
         }
         terminal.finishProgress()
         return reports.map { $0! }
+    }
+
+    /// Indices in the order to start jobs of estimated `work` on several threads: the most work
+    /// first, input order among equals. Started in input order, a long animation that comes last
+    /// runs alone while the other cores idle (the animated corpus at 618 px: 19 s wall on 2 jobs
+    /// for 33 s of CPU); longest first leaves the short files to fill the end.
+    static func longestFirst(_ work: [Double]) -> [Int] {
+        work.indices.sorted { work[$0] > work[$1] || (work[$0] == work[$1] && $0 < $1) }
+    }
+
+    /// `StickerConverter.estimatedWork` of the file at `path`, which is mapped, not read: only its
+    /// structure is touched. 0 when it cannot be opened (it will fail quickly).
+    static func estimatedWork(_ path: String, options: ConversionOptions) -> Double {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return 0 }
+        return data.withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) }
     }
 
     private func showProgress(done: Int, total: Int, started: Date) {
