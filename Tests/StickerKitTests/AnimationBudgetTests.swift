@@ -61,6 +61,40 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertLessThan(sizes["max"]!, sizes["fast"]!)
     }
 
+    /// Under `.default`, a setting that gave something up is written as probed when the probe
+    /// fits (the same pixels a level-10 encode would hold); `.max` re-encodes it smaller, with
+    /// the same pixels.
+    func testGivenUpSettingKeepsAFittingProbeUnderDefaultEffort() throws {
+        let input = Self.animation(frames: 12, side: 300, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let bytes = try encode(input)
+        var keptProbe = 0
+        // 12 frames at 12 fps; 64 colours at most; at these budgets frames are dropped.
+        for budget in [26_000, 38_000] {
+            var outputs: [Effort: StickerOutput] = [:]
+            for effort in [Effort.default, .max] {
+                var o = ConversionOptions(sizes: [.small], maxBytes: budget)
+                o.effort = effort
+                o.maxColors = 64
+                o.minFPS = 2
+                outputs[effort] = try StickerConverter.convert(bytes, options: o).outputs[0].result.get()
+            }
+            let d = outputs[.default]!, m = outputs[.max]!
+            XCTAssertLessThanOrEqual(d.bytes.count, budget)
+            XCTAssertLessThanOrEqual(m.bytes.count, budget)
+            let gaveUp = (d.report.colors ?? 64) < 64 || d.report.frames < 12
+            if gaveUp && d.report.effort == "fast" {
+                keptProbe += 1
+                // The same setting, so the same pixels; `.max` only packs them tighter.
+                if m.report.colors == d.report.colors && m.report.frames == d.report.frames {
+                    XCTAssertLessThan(m.bytes.count, d.bytes.count)
+                    let a = try ImageDecoder.decode(d.bytes).animation, b = try ImageDecoder.decode(m.bytes).animation
+                    XCTAssertEqual(a.frames.map(\.image), b.frames.map(\.image), "budget \(budget)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(keptProbe, 0, "some budget gave something up and kept its fitting probe")
+    }
+
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {
         let input = Self.animation(frames: 40, side: 300, delay: Delay(centiseconds: 4), loops: 0)
         let r = try StickerConverter.convert(try encode(input), options: ConversionOptions(sizes: [.small], maxBytes: 60_000, minFPS: 5))
