@@ -95,6 +95,41 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertGreaterThan(keptProbe, 0, "some budget gave something up and kept its fitting probe")
     }
 
+    /// Real sizes at one frame rate, scaled by the kept frames, stand in for encodes at another:
+    /// below the real size (the first frame is paid once, and kept frames differ more when their
+    /// neighbours are dropped), which is the safe side for settling ends as over; a frame rate
+    /// they show to be hopeless is not encoded at all.
+    func testScaledSizesSkipHopelessFrameRates() throws {
+        let input = Self.animation(frames: 24, side: 160, delay: Delay(numerator: 1, denominator: 24), loops: 0)
+        func search(_ maxBytes: Int) -> AnimationBudget.Search {
+            var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
+            o.minFPS = 2
+            let s = AnimationBudget.Search(input, options: o, clock: StageClock())
+            for f in input.frames { s.histogram.add(f.image) }
+            return s
+        }
+        let first = search(10_000)
+        _ = first.probe(64, 1)
+        let half = first.probe(64, 2)
+        let scaled = try XCTUnwrap(first.scaledSize(64, 2))
+        XCTAssertLessThanOrEqual(scaled, Double(half.bytes.count) * 1.02)
+        XCTAssertGreaterThan(scaled, Double(half.bytes.count) * 0.6)
+        XCTAssertNil(first.scaledSize(100, 2), "no real size at 100 colours anywhere")
+        // Step 3 (8 frames) scaled from step 2 (12) well over the target: settled without an encode.
+        let third = Double(half.bytes.count) * 8 / 12
+        let tight = search(Int(third / 1.3))
+        _ = tight.probe(64, 1)
+        _ = tight.probe(64, 2)
+        XCTAssertNil(tight.predictedColours(step: 3, lo: 64, hi: 256))
+        XCTAssertFalse(tight.probes.keys.contains { $0.step == 3 }, "nothing encoded at the hopeless frame rate")
+        // With room at step 3 the answer is a real encode that fits.
+        let roomy = search(Int(third * 1.5))
+        _ = roomy.probe(64, 1)
+        _ = roomy.probe(64, 2)
+        let n = try XCTUnwrap(roomy.predictedColours(step: 3, lo: 64, hi: 256))
+        XCTAssertTrue(roomy.probe(n, 3).fits(Int(roomy.searchBudget)))
+    }
+
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {
         let input = Self.animation(frames: 40, side: 300, delay: Delay(centiseconds: 4), loops: 0)
         let r = try StickerConverter.convert(try encode(input), options: ConversionOptions(sizes: [.small], maxBytes: 60_000, minFPS: 5))
