@@ -42,6 +42,12 @@ public struct QualityMetrics: Sendable, Equatable, Codable {
 
     /// Mean SSIM with a separable Gaussian window (σ 1.5, radius 5), border of 5 px excluded, as
     /// the judge computes it.
+    ///
+    /// Row by row: each source row's products and horizontal blurs go into a ring of the last
+    /// `2r + 1` rows of the five blurred planes, from which each output row is blurred vertically
+    /// and scored at once. Whole planes (ten of them, written and read back per channel) made it
+    /// memory-bound: 40–50 ms a 618² frame for the six channel/background pairs. The arithmetic
+    /// is the same, term by term, so the result is too.
     static func structuralSimilarity(_ x: [Float], _ y: [Float], width w: Int, height h: Int) -> Double {
         let r = 5
         guard w > 2 * r, h > 2 * r else { return x == y ? 1 : 0 }
@@ -49,97 +55,83 @@ public struct QualityMetrics: Sendable, Equatable, Codable {
         var ksum: Float = 0
         for i in -r...r { let v = Float(exp(-Double(i * i) / (2 * 1.5 * 1.5))); kernel[i + r] = v; ksum += v }
         for i in kernel.indices { kernel[i] /= ksum }
-        let n = w * h
-        var xx = [Float](repeating: 0, count: n), yy = xx, xy = xx
+        let taps = 2 * r + 1
+        // Planes: x, y, x², y², xy. The ring's border columns stay zero, as the planes' did.
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: 5 * taps * w)
+        ring.initialize(repeating: 0, count: 5 * taps * w)
+        let products = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
+        let blurred = UnsafeMutablePointer<Float>.allocate(capacity: 5 * w)
+        defer { ring.deallocate(); products.deallocate(); blurred.deallocate() }
+        var total = 0.0
         x.withUnsafeBufferPointer { xp in
             y.withUnsafeBufferPointer { yp in
-                xx.withUnsafeMutableBufferPointer { a in
-                    yy.withUnsafeMutableBufferPointer { b in
-                        xy.withUnsafeMutableBufferPointer { c in
-                            products(xp.baseAddress!, yp.baseAddress!, a.baseAddress!, b.baseAddress!, c.baseAddress!, n)
+                kernel.withUnsafeBufferPointer { kp in
+                    let k = kp.baseAddress!
+                    for row in 0..<h {
+                        let xr = xp.baseAddress! + row * w, yr = yp.baseAddress! + row * w
+                        rowProducts(xr, yr, products, products + w, products + 2 * w, w)
+                        let slot = row % taps
+                        let sources = [xr, yr, UnsafePointer(products), UnsafePointer(products + w), UnsafePointer(products + 2 * w)]
+                        for (p, src) in sources.enumerated() {
+                            horizontal(src, ring + (p * taps + slot) * w + r, w - 2 * r, k, r)
                         }
+                        guard row >= 2 * r else { continue }
+                        // Output row `row - r` needs source rows row − 2r … row.
+                        for p in 0..<5 {
+                            vertical(ring + p * taps * w, firstSlot: (row - 2 * r) % taps, taps: taps, blurred + p * w, w, k)
+                        }
+                        total += Double(ssimRow(blurred, blurred + w, blurred + 2 * w, blurred + 3 * w, blurred + 4 * w, w, r))
                     }
                 }
             }
         }
-        let mx = blur(x, w, h, kernel), my = blur(y, w, h, kernel)
-        let sxx = blur(xx, w, h, kernel), syy = blur(yy, w, h, kernel), sxy = blur(xy, w, h, kernel)
-        var total = 0.0
-        mx.withUnsafeBufferPointer { a in my.withUnsafeBufferPointer { b in
-            sxx.withUnsafeBufferPointer { c in syy.withUnsafeBufferPointer { d in sxy.withUnsafeBufferPointer { e in
-                total = ssimSum(a.baseAddress!, b.baseAddress!, c.baseAddress!, d.baseAddress!, e.baseAddress!, w, h, r)
-            } } }
-        } }
         return total / Double((w - 2 * r) * (h - 2 * r))
     }
 
-    private static func products(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ xx: UnsafeMutablePointer<Float>,
-                                 _ yy: UnsafeMutablePointer<Float>, _ xy: UnsafeMutablePointer<Float>, _ n: Int) {
+    private static func rowProducts(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ xx: UnsafeMutablePointer<Float>,
+                                    _ yy: UnsafeMutablePointer<Float>, _ xy: UnsafeMutablePointer<Float>, _ n: Int) {
         for i in 0..<n { xx[i] = x[i] * x[i]; yy[i] = y[i] * y[i]; xy[i] = x[i] * y[i] }
     }
 
-    private static func ssimSum(_ mx: UnsafePointer<Float>, _ my: UnsafePointer<Float>, _ sxx: UnsafePointer<Float>,
-                                _ syy: UnsafePointer<Float>, _ sxy: UnsafePointer<Float>, _ w: Int, _ h: Int, _ r: Int) -> Double {
+    /// The SSIM terms of one row's interior, summed.
+    private static func ssimRow(_ mx: UnsafePointer<Float>, _ my: UnsafePointer<Float>, _ sxx: UnsafePointer<Float>,
+                                _ syy: UnsafePointer<Float>, _ sxy: UnsafePointer<Float>, _ w: Int, _ r: Int) -> Float {
         let c1: Float = (0.01 * 255) * (0.01 * 255), c2: Float = (0.03 * 255) * (0.03 * 255)
-        var total = 0.0
-        for yI in r..<(h - r) {
-            var row: Float = 0
-            let base = yI * w
-            for xI in r..<(w - r) {
-                let i = base + xI
-                let ux = mx[i], uy = my[i]
-                let vx = sxx[i] - ux * ux, vy = syy[i] - uy * uy, cxy = sxy[i] - ux * uy
-                row += ((2 * ux * uy + c1) * (2 * cxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
-            }
-            total += Double(row)
+        var row: Float = 0
+        for i in r..<(w - r) {
+            let ux = mx[i], uy = my[i]
+            let vx = sxx[i] - ux * ux, vy = syy[i] - uy * uy, cxy = sxy[i] - ux * uy
+            row += ((2 * ux * uy + c1) * (2 * cxy + c2)) / ((ux * ux + uy * uy + c1) * (vx + vy + c2))
         }
-        return total
+        return row
     }
 
-    /// Separable Gaussian blur of the interior (the `r`-pixel border is left zero: SSIM does not
-    /// read it). Written as one multiply-add sweep per tap so the loops vectorize.
-    private static func blur(_ src: [Float], _ w: Int, _ h: Int, _ k: [Float]) -> [Float] {
-        let r = k.count / 2
-        var tmp = [Float](repeating: 0, count: w * h), out = tmp
-        src.withUnsafeBufferPointer { s in
-            tmp.withUnsafeMutableBufferPointer { t in
-                k.withUnsafeBufferPointer { kp in
-                    horizontal(s.baseAddress!, t.baseAddress!, w, h, kp.baseAddress!, r)
-                }
-            }
-        }
-        tmp.withUnsafeBufferPointer { t in
-            out.withUnsafeMutableBufferPointer { o in
-                k.withUnsafeBufferPointer { kp in
-                    vertical(t.baseAddress!, o.baseAddress!, w, h, kp.baseAddress!, r)
-                }
-            }
-        }
-        return out
-    }
-
-    private static func horizontal(_ s: UnsafePointer<Float>, _ t: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
+    /// One row's horizontal blur: `span` outputs at `dst` from `src`, one multiply-add sweep per
+    /// tap so the loops vectorize.
+    private static func horizontal(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ span: Int,
                                    _ k: UnsafePointer<Float>, _ r: Int) {
-        let span = w - 2 * r
-        for y in 0..<h {
-            let src = s + y * w, dst = t + y * w + r
-            for j in 0...(2 * r) {
-                let kj = k[j]
-                let sj = src + j
-                for x in 0..<span { dst[x] += kj * sj[x] }
-            }
+        let k0 = k[0]
+        for x in 0..<span { dst[x] = k0 * src[x] }
+        for j in 1...(2 * r) {
+            let kj = k[j]
+            let sj = src + j
+            for x in 0..<span { dst[x] += kj * sj[x] }
         }
     }
 
-    private static func vertical(_ t: UnsafePointer<Float>, _ o: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
-                                 _ k: UnsafePointer<Float>, _ r: Int) {
-        for y in r..<(h - r) {
-            let dst = o + y * w
-            for j in 0...(2 * r) {
-                let kj = k[j]
-                let src = t + (y + j - r) * w
-                for x in 0..<w { dst[x] += kj * src[x] }
-            }
+    /// One output row of a plane's vertical blur from its ring of `taps` rows (the oldest at
+    /// `firstSlot`), interior columns only.
+    private static func vertical(_ ring: UnsafeMutablePointer<Float>, firstSlot: Int, taps: Int,
+                                 _ dst: UnsafeMutablePointer<Float>, _ w: Int, _ k: UnsafePointer<Float>) {
+        let r = taps / 2
+        let span = w - 2 * r
+        let out = dst + r
+        let k0 = k[0], first = ring + firstSlot * w + r
+        for x in 0..<span { out[x] = k0 * first[x] }
+        for j in 1..<taps {
+            let kj = k[j]
+            let src = ring + ((firstSlot + j) % taps) * w + r
+            for x in 0..<span { out[x] += kj * src[x] }
         }
     }
 }
