@@ -150,6 +150,7 @@ extension APNGEncoder {
             }
         }
         if let given {
+            laid[0] = given.frames[0]
             for n in 1..<given.frames[0].end {
                 guard !load(n, into: &canvas) else { throw layoutMismatch("frame \(n) differs from frame 0, with which the layout merges it") }
             }
@@ -252,7 +253,7 @@ extension APNGEncoder {
 
     /// Loads frame `i` (i ≥ 1) over the canvas, which must hold frame `i − 1`; returns whether
     /// any key differs.
-    private func load(_ i: Int, into canvas: inout APNGCanvas) -> Bool {
+    func load(_ i: Int, into canvas: inout APNGCanvas) -> Bool {
         let w = width
         let rows: Int
         switch source {
