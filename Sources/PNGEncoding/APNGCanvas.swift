@@ -39,6 +39,12 @@ struct APNGCanvas {
 
     /// Copies the loaded frame's changed rows into the canvas: it becomes `previous`.
     mutating func commit() {
+        if !changed.contains(0) {
+            // Every row changed (video): `target` is the whole frame.
+            swap(&previous, &target)
+            for y in 0..<height { changed[y] = 0 }
+            return
+        }
         let w = width
         for y in 0..<height where changed[y] != 0 {
             target.withUnsafeBufferPointer { t in
@@ -107,19 +113,19 @@ struct APNGCanvas {
 
     /// The loaded frame's keys inside `rect`, row by row.
     func crop(_ rect: CanvasRect) -> [UInt32] {
-        var out = [UInt32](repeating: 0, count: rect.width * rect.height)
-        target.withUnsafeBufferPointer { tb in
-            previous.withUnsafeBufferPointer { pb in
-                out.withUnsafeMutableBufferPointer { ob in
+        let n = rect.width * rect.height
+        return [UInt32](unsafeUninitializedCapacity: n) { ob, count in
+            target.withUnsafeBufferPointer { tb in
+                previous.withUnsafeBufferPointer { pb in
                     for row in 0..<rect.height {
                         let y = rect.y + row
                         let src = (changed[y] != 0 ? tb.baseAddress! : pb.baseAddress!) + y * width + rect.x
-                        (ob.baseAddress! + row * rect.width).update(from: src, count: rect.width)
+                        (ob.baseAddress! + row * rect.width).initialize(from: src, count: rect.width)
                     }
                 }
             }
+            count = n
         }
-        return out
     }
 
     /// The loaded frame inside `rect` as an OVER frame: pixels equal to the canvas (after
@@ -127,7 +133,8 @@ struct APNGCanvas {
     /// (`alpha` maps palette keys to alpha; nil means keys are RGBA bytes); otherwise the keys
     /// and how many pixels were kept.
     func cropOver(_ rect: CanvasRect, disposed: CanvasRect?, alpha: UnsafePointer<UInt8>?, keep: UInt32) -> (keys: [UInt32], kept: Int)? {
-        var out = [UInt32](repeating: 0, count: rect.width * rect.height)
+        // Every element is written unless a pixel is refused, and then the array is dropped.
+        var out = [UInt32](unsafeUninitializedCapacity: rect.width * rect.height) { _, count in count = rect.width * rect.height }
         var kept = 0
         let ok = target.withUnsafeBufferPointer { tb in
             previous.withUnsafeBufferPointer { pb in

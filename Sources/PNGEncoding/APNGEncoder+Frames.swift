@@ -131,7 +131,7 @@ extension APNGEncoder {
         var canvas = APNGCanvas(width: width, height: height, clearKey: clearKey)
         keys(ofFrame: 0, into: &canvas.previous)
         var laid = [APNGLayout.Frame(start: 0, end: 1, rect: full, blend: 0, dispose: 0)]
-        var streams = [plan.compress(raster(canvas.previous, rect: full), with: compressor)]
+        var streams = [plan.compress(raster(ofFrame: 0, canvas, rect: full), with: compressor)]
         // Layouts are chosen frame by frame (each depends on the frame before); the chosen
         // rasters' final streams do not depend on each other, so they are compressed a batch at
         // a time on every core.
@@ -168,7 +168,7 @@ extension APNGEncoder {
                     }
                     r = over.raster
                 } else {
-                    r = raster(canvas, rect: f.rect)
+                    r = raster(ofFrame: f.start, canvas, rect: f.rect)
                 }
                 write(f, r, stream: nil)
                 canvas.commit()
@@ -190,7 +190,7 @@ extension APNGEncoder {
                     // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
                     // a rectangle holding an earlier SOURCE's is those bytes and more.
                     if !candidates.contains(where: { $0.blend == 0 && rect.contains($0.rect) }) {
-                        let r = raster(canvas, rect: rect)
+                        let r = raster(ofFrame: i, canvas, rect: rect)
                         candidates.append(Candidate(dispose: dispose, blend: 0, rect: rect, raster: r,
                                                     filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
                     }
@@ -216,7 +216,7 @@ extension APNGEncoder {
                 laid[0].end = 1
                 let pixel = CanvasRect(x: 0, y: 0, width: 1, height: 1)
                 write(APNGLayout.Frame(start: 1, end: frameCount, rect: pixel, blend: 0, dispose: 0),
-                      raster(canvas, rect: pixel), stream: nil)
+                      raster(ofFrame: 1, canvas, rect: pixel), stream: nil)
             }
         }
         compressPending()
@@ -358,9 +358,31 @@ extension APNGEncoder {
         return samples(crop, width: rect.width, height: rect.height)
     }
 
-    /// The raster of the frame loaded on `canvas` inside `rect`.
-    func raster(_ canvas: APNGCanvas, rect: CanvasRect) -> Raster {
-        samples(canvas.crop(rect), width: rect.width, height: rect.height)
+    /// The raster of frame `i`, which is loaded on `canvas`, inside `rect`.
+    func raster(ofFrame i: Int, _ canvas: APNGCanvas, rect: CanvasRect) -> Raster {
+        guard case .indexed(let layout, let frames) = source else {
+            return samples(canvas.crop(rect), width: rect.width, height: rect.height)
+        }
+        // A palette frame's keys are its written indices (`clearKey` standing for the one
+        // transparent-black entry), so its indices through `remap` are the same samples, without
+        // building keys.
+        let n = rect.width * rect.height
+        let w = width
+        let cropped = [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            layout.remap.withUnsafeBufferPointer { m in
+                frames[i].indices.withUnsafeBufferPointer { s in
+                    for row in 0..<rect.height {
+                        APNGEncoder.remapRow(s.baseAddress! + (rect.y + row) * w + rect.x, count: rect.width, table: m.baseAddress!,
+                                             into: out.baseAddress! + row * rect.width)
+                    }
+                }
+            }
+            count = n
+        }
+        if layout.bitDepth == 8 { return Raster(width: rect.width, height: rect.height, bitsPerPixel: 8, data: cropped) }
+        return cropped.withUnsafeBufferPointer {
+            Raster.packing($0.baseAddress!, width: rect.width, height: rect.height, bitDepth: layout.bitDepth)
+        }
     }
 
     /// The OVER form of the frame loaded on `canvas` inside `rect`: pixels equal to the canvas
@@ -414,6 +436,12 @@ extension APNGEncoder {
 
     @inline(never)
     static func lookup(_ s: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<UInt32>) {
+        var i = 0
+        while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
+    }
+
+    @inline(never)
+    static func remapRow(_ s: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
         var i = 0
         while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
