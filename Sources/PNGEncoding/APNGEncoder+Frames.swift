@@ -104,88 +104,175 @@ extension APNGEncoder {
         }
     }
 
-    /// The file and the total size of its zlib streams. `planFor` gives the compression plan
-    /// for this animation's kind of raster.
-    func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
-        if frameCount == 1 && !alwaysAnimated { return still(planFor) }
+    /// The file, the total size of its zlib streams and the layout it used. `planFor` gives
+    /// the compression plan for this animation's kind of raster. With `reusing`, that layout is
+    /// written instead of searching one; it is checked against the frames as they are written
+    /// (every pixel outside a frame's rectangle must equal the canvas, every merged frame its
+    /// predecessor, every changed pixel of an OVER frame must be opaque), so the file is exact
+    /// whatever layout is given, or the call throws.
+    func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan,
+                reusing given: APNGLayout? = nil) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
+        if let given { try check(given) }
+        let full = CanvasRect(x: 0, y: 0, width: width, height: height)
+        if frameCount == 1 && !alwaysAnimated {
+            let (bytes, stream) = still(planFor)
+            return (bytes, stream, APNGLayout(width: width, height: height, frameCount: 1,
+                                              frames: [.init(start: 0, end: 1, rect: full, blend: 0, dispose: 0)],
+                                              streamBytes: [stream]))
+        }
         let plan = planFor(kind)
         // Layout candidates are ranked by a cheap level-1 deflate; the winner is then compressed
         // with the full plan, or at the candidate level when the plan is exactly that.
         let candidateLevel = min(plan.level, 6)
-        let reuseCandidate = plan.strategies.count == 1 && plan.level == candidateLevel
+        let reuseCandidate = given == nil && plan.strategies.count == 1 && plan.level == candidateLevel
         let candidateStrategy = EncodingPlan.defaultStrategy(for: kind)
         let compressor = ZlibCompressor()
-        let pixels = width * height
-        let full = CanvasRect(x: 0, y: 0, width: width, height: height)
 
-        var previous = keys(ofFrame: 0)
-        var written = [WrittenFrame(rect: full, blend: 0, dispose: 0, delay: delays[0],
-                                    stream: plan.compress(raster(previous, rect: full, base: nil), with: compressor))]
+        var canvas = APNGCanvas(width: width, height: height, clearKey: clearKey)
+        keys(ofFrame: 0, into: &canvas.previous)
+        var laid = [APNGLayout.Frame(start: 0, end: 1, rect: full, blend: 0, dispose: 0)]
+        var streams = [plan.compress(raster(ofFrame: 0, canvas, rect: full), with: compressor)]
         // Layouts are chosen frame by frame (each depends on the frame before); the chosen
         // rasters' final streams do not depend on each other, so they are compressed a batch at
         // a time on every core.
         var pending: [(index: Int, raster: Raster)] = []
         func compressPending() {
-            let streams = APNGEncoder.compressInParallel(pending.map(\.raster), plan: plan, first: compressor)
-            for (k, p) in pending.enumerated() { written[p.index].stream = streams[k] }
+            let done = APNGEncoder.compressInParallel(pending.map(\.raster), plan: plan, first: compressor)
+            for (k, p) in pending.enumerated() { streams[p.index] = done[k] }
             pending.removeAll(keepingCapacity: true)
         }
-        // Buffers reused across frames: fresh canvas-sized arrays per frame cost page faults.
-        var base = [UInt32](repeating: 0, count: pixels)
-        var target = [UInt32](repeating: 0, count: pixels)
-        for i in 1..<frameCount {
-            keys(ofFrame: i, into: &target)
-            if target == previous {
-                written[written.count - 1].delay = written[written.count - 1].delay + delays[i]
-                continue
-            }
-            var candidates: [Candidate] = []
-            for dispose: UInt8 in [0, 1] {
-                if dispose == 1 {
-                    APNGEncoder.copy(previous, into: &base)
-                    clear(&base, written[written.count - 1].rect)
-                }
-                let rect = APNGEncoder.differingBounds(target, dispose == 1 ? base : previous, width: width, height: height)
-                    ?? CanvasRect(x: 0, y: 0, width: 1, height: 1)
-                // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
-                // a rectangle holding an earlier SOURCE's is those bytes and more.
-                if !candidates.contains(where: { $0.blend == 0 && rect.contains($0.rect) }) {
-                    let r = raster(target, rect: rect, base: nil)
-                    candidates.append(Candidate(dispose: dispose, blend: 0, rect: rect, raster: r,
-                                                filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
-                }
-                if let over = overRaster(target, rect: rect, base: dispose == 1 ? base : previous) {
-                    candidates.append(Candidate(dispose: dispose, blend: 1, rect: rect, raster: over,
-                                                filtered: ScanlineFilter.filter(over, strategy: candidateStrategy)))
-                }
-            }
-            let (chosen, candidateStream) = choose(candidates, compressor: compressor, level: candidateLevel,
-                                                   needStream: reuseCandidate)
-            written[written.count - 1].dispose = chosen.dispose
-            written.append(WrittenFrame(rect: chosen.rect, blend: chosen.blend, dispose: 0, delay: delays[i],
-                                        stream: candidateStream ?? []))
-            if candidateStream == nil {
-                pending.append((written.count - 1, chosen.raster))
+        func write(_ frame: APNGLayout.Frame, _ raster: Raster, stream: [UInt8]?) {
+            laid.append(frame)
+            streams.append(stream ?? [])
+            if stream == nil {
+                pending.append((laid.count - 1, raster))
                 if pending.count == APNGEncoder.compressionBatch { compressPending() }
             }
-            swap(&previous, &target)
         }
-        compressPending()
-        // A one-frame input is a still. An animation whose frames are all alike stays an APNG that
-        // keeps its duration and loop count, and it keeps two frames — the first frame's time,
-        // then one unchanged pixel redrawn for the rest — because viewers and checkers take a
-        // one-frame APNG for a still.
-        if written.count == 1 && frameCount == 1 && !alwaysAnimated { return still(planFor) }
-        if written.count == 1 && frameCount > 1 {
-            let rest = delays[1...].reduce(Delay.zero, +)
-            if rest > .zero {
-                written[0].delay = delays[0]
+        if let given {
+            laid[0] = given.frames[0]
+            for n in 1..<given.frames[0].end {
+                guard !load(n, into: &canvas) else { throw layoutMismatch("frame \(n) differs from frame 0, with which the layout merges it") }
+            }
+            for (w, f) in given.frames.enumerated().dropFirst() {
+                _ = load(f.start, into: &canvas)
+                let disposed = given.frames[w - 1].dispose == 1 ? given.frames[w - 1].rect : nil
+                let bounds = disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds()
+                if let bounds, !f.rect.contains(bounds) {
+                    throw layoutMismatch("frame \(f.start) changes \(bounds.width)×\(bounds.height) pixels at (\(bounds.x), \(bounds.y)), outside written frame \(w)'s rectangle")
+                }
+                let r: Raster
+                if f.blend == 1 {
+                    guard let over = overRaster(canvas, rect: f.rect, disposed: disposed) else {
+                        throw layoutMismatch("written frame \(w) blends OVER, but frame \(f.start) changes a pixel to a colour that is not opaque or the palette has no transparent entry")
+                    }
+                    r = over.raster
+                } else {
+                    r = raster(ofFrame: f.start, canvas, rect: f.rect)
+                }
+                write(f, r, stream: nil)
+                canvas.commit()
+                for n in (f.start + 1)..<f.end {
+                    guard !load(n, into: &canvas) else { throw layoutMismatch("frame \(n) differs from frame \(f.start), with which the layout merges it") }
+                }
+            }
+        } else {
+            for i in 1..<frameCount {
+                if !load(i, into: &canvas) {
+                    laid[laid.count - 1].end = i + 1
+                    continue
+                }
+                var candidates: [Candidate] = []
+                for dispose: UInt8 in [0, 1] {
+                    let disposed = dispose == 1 ? laid[laid.count - 1].rect : nil
+                    let rect = (disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds())
+                        ?? CanvasRect(x: 0, y: 0, width: 1, height: 1)
+                    // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
+                    // a rectangle holding an earlier SOURCE's is those bytes and more.
+                    if !candidates.contains(where: { $0.blend == 0 && rect.contains($0.rect) }) {
+                        let r = raster(ofFrame: i, canvas, rect: rect)
+                        candidates.append(Candidate(dispose: dispose, blend: 0, rect: rect, raster: r,
+                                                    filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
+                    }
+                    // With no pixel kept, OVER writes exactly the SOURCE raster of the same
+                    // rectangle, which is always a candidate already (and wins the tie).
+                    if let over = overRaster(canvas, rect: rect, disposed: disposed), over.kept > 0 {
+                        candidates.append(Candidate(dispose: dispose, blend: 1, rect: rect, raster: over.raster,
+                                                    filtered: ScanlineFilter.filter(over.raster, strategy: candidateStrategy)))
+                    }
+                }
+                let (chosen, candidateStream) = choose(candidates, compressor: compressor, level: candidateLevel,
+                                                       needStream: reuseCandidate)
+                laid[laid.count - 1].dispose = chosen.dispose
+                write(APNGLayout.Frame(start: i, end: i + 1, rect: chosen.rect, blend: chosen.blend, dispose: 0),
+                      chosen.raster, stream: candidateStream)
+                canvas.commit()
+            }
+            // An animation whose frames are all alike stays an APNG that keeps its duration and
+            // loop count, and it keeps two frames — the first frame's time, then one unchanged
+            // pixel redrawn for the rest — because viewers and checkers take a one-frame APNG for
+            // a still.
+            if laid.count == 1 && frameCount > 1 && delays[1...].reduce(Delay.zero, +) > .zero {
+                laid[0].end = 1
                 let pixel = CanvasRect(x: 0, y: 0, width: 1, height: 1)
-                written.append(WrittenFrame(rect: pixel, blend: 0, dispose: 0, delay: rest,
-                                            stream: plan.compress(raster(previous, rect: pixel, base: nil), with: compressor)))
+                write(APNGLayout.Frame(start: 1, end: frameCount, rect: pixel, blend: 0, dispose: 0),
+                      raster(ofFrame: 1, canvas, rect: pixel), stream: nil)
             }
         }
-        return (file(written), written.reduce(0) { $0 + $1.stream.count })
+        compressPending()
+        let written = laid.indices.map { k in
+            WrittenFrame(rect: laid[k].rect, blend: laid[k].blend, dispose: laid[k].dispose,
+                         delay: delays[laid[k].start..<laid[k].end].reduce(Delay.zero, +), stream: streams[k])
+        }
+        let layout = APNGLayout(width: width, height: height, frameCount: frameCount, frames: laid,
+                                streamBytes: streams.map(\.count))
+        return (file(written), streams.reduce(0) { $0 + $1.count }, layout)
+    }
+
+    private func layoutMismatch(_ what: String) -> ImageError {
+        ImageError(.parameter, .apng, "the given layout does not fit these frames: \(what)")
+    }
+
+    /// Throws unless `layout` is well formed for this animation's size and frame count.
+    private func check(_ layout: APNGLayout) throws {
+        guard layout.width == width, layout.height == height, layout.frameCount == frameCount else {
+            throw layoutMismatch("it was made for \(layout.frameCount) frames of \(layout.width)×\(layout.height), not \(frameCount) of \(width)×\(height)")
+        }
+        var next = 0
+        for (w, f) in layout.frames.enumerated() {
+            let r = f.rect
+            guard f.start == next, f.end > f.start, f.end <= frameCount, f.blend <= 1, f.dispose <= 1,
+                  r.x >= 0, r.y >= 0, r.width > 0, r.height > 0, r.x + r.width <= width, r.y + r.height <= height,
+                  w > 0 || (r == CanvasRect(x: 0, y: 0, width: width, height: height) && f.blend == 0) else {
+                throw layoutMismatch("written frame \(w) (frames \(f.start)..<\(f.end), \(r.width)×\(r.height) at (\(r.x), \(r.y))) is malformed")
+            }
+            next = f.end
+        }
+        guard next == frameCount else { throw layoutMismatch("it covers \(next) of \(frameCount) frames") }
+    }
+
+    /// Loads frame `i` (i ≥ 1) over the canvas, which must hold frame `i − 1`; returns whether
+    /// any key differs.
+    func load(_ i: Int, into canvas: inout APNGCanvas) -> Bool {
+        let w = width
+        let rows: Int
+        switch source {
+        case .indexed(_, let frames):
+            rows = keyTable.withUnsafeBufferPointer { table in
+                frames[i].indices.withUnsafeBytes { cur in
+                    frames[i - 1].indices.withUnsafeBytes { prev in
+                        canvas.load(cur.baseAddress!, prev.baseAddress!, rowBytes: w, table: table.baseAddress)
+                    }
+                }
+            }
+        case .truecolor(_, let frames):
+            rows = frames[i].pixels.withUnsafeBytes { cur in
+                frames[i - 1].pixels.withUnsafeBytes { prev in
+                    canvas.load(cur.baseAddress!, prev.baseAddress!, rowBytes: w * 4, table: nil)
+                }
+            }
+        }
+        return rows > 0
     }
 
     /// The first frame as a plain PNG, for one-frame input.
@@ -240,24 +327,11 @@ extension APNGEncoder {
 
     // MARK: Keys and samples
 
-    /// The comparison keys of frame `i` (see the type's comment).
-    func keys(ofFrame i: Int) -> [UInt32] {
-        var out = [UInt32](repeating: 0, count: width * height)
-        keys(ofFrame: i, into: &out)
-        return out
-    }
-
     /// The comparison keys of frame `i` written over `out`, which holds `width × height` keys.
     func keys(ofFrame i: Int, into out: inout [UInt32]) {
         switch source {
-        case .indexed(let layout, let frames):
-            var table = [UInt32](repeating: 0, count: 256)
-            for old in 0..<256 {
-                let written = layout.remap[old]
-                let c = Int(written) < layout.palette.count ? layout.palette[Int(written)] : RGBA(0, 0, 0, 0)
-                table[old] = c == RGBA(0, 0, 0, 0) ? clearKey : UInt32(written)
-            }
-            table.withUnsafeBufferPointer { t in
+        case .indexed(_, let frames):
+            keyTable.withUnsafeBufferPointer { t in
                 frames[i].indices.withUnsafeBufferPointer { s in
                     out.withUnsafeMutableBufferPointer { o in
                         APNGEncoder.lookup(s.baseAddress!, count: s.count, table: t.baseAddress!, into: o.baseAddress!)
@@ -271,52 +345,66 @@ extension APNGEncoder {
         }
     }
 
-    /// The raster of `keys` inside `rect`.
-    func raster(_ keys: [UInt32], rect: CanvasRect, base: [UInt32]?) -> Raster {
+    /// The raster of `keys` (a whole canvas) inside `rect`.
+    func raster(_ keys: [UInt32], rect: CanvasRect) -> Raster {
         var crop = [UInt32](repeating: 0, count: rect.width * rect.height)
         keys.withUnsafeBufferPointer { k in
             crop.withUnsafeMutableBufferPointer { c in
-                APNGEncoder.crop(k.baseAddress!, canvasWidth: width, rect: rect, into: c.baseAddress!)
+                for row in 0..<rect.height {
+                    (c.baseAddress! + row * rect.width).update(from: k.baseAddress! + (rect.y + row) * width + rect.x, count: rect.width)
+                }
             }
         }
         return samples(crop, width: rect.width, height: rect.height)
     }
 
-    /// The OVER form of `target` inside `rect`: pixels equal to `base` become "keep" (fully
-    /// transparent). Nil when OVER cannot reproduce `target` exactly in every reader (a changed
-    /// pixel that is not opaque) or when there is no transparent sample to write.
-    func overRaster(_ target: [UInt32], rect: CanvasRect, base: [UInt32]) -> Raster? {
-        var alpha: [UInt8]? = nil
-        let keep: UInt32
+    /// The raster of frame `i`, which is loaded on `canvas`, inside `rect`.
+    func raster(ofFrame i: Int, _ canvas: APNGCanvas, rect: CanvasRect) -> Raster {
+        guard case .indexed(let layout, let frames) = source else {
+            return samples(canvas.crop(rect), width: rect.width, height: rect.height)
+        }
+        // A palette frame's keys are its written indices (`clearKey` standing for the one
+        // transparent-black entry), so its indices through `remap` are the same samples, without
+        // building keys.
+        let n = rect.width * rect.height
+        let w = width
+        let cropped = [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            layout.remap.withUnsafeBufferPointer { m in
+                frames[i].indices.withUnsafeBufferPointer { s in
+                    for row in 0..<rect.height {
+                        APNGEncoder.remapRow(s.baseAddress! + (rect.y + row) * w + rect.x, count: rect.width, table: m.baseAddress!,
+                                             into: out.baseAddress! + row * rect.width)
+                    }
+                }
+            }
+            count = n
+        }
+        if layout.bitDepth == 8 { return Raster(width: rect.width, height: rect.height, bitsPerPixel: 8, data: cropped) }
+        return cropped.withUnsafeBufferPointer {
+            Raster.packing($0.baseAddress!, width: rect.width, height: rect.height, bitDepth: layout.bitDepth)
+        }
+    }
+
+    /// The OVER form of the frame loaded on `canvas` inside `rect`: pixels equal to the canvas
+    /// (after `disposed` is cleared) become "keep" (fully transparent). Nil when OVER cannot
+    /// reproduce the frame exactly in every reader (a changed pixel that is not opaque) or when
+    /// there is no transparent sample to write; otherwise the raster and how many pixels it keeps.
+    func overRaster(_ canvas: APNGCanvas, rect: CanvasRect, disposed: CanvasRect?) -> (raster: Raster, kept: Int)? {
+        let over: (keys: [UInt32], kept: Int)?
         switch source {
         case .indexed(let layout, _):
             guard layout.transparentIndex != nil else { return nil }
-            var a = [UInt8](repeating: 0, count: 258)
-            for (n, c) in layout.palette.enumerated() { a[n] = c.a }
-            alpha = a
-            keep = APNGEncoder.keepKey
+            var alpha = [UInt8](repeating: 0, count: 258)
+            for (n, c) in layout.palette.enumerated() { alpha[n] = c.a }
+            over = alpha.withUnsafeBufferPointer {
+                canvas.cropOver(rect, disposed: disposed, alpha: $0.baseAddress, keep: APNGEncoder.keepKey)
+            }
         case .truecolor(let layout, _):
             guard layout.hasAlpha else { return nil }
-            keep = 0
+            over = canvas.cropOver(rect, disposed: disposed, alpha: nil, keep: 0)
         }
-        var crop = [UInt32](repeating: 0, count: rect.width * rect.height)
-        let kept = target.withUnsafeBufferPointer { t in
-            base.withUnsafeBufferPointer { b in
-                crop.withUnsafeMutableBufferPointer { c in
-                    if let alpha {
-                        return alpha.withUnsafeBufferPointer { a in
-                            APNGEncoder.cropOver(t.baseAddress!, base: b.baseAddress!, canvasWidth: width, rect: rect,
-                                                 alpha: a.baseAddress, keep: keep, into: c.baseAddress!)
-                        }
-                    }
-                    return APNGEncoder.cropOver(t.baseAddress!, base: b.baseAddress!, canvasWidth: width, rect: rect,
-                                                alpha: nil, keep: keep, into: c.baseAddress!)
-                }
-            }
-        }
-        // With no pixel kept, OVER writes exactly the SOURCE raster of the same rectangle, which is
-        // always a candidate already (and wins the tie).
-        return kept > 0 ? samples(crop, width: rect.width, height: rect.height) : nil
+        guard let over else { return nil }
+        return (samples(over.keys, width: rect.width, height: rect.height), over.kept)
     }
 
     /// Keys → the raster PNG stores.
@@ -344,23 +432,6 @@ extension APNGEncoder {
         }
     }
 
-    /// `source` over `destination`, of the same count, without a new allocation.
-    private static func copy(_ source: [UInt32], into destination: inout [UInt32]) {
-        source.withUnsafeBufferPointer { s in
-            destination.withUnsafeMutableBufferPointer { d in d.baseAddress!.update(from: s.baseAddress!, count: s.count) }
-        }
-    }
-
-    private func clear(_ canvas: inout [UInt32], _ r: CanvasRect) {
-        let clearKey = clearKey
-        let width = width
-        canvas.withUnsafeMutableBufferPointer { c in
-            for y in r.y..<(r.y + r.height) {
-                (c.baseAddress! + y * width + r.x).update(repeating: clearKey, count: r.width)
-            }
-        }
-    }
-
     // MARK: Kernels
 
     @inline(never)
@@ -370,84 +441,14 @@ extension APNGEncoder {
     }
 
     @inline(never)
-    static func narrow(_ s: UnsafePointer<UInt32>, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
+    static func remapRow(_ s: UnsafePointer<UInt8>, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
         var i = 0
         while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 
-    /// The smallest rectangle holding every pixel where `a` and `b` differ; nil when none does.
-    static func differingBounds(_ a: [UInt32], _ b: [UInt32], width: Int, height: Int) -> CanvasRect? {
-        a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in
-                differingBounds(pa.baseAddress!, pb.baseAddress!, width: width, height: height)
-            }
-        }
-    }
-
     @inline(never)
-    static func differingBounds(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, width: Int, height: Int) -> CanvasRect? {
-        var top = -1, bottom = -1
-        var left = width, right = -1
-        var y = 0
-        while y < height {
-            let ra = a + y * width, rb = b + y * width
-            // Most rows of most frames are unchanged: libc's vectorised memcmp settles those
-            // (the pixel loop below ran at about one pixel per cycle, a tenth of a screen
-            // recording's encode).
-            if memcmp(ra, rb, width &* 4) == 0 { y &+= 1; continue }
-            var x = 0
-            while x < width && ra[x] == rb[x] { x &+= 1 }
-            if x < width {
-                if top < 0 { top = y }
-                bottom = y
-                if x < left { left = x }
-                var r = width - 1
-                while r > right && ra[r] == rb[r] { r -= 1 }
-                if r > right { right = r }
-            }
-            y &+= 1
-        }
-        if top < 0 { return nil }
-        return CanvasRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
-    }
-
-    @inline(never)
-    static func crop(_ s: UnsafePointer<UInt32>, canvasWidth: Int, rect: CanvasRect, into o: UnsafeMutablePointer<UInt32>) {
-        var y = 0
-        while y < rect.height {
-            (o + y * rect.width).update(from: s + (rect.y + y) * canvasWidth + rect.x, count: rect.width)
-            y &+= 1
-        }
-    }
-
-    /// Crops `target` to `rect`, writing `keep` where it equals `base`; returns how many pixels
-    /// were kept, or -1 when a changed pixel is not opaque. `alpha` maps palette keys to alpha; nil means the key holds RGBA bytes.
-    @inline(never)
-    static func cropOver(_ target: UnsafePointer<UInt32>, base: UnsafePointer<UInt32>, canvasWidth: Int, rect: CanvasRect,
-                         alpha: UnsafePointer<UInt8>?, keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Int {
-        var y = 0
-        var out = o
-        var kept = 0
-        while y < rect.height {
-            let t = target + (rect.y + y) * canvasWidth + rect.x
-            let b = base + (rect.y + y) * canvasWidth + rect.x
-            var x = 0
-            while x < rect.width {
-                let k = t[x]
-                if k == b[x] {
-                    out[x] = keep
-                    kept &+= 1
-                } else {
-                    let a: UInt8
-                    if let alpha { a = alpha[Int(k)] } else { a = UInt8(truncatingIfNeeded: UInt32(littleEndian: k) >> 24) }
-                    if a != 255 { return -1 }
-                    out[x] = k
-                }
-                x &+= 1
-            }
-            out += rect.width
-            y &+= 1
-        }
-        return kept
+    static func narrow(_ s: UnsafePointer<UInt32>, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
+        var i = 0
+        while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 }

@@ -37,9 +37,38 @@ extension PNGEncoder {
     ///     that was animated; otherwise one frame gives a plain PNG.
     public static func encodeAnimation(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
                                        effort: Effort = .default, alwaysAnimated: Bool = false) throws -> [UInt8] {
+        try encodeAnimationWithLayout(frames: frames, delays: delays, loopCount: loopCount, effort: effort,
+                                      alwaysAnimated: alwaysAnimated).bytes
+    }
+
+    /// `encodeAnimation(frames:delays:loopCount:effort:alwaysAnimated:)`, also returning the frame
+    /// layout it chose, so that the same frames can later be encoded at another effort without
+    /// searching the layout again (the search ranks candidates the same way at every effort).
+    public static func encodeAnimationWithLayout(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
+                                                 effort: Effort = .default,
+                                                 alwaysAnimated: Bool = false) throws -> (bytes: [UInt8], layout: APNGLayout) {
         var e = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
         e.alwaysAnimated = alwaysAnimated
-        return e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+        let r = try e.encode { EncodingPlan.plan(effort, kind: $0) }
+        return (r.bytes, r.layout)
+    }
+
+    /// The same frames encoded with a layout from `encodeAnimationWithLayout`: only the chosen
+    /// frames are compressed, at `effort`, and no candidate is ranked. With the frames, delays,
+    /// loop count and `alwaysAnimated` of the encode that made `layout`, the result is the bytes
+    /// a fresh encode at `effort` gives. Whatever the layout, the file decodes exactly as
+    /// `encodeAnimation` promises, or the call throws.
+    ///
+    /// - Throws: as `encodeAnimation`, and `ImageError` of kind `.parameter` (format APNG) when
+    ///   `layout` was made for another frame count or size, or does not reproduce these frames
+    ///   (a pixel changes outside a written frame's rectangle, a merged frame differs, an OVER
+    ///   frame would need a pixel that is not opaque).
+    public static func encodeAnimation(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
+                                       effort: Effort = .default, alwaysAnimated: Bool = false,
+                                       layout: APNGLayout) throws -> [UInt8] {
+        var e = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        return try e.encode({ EncodingPlan.plan(effort, kind: $0) }, reusing: layout).bytes
     }
 
     /// An animated PNG of truecolour frames, in the smallest of gray, RGB, gray+alpha and RGBA that
@@ -49,7 +78,7 @@ extension PNGEncoder {
                                        effort: Effort = .default, alwaysAnimated: Bool = false) throws -> [UInt8] {
         var e = try APNGEncoder(truecolor: frames, delays: delays, loopCount: loopCount)
         e.alwaysAnimated = alwaysAnimated
-        return e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+        return try e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
     }
 
     /// A cheap estimate of `encodeAnimation(frames:delays:loopCount:effort: .default).count`: the
@@ -62,9 +91,9 @@ extension PNGEncoder {
     ///
     /// - Throws: as `encodeAnimation`.
     public static func estimatedAnimationSize(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0) throws -> Int {
-        let (bytes, stream) = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
+        let r = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
             .encode { EncodingPlan.estimate(kind: $0) }
-        return EncodingPlan.estimatedSize(fileBytes: bytes.count, streamBytes: stream)
+        return EncodingPlan.estimatedSize(fileBytes: r.bytes.count, streamBytes: r.streamBytes)
     }
 }
 
@@ -94,6 +123,8 @@ struct APNGEncoder {
     let clearKey: UInt32
     /// Marks "leave the canvas as is" in an OVER frame before keys become samples.
     static let keepKey: UInt32 = 257
+    /// Palette frames: old index → key (empty for truecolour).
+    let keyTable: [UInt32]
 
     init(indexed frames: [IndexedImage], delays: [Delay], loopCount: Int) throws {
         let first = try APNGEncoder.check(frames.map { ($0.width, $0.height) }, delays: delays, loopCount: loopCount)
@@ -101,7 +132,7 @@ struct APNGEncoder {
             throw ImageError(.parameter, .apng, "frame \(n) has a palette (\(frames[n].palette.count) entries) that differs from frame 0's (\(frames[0].palette.count) entries); all frames must share one palette")
         }
         var used = [Bool](repeating: false, count: 256)
-        for f in frames { PaletteLayout.markUsed(f.indices, in: &used) }
+        PaletteLayout.markUsed(frames.map(\.indices), rowBytes: first.0, in: &used)
         let layout = PaletteLayout(palette: frames[0].palette, used: used, reserveTransparent: true)
         self.init(width: first.0, height: first.1, source: .indexed(layout, frames), delays: delays, loopCount: loopCount, clearKey: 256)
     }
@@ -119,6 +150,17 @@ struct APNGEncoder {
         self.delays = delays
         self.loopCount = loopCount
         self.clearKey = clearKey
+        if case .indexed(let layout, _) = source {
+            var table = [UInt32](repeating: 0, count: 256)
+            for old in 0..<256 {
+                let written = layout.remap[old]
+                let c = Int(written) < layout.palette.count ? layout.palette[Int(written)] : RGBA(0, 0, 0, 0)
+                table[old] = c == RGBA(0, 0, 0, 0) ? clearKey : UInt32(written)
+            }
+            keyTable = table
+        } else {
+            keyTable = []
+        }
     }
 
     private static func check(_ sizes: [(Int, Int)], delays: [Delay], loopCount: Int) throws -> (Int, Int) {

@@ -1,3 +1,4 @@
+import Foundation
 import ImageCore
 
 /// How an indexed image's palette is written: only the entries in use, duplicates merged,
@@ -94,6 +95,39 @@ struct PaletteLayout {
             }
         }
         for i in 0..<256 where seen[i] != 0 { used[i] = true }
+    }
+
+    /// Marks the indices that occur in `frames` (rows of `rowBytes`): after the first frame, only
+    /// rows that differ from the frame before are scanned (a screen recording changes a few rows
+    /// per frame; memcmp settles the others at a fraction of a pass of `mark`).
+    static func markUsed(_ frames: [[UInt8]], rowBytes: Int, in used: inout [Bool]) {
+        guard let first = frames.first else { return }
+        markUsed(first, in: &used)
+        guard rowBytes > 0 else { return }
+        var seen = [UInt8](repeating: 0, count: 256)
+        seen.withUnsafeMutableBufferPointer { c in
+            for i in frames.indices.dropFirst() {
+                frames[i].withUnsafeBufferPointer { cur in
+                    frames[i - 1].withUnsafeBufferPointer { prev in
+                        markChangedRows(cur.baseAddress, prev.baseAddress, count: min(cur.count, prev.count),
+                                        rowBytes: rowBytes, into: c.baseAddress!)
+                    }
+                }
+            }
+        }
+        for i in 0..<256 where seen[i] != 0 { used[i] = true }
+    }
+
+    @inline(never)
+    private static func markChangedRows(_ cur: UnsafePointer<UInt8>?, _ prev: UnsafePointer<UInt8>?, count: Int, rowBytes: Int,
+                                        into c: UnsafeMutablePointer<UInt8>) {
+        guard let cur, let prev else { return }
+        var start = 0
+        while start < count {
+            let n = min(rowBytes, count - start)
+            if memcmp(cur + start, prev + start, n) != 0 { mark(cur + start, count: n, into: c) }
+            start += n
+        }
     }
 
     /// Stores only, no read-modify-write: a counting histogram stalls on runs of one index (each

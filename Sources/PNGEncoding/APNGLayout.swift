@@ -1,0 +1,34 @@
+/// How an APNG encode laid its frames out: for each written frame, the input frames it shows,
+/// its rectangle, blend and dispose ops. Pass it back with the same frames to encode them at
+/// another effort without searching the layout again
+/// (`PNGEncoder.encodeAnimation(frames:delays:loopCount:effort:alwaysAnimated:layout:)`).
+///
+/// The layout search ranks candidates the same way at every effort, so a layout found at `.fast`
+/// is the one a fresh `.default` or `.max` encode would find, and reusing it gives the same bytes.
+public struct APNGLayout: Sendable, Equatable {
+    /// One written frame.
+    struct Frame: Sendable, Equatable {
+        /// The input frames it shows: `start` is drawn, the rest are identical and only add their
+        /// delays.
+        var start: Int
+        var end: Int
+        var rect: CanvasRect
+        /// 0 SOURCE, 1 OVER.
+        var blend: UInt8
+        /// 0 NONE, 1 BACKGROUND.
+        var dispose: UInt8
+    }
+
+    let width: Int
+    let height: Int
+    /// Input frames the layout was made for.
+    public let frameCount: Int
+    let frames: [Frame]
+    /// The size of each written frame's zlib stream in the encode that made this layout (at
+    /// libdeflate level 6 for a `.fast` palette encode): a per-frame cost for callers that
+    /// drop or merge frames later.
+    public let streamBytes: [Int]
+
+    /// Frames written to the file (fewer than `frameCount` when identical frames were merged).
+    public var writtenFrameCount: Int { frames.count }
+}
