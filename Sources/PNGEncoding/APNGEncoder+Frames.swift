@@ -110,9 +110,17 @@ extension APNGEncoder {
     /// (every pixel outside a frame's rectangle must equal the canvas, every merged frame its
     /// predecessor, every changed pixel of an OVER frame must be opaque), so the file is exact
     /// whatever layout is given, or the call throws.
+    ///
+    /// With `reusing` and `only`, just the written frames in `only` are compressed; the others
+    /// keep the given layout's streams, which must have been made from these same frames.
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan,
-                reusing given: APNGLayout? = nil) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
+                reusing given: APNGLayout? = nil, only: Set<Int>? = nil) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
         if let given { try check(given) }
+        /// The given stream of written frame `w` when it is kept as it is.
+        func kept(_ w: Int) -> [UInt8]? {
+            guard let only, let given, !only.contains(w), w < given.streams.count else { return nil }
+            return given.streams[w]
+        }
         let full = CanvasRect(x: 0, y: 0, width: width, height: height)
         if frameCount == 1 && !alwaysAnimated {
             let (bytes, stream) = still(planFor)
@@ -131,7 +139,7 @@ extension APNGEncoder {
         var canvas = APNGCanvas(width: width, height: height, clearKey: clearKey)
         keys(ofFrame: 0, into: &canvas.previous)
         var laid = [APNGLayout.Frame(start: 0, end: 1, rect: full, blend: 0, dispose: 0)]
-        var streams = [plan.compress(raster(ofFrame: 0, canvas, rect: full), with: compressor)]
+        var streams = [kept(0) ?? plan.compress(raster(ofFrame: 0, canvas, rect: full), with: compressor)]
         // Layouts are chosen frame by frame (each depends on the frame before); the chosen
         // rasters' final streams do not depend on each other, so they are compressed a batch at
         // a time on every core.
@@ -160,6 +168,13 @@ extension APNGEncoder {
                 let bounds = disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds()
                 if let bounds, !f.rect.contains(bounds) {
                     throw layoutMismatch("frame \(f.start) changes \(bounds.width)×\(bounds.height) pixels at (\(bounds.x), \(bounds.y)), outside written frame \(w)'s rectangle")
+                }
+                if let stream = kept(w) {
+                    laid.append(f)
+                    streams.append(stream)
+                    canvas.commit()
+                    for n in (f.start + 1)..<f.end { _ = load(n, into: &canvas) }
+                    continue
                 }
                 let r: Raster
                 if f.blend == 1 {
@@ -224,9 +239,12 @@ extension APNGEncoder {
             WrittenFrame(rect: laid[k].rect, blend: laid[k].blend, dispose: laid[k].dispose,
                          delay: delays[laid[k].start..<laid[k].end].reduce(Delay.zero, +), stream: streams[k])
         }
-        let layout = APNGLayout(width: width, height: height, frameCount: frameCount, frames: laid,
+        var layout = APNGLayout(width: width, height: height, frameCount: frameCount, frames: laid,
                                 streamBytes: streams.map(\.count))
-        return (file(written), streams.reduce(0) { $0 + $1.count }, layout)
+        let bytes = file(written)
+        layout.streams = streams
+        layout.fileBytes = bytes.count
+        return (bytes, streams.reduce(0) { $0 + $1.count }, layout)
     }
 
     private func layoutMismatch(_ what: String) -> ImageError {

@@ -31,4 +31,15 @@ public struct APNGLayout: Sendable, Equatable {
 
     /// Frames written to the file (fewer than `frameCount` when identical frames were merged).
     public var writtenFrameCount: Int { frames.count }
+
+    /// The streams themselves and the size of the file they made: what `shrinkAnimation` keeps
+    /// for the frames it does not recompress. Not part of equality (a layout is the same layout
+    /// whatever the level its streams were compressed at).
+    var streams: [[UInt8]] = []
+    var fileBytes = 0
+
+    public static func == (a: APNGLayout, b: APNGLayout) -> Bool {
+        a.width == b.width && a.height == b.height && a.frameCount == b.frameCount && a.frames == b.frames
+            && a.streamBytes == b.streamBytes
+    }
 }

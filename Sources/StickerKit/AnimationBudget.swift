@@ -267,24 +267,42 @@ enum AnimationBudget {
             var palette: Int
             var mse: Double
             var exact: Bool
+            /// How the frames were laid out, with their streams (nil when the encode failed):
+            /// lets the written file reuse the layout and the streams of its probe.
+            var layout: APNGLayout? = nil
             /// The encoder refuses only malformed input, which this search never builds; an empty
             /// result counts as not fitting.
             func fits(_ maxBytes: Int) -> Bool { !bytes.isEmpty && bytes.count <= maxBytes }
         }
 
         /// Every kept frame remapped to `n` colours and encoded for real, at `effort` (the search
-        /// probes at `.fast`; the chosen setting is encoded once more at the requested effort).
-        func encodeFully(_ n: Int, _ step: Int, effort: Effort = .fast) -> Encoded {
+        /// probes at `.fast`). With the probe `from` of the same setting, its layout is reused
+        /// (no candidate is ranked again); with `fitting` too, only as many of its frames are
+        /// compressed again at `effort` as the file needs to fit that many bytes
+        /// (`PNGEncoder.shrinkAnimation`).
+        func encodeFully(_ n: Int, _ step: Int, effort: Effort = .fast, from probe: Encoded? = nil, fitting: Int? = nil) -> Encoded {
             let t = timeline(step)
             let mapped = t.indices.map { indexed(n, $0) }
-            let bytes = clock.measure(\.encode) {
-                (try? PNGEncoder.encodeAnimation(frames: mapped.map(\.image), delays: t.delays, loopCount: loops,
-                                                 effort: effort, alwaysAnimated: true)) ?? []
+            let frames = mapped.map(\.image)
+            var layout: APNGLayout? = nil
+            let bytes: [UInt8] = clock.measure(\.encode) {
+                if let reused = probe?.layout {
+                    if let fitting {
+                        return (try? PNGEncoder.shrinkAnimation(frames: frames, delays: t.delays, loopCount: loops, alwaysAnimated: true,
+                                                                layout: reused, effort: effort, maxBytes: fitting)) ?? []
+                    }
+                    return (try? PNGEncoder.encodeAnimation(frames: frames, delays: t.delays, loopCount: loops, effort: effort,
+                                                            alwaysAnimated: true, layout: reused)) ?? []
+                }
+                guard let r = try? PNGEncoder.encodeAnimationWithLayout(frames: frames, delays: t.delays, loopCount: loops,
+                                                                         effort: effort, alwaysAnimated: true) else { return [] }
+                layout = r.layout
+                return r.bytes
             }
             let mse = mapped.reduce(0) { $0 + $1.mse } / Double(max(1, mapped.count))
             let m = mapper(n)
             return Encoded(colors: n, step: step, effort: effort, indices: t.indices, bytes: bytes,
-                           palette: m.palette.colors.count, mse: mse, exact: m.palette.exact && mse == 0)
+                           palette: m.palette.colors.count, mse: mse, exact: m.palette.exact && mse == 0, layout: layout)
         }
 
         /// The most colours in `lo…hi` whose predicted size is within the margin (bisection on
@@ -467,11 +485,15 @@ enum AnimationBudget {
                 // smaller, at four to six times the probe's cost — 28 % of all CPU over the
                 // animated corpus at 618 px. Only a probe in the search's allowance over the
                 // budget is re-encoded, to fit. `.max` always re-encodes, for the smallest file.
+                // Over it, only as many frames are compressed again at level 10 as the file needs
+                // to fit (the densest first): watchface, funky chicken, balls and one big buck
+                // bunny at 618 px were 0.06–3.5 % over, and a whole level-10 encode cost 4–6 probes.
                 let keepProbe = options.effort == .fast || (options.effort == .default && b.fits(maxBytes))
-                let final = keepProbe ? b : encodeFully(b.colors, b.step, effort: options.effort)
+                let final = keepProbe ? b : encodeFully(b.colors, b.step, effort: options.effort, from: b,
+                                                        fitting: options.effort == .default ? maxBytes : nil)
                 if final.fits(maxBytes) { chosen = final }
                 else if let f = fitting {
-                    let again = options.effort == .max ? encodeFully(f.colors, f.step, effort: options.effort) : f
+                    let again = options.effort == .max ? encodeFully(f.colors, f.step, effort: options.effort, from: f) : f
                     chosen = again.fits(maxBytes) && again.bytes.count <= f.bytes.count ? again : f
                 }
             }

@@ -146,4 +146,29 @@ final class APNGLayoutTests: XCTestCase {
         }
         return r < 0 ? nil : CanvasRect(x: l, y: t, width: r - l + 1, height: btm - t + 1)
     }
+
+    /// `shrinkAnimation`: exactly the frames, within the bytes asked for when a fresh slower
+    /// encode gets there, recompressing no more than needed.
+    func testShrinkRecompressesOnlyWhatTheBudgetNeeds() throws {
+        var partial = 0
+        for a in Self.animations() where a.frames.count >= 5 {
+            let (fast, layout) = try PNGEncoder.encodeAnimationWithLayout(frames: a.frames, delays: a.delays, loopCount: 0,
+                                                                          effort: .fast, alwaysAnimated: true)
+            let slow = try PNGEncoder.encodeAnimation(frames: a.frames, delays: a.delays, loopCount: 0, effort: .default,
+                                                      alwaysAnimated: true)
+            func shrink(_ budget: Int) throws -> [UInt8] {
+                try PNGEncoder.shrinkAnimation(frames: a.frames, delays: a.delays, alwaysAnimated: true, layout: layout,
+                                               effort: .default, maxBytes: budget)
+            }
+            XCTAssertEqual(try shrink(fast.count), fast, "\(a.name): fits already, nothing recompressed")
+            XCTAssertEqual(try shrink(1), slow, "\(a.name): nothing fits, every frame recompressed")
+            guard slow.count < fast.count - 2 else { continue }
+            let between = (fast.count + slow.count) / 2
+            let s = try shrink(between)
+            try assertDecodesExactly(s, a.frames, a.delays, loopCount: 0, a.name)
+            XCTAssertLessThanOrEqual(s.count, between, a.name)
+            if s != slow { partial += 1 }
+        }
+        XCTAssertGreaterThan(partial, 0, "some budget between the two was met without recompressing every frame")
+    }
 }
