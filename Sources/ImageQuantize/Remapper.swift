@@ -331,7 +331,8 @@ final class Remapper {
                 rowErrors[y] = p.rowErrors[y]
                 continue
             }
-            rowErrors[y] = plainRow(px + o, w, out + o, search, cache, cells, transparent, &guess)
+            rowErrors[y] = plainRow(px + o, w, out + o, previous.map { $0.pixels + o }, previous.map { $0.indices + o },
+                                    search, cache, cells, transparent, &guess)
         }
     }
 
@@ -339,9 +340,12 @@ final class Remapper {
     /// run length × the run's error (one multiply-add per run, exact products; the order is
     /// fixed by the row alone, so a row copied from another frame brings the same sum).
     /// Fully transparent pixels take `transparent` (when the palette has it) at zero error.
-    /// `guess` is the previous answer, a start for the next search.
+    /// A run whose first pixel equals the same pixel of an earlier frame (`prevPx`, remapped into
+    /// `prevOut`) takes that frame's index and recomputes only its distance, the same float
+    /// expression the search returns. `guess` is the previous answer, a start for the next search.
     @inline(__always)
     static func plainRow(_ px: UnsafePointer<UInt32>, _ w: Int, _ out: UnsafeMutablePointer<UInt8>,
+                         _ prevPx: UnsafePointer<UInt32>?, _ prevOut: UnsafePointer<UInt8>?,
                          _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
                          _ cells: UnsafeMutablePointer<Int16>, _ transparent: Int, _ guess: inout Int) -> Double {
         var sum = 0.0
@@ -354,6 +358,11 @@ final class Remapper {
             let index: Int
             if v >> 24 == 0 && transparent >= 0 {
                 index = transparent
+            } else if let pp = prevPx, let po = prevOut, pp[x] == raw {
+                index = Int(po[x])
+                guess = index
+                let d = ErrorSpace.distance2(ErrorSpace.point(RGBA(memoryOrder: v)), search.points[index])
+                sum += Double(d) * Double(e &- x)
             } else {
                 let r = cached(v, search, cache, cells, guess: guess)
                 index = r.index
