@@ -184,8 +184,8 @@ final class Remapper {
     func remap(_ image: Image, dithering: Float, into indices: inout [UInt8]) -> Double {
         let strength = dithering.isNaN ? 0 : min(max(dithering, 0), 1)
         if strength == 0 {
-            var rows = [Double]()
-            return remapPlain(image, after: nil, into: &indices, rowErrors: &rows)
+            var rows = [Double](), equal = [Bool]()
+            return remapPlain(image, after: nil, into: &indices, rowErrors: &rows, equalRows: &equal)
         }
         return remap(image, strength: strength, map: nil, rowErrors: nil, previous: nil, into: &indices)
     }
@@ -195,31 +195,44 @@ final class Remapper {
         let pixels: UnsafePointer<UInt32>
         let indices: UnsafePointer<UInt8>
         let rowErrors: UnsafePointer<Double>
+        /// Per row, whether it equals the earlier frame's, when already known (nil: compare).
+        let known: UnsafePointer<Bool>?
+        /// Where each row's answer is written.
+        let equal: UnsafeMutablePointer<Bool>
     }
 
     /// Undithered remap into `indices`, with each row's error in `rowErrors` (`height`; see
     /// `plainRow`); returns their sum, taken row by row from the top. Rows whose pixels equal
     /// those of `previous.image` (an earlier frame remapped by this remapper, with its indices
     /// and row errors) are copied from it, not searched: the result is the same either way, since
-    /// a row's indices and error depend on its pixels and the palette alone. A `previous` of
-    /// another size is ignored.
-    func remapPlain(_ image: Image, after previous: (image: Image, indices: [UInt8], rowErrors: [Double])?,
-                    into indices: inout [UInt8], rowErrors: inout [Double]) -> Double {
+    /// a row's indices and error depend on its pixels and the palette alone. `equalRows` gets,
+    /// per row, whether it equalled the earlier frame's (empty without `previous`);
+    /// `previous.equalRows`, when not empty, is that answer from an earlier remap of the same two
+    /// frames and saves comparing them again. A `previous` of another size is ignored.
+    func remapPlain(_ image: Image, after previous: (image: Image, indices: [UInt8], rowErrors: [Double], equalRows: [Bool])?,
+                    into indices: inout [UInt8], rowErrors: inout [Double], equalRows: inout [Bool]) -> Double {
         let w = image.width, h = image.height
         rowErrors = [Double](repeating: 0, count: max(h, 0))
+        equalRows = []
         guard let p = previous, p.image.width == w, p.image.height == h, p.indices.count == w * h,
-              p.rowErrors.count == h, p.image.pixels.count == image.pixels.count else {
+              p.rowErrors.count == h, p.image.pixels.count == image.pixels.count, p.equalRows.isEmpty || p.equalRows.count == h else {
             return rowErrors.withUnsafeMutableBufferPointer { rows in
                 remap(image, strength: 0, map: nil, rowErrors: rows.baseAddress, previous: nil, into: &indices)
             }
         }
+        equalRows = [Bool](repeating: false, count: h)
         return p.image.pixels.withUnsafeBytes { prevPx in
             p.indices.withUnsafeBufferPointer { prevOut in
                 p.rowErrors.withUnsafeBufferPointer { prevRows in
-                    rowErrors.withUnsafeMutableBufferPointer { rows in
-                        let prev = Previous(pixels: prevPx.bindMemory(to: UInt32.self).baseAddress!,
-                                            indices: prevOut.baseAddress!, rowErrors: prevRows.baseAddress!)
-                        return remap(image, strength: 0, map: nil, rowErrors: rows.baseAddress, previous: prev, into: &indices)
+                    p.equalRows.withUnsafeBufferPointer { known in
+                        equalRows.withUnsafeMutableBufferPointer { equal in
+                            rowErrors.withUnsafeMutableBufferPointer { rows in
+                                let prev = Previous(pixels: prevPx.bindMemory(to: UInt32.self).baseAddress!,
+                                                    indices: prevOut.baseAddress!, rowErrors: prevRows.baseAddress!,
+                                                    known: known.isEmpty ? nil : known.baseAddress, equal: equal.baseAddress!)
+                                return remap(image, strength: 0, map: nil, rowErrors: rows.baseAddress, previous: prev, into: &indices)
+                            }
+                        }
                     }
                 }
             }
@@ -246,8 +259,12 @@ final class Remapper {
     private func remap(_ image: Image, strength: Float, map: UnsafePointer<UInt8>?, rowErrors: UnsafeMutablePointer<Double>?,
                        previous: Previous?, into indices: inout [UInt8]) -> Double {
         let w = image.width, h = image.height, n = w * h
-        indices = [UInt8](repeating: 0, count: n)
-        guard n > 0, !palette.isEmpty, strength > 0 || rowErrors != nil else { return 0 }
+        guard n > 0, !palette.isEmpty, strength > 0 || rowErrors != nil else {
+            indices = [UInt8](repeating: 0, count: n)
+            return 0
+        }
+        // Every band writes every index of its rows: no need to clear them first.
+        indices = [UInt8](unsafeUninitializedCapacity: n) { _, count in count = n }
         let bands = Remapper.bands(width: w, height: h)
         let sums = UnsafeMutablePointer<Double>.allocate(capacity: bands)
         sums.initialize(repeating: 0, count: bands)
@@ -326,10 +343,14 @@ final class Remapper {
         var guess = transparent >= 0 ? transparent : 0
         for y in y0..<y1 {
             let o = y * w
-            if let p = previous, memcmp(px + o, p.pixels + o, 4 * w) == 0 {
-                (out + o).update(from: p.indices + o, count: w)
-                rowErrors[y] = p.rowErrors[y]
-                continue
+            if let p = previous {
+                let same = p.known?[y] ?? (memcmp(px + o, p.pixels + o, 4 * w) == 0)
+                p.equal[y] = same
+                if same {
+                    (out + o).update(from: p.indices + o, count: w)
+                    rowErrors[y] = p.rowErrors[y]
+                    continue
+                }
             }
             rowErrors[y] = plainRow(px + o, w, out + o, previous.map { $0.pixels + o }, previous.map { $0.indices + o },
                                     search, cache, cells, transparent, &guess)

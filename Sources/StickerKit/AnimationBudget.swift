@@ -58,8 +58,9 @@ enum AnimationBudget {
         lazy var palettes = HistogramPalettes(histogram)
         var mappers: [Int: PaletteMapper] = [:]
         /// Remapped frames and their errors by colour count, then frame index; undithered ones
-        /// with their row errors (`rows`), so later frames can copy the rows they share.
-        var remapped: [Int: [Int: (image: IndexedImage, mse: Double, rows: RowRemap?)]] = [:]
+        /// with their row errors (`rows`), so later frames can copy the rows they share, and the
+        /// frame whose rows they reused (`after`), so other colour counts need not compare again.
+        var remapped: [Int: [Int: (image: IndexedImage, mse: Double, rows: RowRemap?, after: Int?)]] = [:]
         var ditherMaps: [Int: FrameDitherMap] = [:]
         /// A candidate: colour count and frame-rate step (every `step`-th frame kept).
         struct Setting: Hashable {
@@ -105,8 +106,9 @@ enum AnimationBudget {
                 // previous kept one) are copied from it: same bytes, same error, no searches.
                 let earlier = remapped[n].flatMap { done in done.keys.filter { $0 < i && done[$0]!.rows != nil }.max() }
                 let previous = earlier.map { (frame: frames[$0], remap: remapped[n]![$0]!.rows!) }
-                let r = clock.measure(\.quantize) { m.remapUndithered(frames[i], after: previous) }
-                remapped[n, default: [:]][i] = (r.image, r.meanSquaredError, r)
+                let known = earlier.flatMap { j in remapped.values.lazy.compactMap { $0[i] }.first { $0.after == j }?.rows?.equalRows }
+                let r = clock.measure(\.quantize) { m.remapUndithered(frames[i], after: previous, equalRows: known) }
+                remapped[n, default: [:]][i] = (r.image, r.meanSquaredError, r, earlier)
                 return (r.image, r.meanSquaredError)
             }
             // Without diffusion there is nothing to weight: no map (it costs a pass and a byte per
@@ -119,7 +121,7 @@ enum AnimationBudget {
                 }
             }
             let m2 = clock.measure(\.quantize) { m.remap(frames[i], dithering: AnimationBudget.dithering, ditherMap: map) }
-            remapped[n, default: [:]][i] = (m2.image, m2.meanSquaredError, nil)
+            remapped[n, default: [:]][i] = (m2.image, m2.meanSquaredError, nil, nil)
             return (m2.image, m2.meanSquaredError)
         }
 

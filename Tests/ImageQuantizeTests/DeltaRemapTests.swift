@@ -164,6 +164,29 @@ final class DeltaRemapTests: XCTestCase {
         }
     }
 
+    /// The rows found equal in one remap are handed to a remap of the same two frames at another
+    /// palette (as the animation search does across colour counts): same result as comparing.
+    func testEqualRowsAreReportedAndReusable() {
+        let f0 = frame(width: 70, height: 40, seed: 51)
+        let f1 = changed(f0, seed: 52)
+        let a = PaletteMapper(palette([f0, f1], colors: 24))
+        let first = a.remapUndithered(f1, after: (frame: f0, remap: a.remapUndithered(f0)))
+        let rowBytes = 70 * 4
+        let expected = (0..<40).map { y in f0.pixels[(y * rowBytes)..<((y + 1) * rowBytes)] == f1.pixels[(y * rowBytes)..<((y + 1) * rowBytes)] }
+        XCTAssertEqual(first.equalRows, expected)
+        XCTAssertTrue(expected.contains(true) && expected.contains(false))
+        XCTAssertEqual(a.remapUndithered(f0).equalRows, [], "nothing to compare with")
+
+        let pal = palette([f0, f1], colors: 9)
+        let b = PaletteMapper(pal)
+        let reused = b.remapUndithered(f1, after: (frame: f0, remap: b.remapUndithered(f0)), equalRows: first.equalRows)
+        let full = PaletteMapper(pal).remapUndithered(f1)
+        XCTAssertEqual(reused.image, full.image)
+        XCTAssertEqual(reused.rowErrors, full.rowErrors)
+        XCTAssertEqual(reused.meanSquaredError, full.meanSquaredError)
+        XCTAssertEqual(reused.equalRows, expected)
+    }
+
     /// An earlier remap to another palette or of another size must not be copied from.
     func testMismatchedPreviousIsIgnored() {
         let f0 = frame(width: 50, height: 40, seed: 31)
