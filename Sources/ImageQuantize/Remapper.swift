@@ -214,7 +214,7 @@ final class Remapper {
         let w = image.width, h = image.height
         rowErrors = [Double](repeating: 0, count: max(h, 0))
         equalRows = []
-        guard let p = previous, p.image.width == w, p.image.height == h, p.indices.count == w * h,
+        guard let p = previous, w > 0, h > 0, p.image.width == w, p.image.height == h, p.indices.count == w * h,
               p.rowErrors.count == h, p.image.pixels.count == image.pixels.count, p.equalRows.isEmpty || p.equalRows.count == h else {
             return rowErrors.withUnsafeMutableBufferPointer { rows in
                 remap(image, strength: 0, map: nil, rowErrors: rows.baseAddress, previous: nil, into: &indices)

@@ -204,6 +204,17 @@ final class DeltaRemapTests: XCTestCase {
         XCTAssertEqual(r2.meanSquaredError, full.meanSquaredError)
     }
 
+    func testEmptyFrames() {
+        let f = frame(width: 8, height: 8, seed: 61)
+        let mapper = PaletteMapper(palette([f], colors: 4))
+        for (w, h) in [(0, 0), (0, 5), (5, 0)] {
+            let empty = Image(width: w, height: h)
+            let r = mapper.remapUndithered(empty, after: (frame: empty, remap: mapper.remapUndithered(empty)))
+            XCTAssertEqual(r.image.indices, [])
+            XCTAssertEqual(r.meanSquaredError, 0)
+        }
+    }
+
     /// A palette without (0,0,0,0): alpha-0 pixels are searched like any other colour.
     func testPaletteWithoutTransparentEntry() {
         let f0 = frame(width: 45, height: 20, seed: 41)
