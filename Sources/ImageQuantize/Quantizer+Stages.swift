@@ -79,8 +79,42 @@ public final class PaletteMapper {
         return (IndexedImage(width: frame.width, height: frame.height, palette: palette.colors, indices: indices), total)
     }
 
+    /// The frame mapped without dithering: the same indices and error as `remap(frame,
+    /// dithering: 0)`, plus the error of each row. Rows whose pixels equal those of
+    /// `previous.frame` are copied from `previous.remap` instead of searched again (consecutive
+    /// animation frames often share most rows). `previous.remap` must be this mapper's remap of
+    /// `previous.frame`; one of another size or palette is ignored.
+    ///
+    /// `equalRows`, when given, must be the `equalRows` of a remap (by any mapper) of this same
+    /// `frame` after this same `previous.frame`: the rows are then not compared again.
+    package func remapUndithered(_ frame: Image, after previous: (frame: Image, remap: RowRemap)? = nil,
+                                 equalRows: [Bool]? = nil) -> RowRemap {
+        var indices = [UInt8](), rows = [Double](), equal = [Bool]()
+        let reuse = previous.flatMap { p in
+            p.remap.image.palette == palette.colors
+                ? (image: p.frame, indices: p.remap.image.indices, rowErrors: p.remap.rowErrors, equalRows: equalRows ?? [])
+                : nil
+        }
+        let total = remapper.remapPlain(frame, after: reuse, into: &indices, rowErrors: &rows, equalRows: &equal)
+        let n = frame.width * frame.height
+        return RowRemap(image: IndexedImage(width: frame.width, height: frame.height, palette: palette.colors, indices: indices),
+                        rowErrors: rows, equalRows: equal, meanSquaredError: n > 0 ? total / 3 / Double(n) : 0)
+    }
+
     /// The 0…100 quality of a mean error, on the scale of `QuantizeResult.quality`.
     public static func quality(meanSquaredError: Double) -> Int { Quality.quality(meanSquaredError: meanSquaredError) }
+}
+
+/// An undithered remap of one frame with its `ErrorSpace` error per row, which lets a later frame
+/// of the same size reuse the rows it shares with this one (`PaletteMapper.remapUndithered`).
+package struct RowRemap: Sendable {
+    package let image: IndexedImage
+    /// Each row's error: over its runs of equal pixels, left to right, run length × the run's error.
+    package let rowErrors: [Double]
+    /// Per row, whether it equalled the earlier frame's (empty when there was none to reuse).
+    package let equalRows: [Bool]
+    /// The rows' errors summed from the top, / 3 / pixels (as `PaletteMapper.remap` reports it).
+    package let meanSquaredError: Double
 }
 
 /// Where error diffusion is allowed in one frame (edges and flat areas get none): depends on the

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ImageCore
 
 /// Maps frames onto a fixed palette: nearest entry in `ErrorSpace`, optionally with serpentine
@@ -133,6 +134,10 @@ final class Remapper {
         let transparent: Int
         let spacing: UnsafePointer<Float>
         let sums: UnsafeMutablePointer<Double>
+        /// Undithered only: each row's error (see `plainRow`), and rows of an earlier frame to
+        /// copy where the pixels are the same.
+        let rowErrors: UnsafeMutablePointer<Double>?
+        let previous: Previous?
         /// Next band to hand out (`next[0]`), guarded by `lock`.
         let next: UnsafeMutablePointer<Int>
         let lock: DispatchSemaphore
@@ -154,9 +159,9 @@ final class Remapper {
         /// Runs band `b` and stores its error sum in `sums[b]`.
         func run(_ b: Int, _ cache: UnsafeMutablePointer<CacheEntry>, _ cells: UnsafeMutablePointer<Int16>) {
             let y0 = Remapper.bandStart(b, of: bands, height: h), y1 = Remapper.bandStart(b + 1, of: bands, height: h)
-            let offset = y0 * w, n = (y1 - y0) * w
+            let offset = y0 * w
             if strength == 0 {
-                sums[b] = Remapper.plain(px + offset, n, out + offset, pts, search, cache, cells, transparent)
+                Remapper.plainRows(px, w, y0, y1, out, rowErrors!, previous, search, cache, cells, transparent)
                 return
             }
             let m: UnsafePointer<UInt8>
@@ -178,27 +183,88 @@ final class Remapper {
     /// (E per pixel, see `ErrorSpace`) of the result against the frame.
     func remap(_ image: Image, dithering: Float, into indices: inout [UInt8]) -> Double {
         let strength = dithering.isNaN ? 0 : min(max(dithering, 0), 1)
-        return remap(image, strength: strength, map: nil, into: &indices)
+        if strength == 0 {
+            var rows = [Double](), equal = [Bool]()
+            return remapPlain(image, after: nil, into: &indices, rowErrors: &rows, equalRows: &equal)
+        }
+        return remap(image, strength: strength, map: nil, rowErrors: nil, previous: nil, into: &indices)
+    }
+
+    /// Rows of an earlier undithered remap to this palette of a frame of the same size.
+    struct Previous: @unchecked Sendable {
+        let pixels: UnsafePointer<UInt32>
+        let indices: UnsafePointer<UInt8>
+        let rowErrors: UnsafePointer<Double>
+        /// Per row, whether it equals the earlier frame's, when already known (nil: compare).
+        let known: UnsafePointer<Bool>?
+        /// Where each row's answer is written.
+        let equal: UnsafeMutablePointer<Bool>
+    }
+
+    /// Undithered remap into `indices`, with each row's error in `rowErrors` (`height`; see
+    /// `plainRow`); returns their sum, taken row by row from the top. Rows whose pixels equal
+    /// those of `previous.image` (an earlier frame remapped by this remapper, with its indices
+    /// and row errors) are copied from it, not searched: the result is the same either way, since
+    /// a row's indices and error depend on its pixels and the palette alone. `equalRows` gets,
+    /// per row, whether it equalled the earlier frame's (empty without `previous`);
+    /// `previous.equalRows`, when not empty, is that answer from an earlier remap of the same two
+    /// frames and saves comparing them again. A `previous` of another size is ignored.
+    func remapPlain(_ image: Image, after previous: (image: Image, indices: [UInt8], rowErrors: [Double], equalRows: [Bool])?,
+                    into indices: inout [UInt8], rowErrors: inout [Double], equalRows: inout [Bool]) -> Double {
+        let w = image.width, h = image.height
+        rowErrors = [Double](repeating: 0, count: max(h, 0))
+        equalRows = []
+        guard let p = previous, w > 0, h > 0, p.image.width == w, p.image.height == h, p.indices.count == w * h,
+              p.rowErrors.count == h, p.image.pixels.count == image.pixels.count, p.equalRows.isEmpty || p.equalRows.count == h else {
+            return rowErrors.withUnsafeMutableBufferPointer { rows in
+                remap(image, strength: 0, map: nil, rowErrors: rows.baseAddress, previous: nil, into: &indices)
+            }
+        }
+        equalRows = [Bool](repeating: false, count: h)
+        return p.image.pixels.withUnsafeBytes { prevPx in
+            p.indices.withUnsafeBufferPointer { prevOut in
+                p.rowErrors.withUnsafeBufferPointer { prevRows in
+                    p.equalRows.withUnsafeBufferPointer { known in
+                        equalRows.withUnsafeMutableBufferPointer { equal in
+                            rowErrors.withUnsafeMutableBufferPointer { rows in
+                                let prev = Previous(pixels: prevPx.bindMemory(to: UInt32.self).baseAddress!,
+                                                    indices: prevOut.baseAddress!, rowErrors: prevRows.baseAddress!,
+                                                    known: known.isEmpty ? nil : known.baseAddress, equal: equal.baseAddress!)
+                                return remap(image, strength: 0, map: nil, rowErrors: rows.baseAddress, previous: prev, into: &indices)
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Dithered remap with a given `DitherMap` (one byte per pixel); `strength` in 0…1.
     func remap(_ image: Image, dithering strength: Float, map: [UInt8], into indices: inout [UInt8]) -> Double {
+        if !(strength > 0) { return remap(image, dithering: 0, into: &indices) }
         let n = image.width * image.height
         guard map.count == n else {
             indices = [UInt8](repeating: 0, count: n)
             return 0
         }
         return map.withUnsafeBufferPointer { m in
-            remap(image, strength: strength, map: m.baseAddress, into: &indices)
+            remap(image, strength: strength, map: m.baseAddress, rowErrors: nil, previous: nil, into: &indices)
         }
     }
 
     /// The frame in `bands(width:height:)` bands, in parallel when more than one. `map` nil with
-    /// `strength > 0`: each band makes its rows of the dither map.
-    private func remap(_ image: Image, strength: Float, map: UnsafePointer<UInt8>?, into indices: inout [UInt8]) -> Double {
+    /// `strength > 0`: each band makes its rows of the dither map. `strength == 0` needs
+    /// `rowErrors` (`height` rows, zero) and returns their sum from the top row down; dithered
+    /// remaps sum each band's pixels in their diffusion order, then the bands.
+    private func remap(_ image: Image, strength: Float, map: UnsafePointer<UInt8>?, rowErrors: UnsafeMutablePointer<Double>?,
+                       previous: Previous?, into indices: inout [UInt8]) -> Double {
         let w = image.width, h = image.height, n = w * h
-        indices = [UInt8](repeating: 0, count: n)
-        guard n > 0, !palette.isEmpty else { return 0 }
+        guard n > 0, !palette.isEmpty, strength > 0 || rowErrors != nil else {
+            indices = [UInt8](repeating: 0, count: n)
+            return 0
+        }
+        // Every band writes every index of its rows: no need to clear them first.
+        indices = [UInt8](unsafeUninitializedCapacity: n) { _, count in count = n }
         let bands = Remapper.bands(width: w, height: h)
         let sums = UnsafeMutablePointer<Double>.allocate(capacity: bands)
         sums.initialize(repeating: 0, count: bands)
@@ -212,7 +278,8 @@ final class Remapper {
                     let job = Job(px: raw.bindMemory(to: UInt32.self).baseAddress!, w: w, h: h, bands: bands, map: map,
                                   mapOut: mapOut, strength: strength, out: out.baseAddress!, pts: pts.baseAddress!,
                                   search: search.view, lanes: lanes, transparent: transparentIndex,
-                                  spacing: spacing, sums: sums, next: next, lock: DispatchSemaphore(value: 1))
+                                  spacing: spacing, sums: sums, rowErrors: rowErrors, previous: previous, next: next,
+                                  lock: DispatchSemaphore(value: 1))
                     if bands == 1 {
                         job.work(0)
                     } else {
@@ -225,7 +292,11 @@ final class Remapper {
         }
         withExtendedLifetime(search) {}
         var sum = 0.0
-        for b in 0..<bands { sum += sums[b] }
+        if strength == 0, let rows = rowErrors {
+            for y in 0..<h { sum += rows[y] }
+        } else {
+            for b in 0..<bands { sum += sums[b] }
+        }
         return sum
     }
 
@@ -263,28 +334,65 @@ final class Remapper {
         return (r >> 4) | (g >> 4) << 4 | (b >> 4) << 8 | (a >> 6) << 12
     }
 
-    /// Undithered remap.
-    static func plain(_ px: UnsafePointer<UInt32>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>,
-                      _ pts: UnsafePointer<SIMD4<Float>>, _ search: NearestColorSearch.View,
-                      _ cache: UnsafeMutablePointer<CacheEntry>, _ cells: UnsafeMutablePointer<Int16>,
-                      _ transparent: Int) -> Double {
+    /// Undithered remap of rows `y0..<y1` of a `w`-wide frame, each row's error into
+    /// `rowErrors[y]`. Rows equal to `previous`'s are copied from it.
+    static func plainRows(_ px: UnsafePointer<UInt32>, _ w: Int, _ y0: Int, _ y1: Int, _ out: UnsafeMutablePointer<UInt8>,
+                          _ rowErrors: UnsafeMutablePointer<Double>, _ previous: Previous?,
+                          _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
+                          _ cells: UnsafeMutablePointer<Int16>, _ transparent: Int) {
+        var guess = transparent >= 0 ? transparent : 0
+        for y in y0..<y1 {
+            let o = y * w
+            if let p = previous {
+                let same = p.known?[y] ?? (memcmp(px + o, p.pixels + o, 4 * w) == 0)
+                p.equal[y] = same
+                if same {
+                    (out + o).update(from: p.indices + o, count: w)
+                    rowErrors[y] = p.rowErrors[y]
+                    continue
+                }
+            }
+            rowErrors[y] = plainRow(px + o, w, out + o, previous.map { $0.pixels + o }, previous.map { $0.indices + o },
+                                    search, cache, cells, transparent, &guess)
+        }
+    }
+
+    /// One row, undithered; returns its error: over its runs of equal pixels, left to right,
+    /// run length × the run's error (one multiply-add per run, exact products; the order is
+    /// fixed by the row alone, so a row copied from another frame brings the same sum).
+    /// Fully transparent pixels take `transparent` (when the palette has it) at zero error.
+    /// A run whose first pixel equals the same pixel of an earlier frame (`prevPx`, remapped into
+    /// `prevOut`) takes that frame's index and recomputes only its distance, the same float
+    /// expression the search returns. `guess` is the previous answer, a start for the next search.
+    @inline(__always)
+    static func plainRow(_ px: UnsafePointer<UInt32>, _ w: Int, _ out: UnsafeMutablePointer<UInt8>,
+                         _ prevPx: UnsafePointer<UInt32>?, _ prevOut: UnsafePointer<UInt8>?,
+                         _ search: NearestColorSearch.View, _ cache: UnsafeMutablePointer<CacheEntry>,
+                         _ cells: UnsafeMutablePointer<Int16>, _ transparent: Int, _ guess: inout Int) -> Double {
         var sum = 0.0
-        var last: UInt32 = 0
-        var lastIndex = transparent >= 0 ? transparent : 0
-        var lastD: Float = 0
-        var first = true
-        for i in 0..<n {
-            let v = UInt32(littleEndian: px[i])
+        var x = 0
+        while x < w {
+            let raw = px[x]
+            var e = x &+ 1
+            while e < w && px[e] == raw { e &+= 1 }
+            let v = UInt32(littleEndian: raw)
+            let index: Int
             if v >> 24 == 0 && transparent >= 0 {
-                out[i] = UInt8(truncatingIfNeeded: transparent)
-                continue
+                index = transparent
+            } else if let pp = prevPx, let po = prevOut, pp[x] == raw {
+                index = Int(po[x])
+                guess = index
+                let d = ErrorSpace.distance2(ErrorSpace.point(RGBA(memoryOrder: v)), search.points[index])
+                sum += Double(d) * Double(e &- x)
+            } else {
+                let r = cached(v, search, cache, cells, guess: guess)
+                index = r.index
+                guess = index
+                sum += Double(r.distance2) * Double(e &- x)
             }
-            if first || v != last {
-                let r = cached(v, search, cache, cells, guess: lastIndex)
-                lastIndex = r.index; lastD = r.distance2; last = v; first = false
-            }
-            out[i] = UInt8(truncatingIfNeeded: lastIndex)
-            sum += Double(lastD)
+            let b = UInt8(truncatingIfNeeded: index)
+            if e &- x == 1 { out[x] = b } else { (out + x).update(repeating: b, count: e &- x) }
+            x = e
         }
         return sum
     }

@@ -60,8 +60,10 @@ enum AnimationBudget {
         /// Palettes of any size from `histogram`, made once it is complete.
         lazy var palettes = HistogramPalettes(histogram)
         var mappers: [Int: PaletteMapper] = [:]
-        /// Remapped frames and their errors by colour count, then frame index.
-        var remapped: [Int: [Int: (image: IndexedImage, mse: Double)]] = [:]
+        /// Remapped frames and their errors by colour count, then frame index; undithered ones
+        /// with their row errors (`rows`), so later frames can copy the rows they share, and the
+        /// frame whose rows they reused (`after`), so other colour counts need not compare again.
+        var remapped: [Int: [Int: (image: IndexedImage, mse: Double, rows: RowRemap?, after: Int?)]] = [:]
         var ditherMaps: [Int: FrameDitherMap] = [:]
         /// A candidate: colour count and frame-rate step (every `step`-th frame kept).
         struct Setting: Hashable {
@@ -100,8 +102,18 @@ enum AnimationBudget {
         }
 
         func indexed(_ n: Int, _ i: Int) -> (image: IndexedImage, mse: Double) {
-            if let r = remapped[n]?[i] { return r }
+            if let r = remapped[n]?[i] { return (r.image, r.mse) }
             let m = mapper(n)
+            if AnimationBudget.dithering == 0 {
+                // Rows equal to those of the nearest earlier frame remapped at n (usually the
+                // previous kept one) are copied from it: same bytes, same error, no searches.
+                let earlier = remapped[n].flatMap { done in done.keys.filter { $0 < i && done[$0]!.rows != nil }.max() }
+                let previous = earlier.map { (frame: frames[$0], remap: remapped[n]![$0]!.rows!) }
+                let known = earlier.flatMap { j in remapped.values.lazy.compactMap { $0[i] }.first { $0.after == j }?.rows?.equalRows }
+                let r = clock.measure(\.quantize) { m.remapUndithered(frames[i], after: previous, equalRows: known) }
+                remapped[n, default: [:]][i] = (r.image, r.meanSquaredError, r, earlier)
+                return (r.image, r.meanSquaredError)
+            }
             // Without diffusion there is nothing to weight: no map (it costs a pass and a byte per
             // pixel of every frame).
             var map: FrameDitherMap? = nil
@@ -112,9 +124,8 @@ enum AnimationBudget {
                 }
             }
             let m2 = clock.measure(\.quantize) { m.remap(frames[i], dithering: AnimationBudget.dithering, ditherMap: map) }
-            let r = (image: m2.image, mse: m2.meanSquaredError)
-            remapped[n, default: [:]][i] = r
-            return r
+            remapped[n, default: [:]][i] = (m2.image, m2.meanSquaredError, nil, nil)
+            return (m2.image, m2.meanSquaredError)
         }
 
         /// Frees the remapped frames of other colour counts except those predictions sample:
