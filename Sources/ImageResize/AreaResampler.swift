@@ -20,6 +20,8 @@ final class AreaResampler {
     /// Columns the vertical pass covers (every column some output pixel uses).
     private let span: Int
     private let xStarts: [Int32], xCounts: [Int32], xWeights: [Float], xStride: Int
+    /// `xWeights`, each in four lanes (one aligned load per tap in the horizontal pass).
+    private let xSplats: [SIMD4<Float>]
     private let yStarts: [Int], yCounts: [Int], yWeights: [Float], yStride: Int
     private let decode: [Float]
     private let encode: [UInt8]
@@ -55,6 +57,7 @@ final class AreaResampler {
         xStarts = x.starts.map { Int32(truncatingIfNeeded: max(0, $0 - x.minSource)) }
         xCounts = x.counts.map { Int32(truncatingIfNeeded: $0) }
         xWeights = x.weights.map { Float($0) }
+        xSplats = x.weights.map { SIMD4<Float>(repeating: Float($0)) }
         xStride = x.stride
         yStarts = y.starts
         yCounts = y.counts
@@ -186,13 +189,16 @@ final class AreaResampler {
             // Two float rows: the current output row and the next one, which may already hold
             // the source row both share (converted once, added to both). Zeroed once so that
             // columns a row does not compute hold finite values.
-            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * max(span, 1))
-            rows.initialize(repeating: SIMD4<Float>(), count: 2 * max(span, 1))
+            // `xStride` columns of padding: `reduceRow` reads up to `xStride - 1` past a pixel's taps.
+            let capacity = span + xStride
+            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * capacity)
+            rows.initialize(repeating: SIMD4<Float>(), count: 2 * capacity)
             defer { rows.deallocate() }
             image.pixels.withUnsafeBytes { src in
                 xStarts.withUnsafeBufferPointer { xs in
                 xCounts.withUnsafeBufferPointer { xc in
                 xWeights.withUnsafeBufferPointer { xw in
+                xSplats.withUnsafeBufferPointer { xsp in
                 yWeights.withUnsafeBufferPointer { yw in
                 decode.withUnsafeBufferPointer { lut in
                 encode.withUnsafeBufferPointer { enc in
@@ -214,7 +220,7 @@ final class AreaResampler {
                         }
                         let c0 = outputFirst[j0], c1 = outputEnd[j1 - 1]
                         let n = j1 - j0
-                        let row = rows + (oy & 1) * span
+                        let row = rows + (oy & 1) * capacity
                         let js = xs.baseAddress! + j0, jc = xc.baseAddress! + j0, jw = xw.baseAddress! + j0 * xStride
                         let dj = d + j0 * 4
                         guard c0 < c1 else {
@@ -247,7 +253,7 @@ final class AreaResampler {
                             let n0 = nj0 < nj1 ? outputFirst[nj0] : c0, n1 = nj0 < nj1 ? outputEnd[nj1 - 1] : c1
                             if nj0 < nj1 && n0 < n1 {
                                 let u0 = min(c0, n0), u1 = max(c1, n1)
-                                let next = rows + ((oy + 1) & 1) * span
+                                let next = rows + ((oy + 1) & 1) * capacity
                                 AreaResampler.accumulateShared(last + (u0 - c0) * 4, w[taps - 1], row + u0,
                                                                w[yStride], next + u0, u1 - u0, taps == 1 && !pending)
                                 handedOver = true
@@ -256,9 +262,9 @@ final class AreaResampler {
                             }
                         }
                         rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
-                        AreaResampler.reduceRow(row, js, jc, jw, xStride, n, dj)
+                        AreaResampler.reduceRow(row, js, jc, jw, xsp.baseAddress! + j0 * xStride, xStride, n, dj)
                     }
-                }}}}}}
+                }}}}}}}
             }
             initialized = total
         }
@@ -404,27 +410,75 @@ final class AreaResampler {
 
     /// Reduces one premultiplied float row to `n` straight-alpha output pixels. Kept out of line
     /// (one call per output row costs nothing) so that profiles show the two passes apart.
+    /// The float row must hold `stride - 1` finite, non-negative columns past its last used one.
+    /// `splats` holds every weight of `weights` repeated in four lanes.
     @inline(never) static func reduceRow(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
-                          _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
+                          _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>,
+                          _ splats: UnsafePointer<SIMD4<Float>>, _ stride: Int,
                           _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) {
+        // The tap counts of the corpus' fits are 2–3 (enlargement, mild reduction) or 4–5:
+        // a fixed count avoids the inner loop and its mispredicted exits.
+        switch stride {
+        case 1: reduceRowFixed(row, starts, splats, n, dst, OneTap.self)
+        case 2: reduceRowFixed(row, starts, splats, n, dst, TwoTaps.self)
+        case 3: reduceRowFixed(row, starts, splats, n, dst, ThreeTaps.self)
+        case 4: reduceRowFixed(row, starts, splats, n, dst, FourTaps.self)
+        case 5: reduceRowFixed(row, starts, splats, n, dst, FiveTaps.self)
+        default: reduceRowByCount(row, starts, counts, weights, stride, n, dst)
+        }
+    }
+
+    /// `reduceRow` for any stride: each pixel sums its own count of products.
+    static func reduceRowByCount(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+                                 _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
+                                 _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) {
         let out = UnsafeMutableRawPointer(dst)
-        let magic = SIMD4<Float>(repeating: 12582912)  // 1.5·2²³: adding it rounds to nearest
         for j in 0..<n {
             let base = row + Int(starts[j])
             let w = weights + j &* stride
             var acc = SIMD4<Float>()
             for t in 0..<Int(counts[j]) { acc += base[t] * w[t] }
-            let alpha = acc[3]
-            if !(alpha >= 0.5) {
-                out.storeBytes(of: 0, toByteOffset: j &* 4, as: UInt32.self)
-                continue
-            }
-            var c = acc * (255 / alpha)
-            c[3] = alpha
-            c.replace(with: 255, where: c .> 255)
-            let bits = unsafeBitCast(c + magic, to: SIMD4<UInt32>.self)
-            out.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), toByteOffset: j &* 4, as: SIMD4<UInt8>.self)
+            storePixel(acc, out, j)
         }
+    }
+
+    /// `reduceRow` with every pixel summing `taps` (its table stride) products. The weights past
+    /// a pixel's count are zero and every term is finite and ≥ 0, so `acc + x · 0` is `acc`
+    /// exactly and `0 + x` is `x`: the sums, so the bytes, are those of `reduceRowByCount`.
+    /// Generic only to be specialized: each `TapCount` gets its own copy with the count constant.
+    static func reduceRowFixed<Taps: TapCount>(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+                                               _ splats: UnsafePointer<SIMD4<Float>>, _ n: Int,
+                                               _ dst: UnsafeMutablePointer<UInt8>, _: Taps.Type) {
+        let taps = Taps.count
+        let out = UnsafeMutableRawPointer(dst)
+        for j in 0..<n {
+            storePixel(sum(row + Int(starts[j]), splats + j &* taps, taps), out, j)
+        }
+    }
+
+    /// `Σ base[t] · w[t]` over `taps` columns, the first product not added to zero.
+    @inline(__always)
+    static func sum(_ base: UnsafePointer<SIMD4<Float>>, _ w: UnsafePointer<SIMD4<Float>>, _ taps: Int) -> SIMD4<Float> {
+        var acc = base[0] * w[0]
+        for t in 1..<taps { acc += base[t] * w[t] }
+        return acc
+    }
+
+    /// Output pixel `j` from its premultiplied sum: `255 / alpha`, `replace(with:where:)` for the
+    /// upper clamp and the `+ 1.5·2²³` bit-cast rounding; zero when alpha rounds to 0.
+    @inline(__always)
+    static func storePixel(_ acc: SIMD4<Float>, _ out: UnsafeMutableRawPointer, _ j: Int) {
+        let alpha = acc[3]
+        if !(alpha >= 0.5) {
+            out.storeBytes(of: 0, toByteOffset: j &* 4, as: UInt32.self)
+            return
+        }
+        let magic = SIMD4<Float>(repeating: 12582912)  // 1.5·2²³: adding it rounds to nearest
+        var c = acc * (255 / alpha)
+        c[3] = alpha
+        c.replace(with: 255, where: c .> 255)
+        let bits = unsafeBitCast(c + magic, to: SIMD4<UInt32>.self)
+        out.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), toByteOffset: j &* 4, as: SIMD4<UInt8>.self)
     }
 
     /// Linear-light version of `reduceRow`: straight linear colour back to sRGB through the table.
@@ -452,6 +506,14 @@ final class AreaResampler {
         }
     }
 }
+
+/// A tap count known at compile time, for the specializations of `AreaResampler.reduceRowFixed`.
+protocol TapCount { static var count: Int { get } }
+enum OneTap: TapCount { static var count: Int { 1 } }
+enum TwoTaps: TapCount { static var count: Int { 2 } }
+enum ThreeTaps: TapCount { static var count: Int { 3 } }
+enum FourTaps: TapCount { static var count: Int { 4 } }
+enum FiveTaps: TapCount { static var count: Int { 5 } }
 
 #if _endian(big)
 #error("AreaResampler.premultiplied assumes little-endian RGBA loads")
