@@ -274,13 +274,29 @@ final class AreaResampler {
     /// `b`; `(0, 0)` when none does.
     static func changedSpan(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> (Int, Int) {
         if memcmp(a, b, n &* 4) == 0 { return (0, 0) }
+        // Eight pixels (32 bytes) per step while they are equal, then one by one.
         var lo = 0
+        while lo &+ 8 <= n && equalBlock(a, b, lo &* 4) { lo &+= 8 }
         while lo < n && a.loadUnaligned(fromByteOffset: lo &* 4, as: UInt32.self)
-                == b.loadUnaligned(fromByteOffset: lo &* 4, as: UInt32.self) { lo += 1 }
+                == b.loadUnaligned(fromByteOffset: lo &* 4, as: UInt32.self) { lo &+= 1 }
         var hi = n
+        while hi &- 8 > lo && equalBlock(a, b, (hi &- 8) &* 4) { hi &-= 8 }
         while hi > lo && a.loadUnaligned(fromByteOffset: (hi &- 1) &* 4, as: UInt32.self)
-                == b.loadUnaligned(fromByteOffset: (hi &- 1) &* 4, as: UInt32.self) { hi -= 1 }
-        return (lo, hi)
+                == b.loadUnaligned(fromByteOffset: (hi &- 1) &* 4, as: UInt32.self) { hi &-= 1 }
+        return lo < hi ? (lo, hi) : (0, 0)
+    }
+
+    /// True when the 32 bytes at `offset` are equal in `a` and `b`.
+    @inline(__always)
+    static func equalBlock(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ offset: Int) -> Bool {
+        let x0 = a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        let x1 = a.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+            ^ b.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+        let x2 = a.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
+            ^ b.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
+        let x3 = a.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
+            ^ b.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
+        return (x0 | x1 | x2 | x3) == 0
     }
 
     // MARK: vertical pass
@@ -451,9 +467,28 @@ final class AreaResampler {
                                                _ dst: UnsafeMutablePointer<UInt8>, _: Taps.Type) {
         let taps = Taps.count
         let out = UnsafeMutableRawPointer(dst)
-        for j in 0..<n {
-            storePixel(sum(row + Int(starts[j]), splats + j &* taps, taps), out, j)
+        // Sums first, into a small buffer, then the conversion: reading alpha back from memory
+        // keeps the compiler from splitting each sum into lane pieces to get at alpha early
+        // (which cost ~2× the instructions in the one-loop version).
+        let chunk = 256
+        let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: chunk)
+        defer { sums.deallocate() }
+        var j0 = 0
+        while j0 < n {
+            let m = min(chunk, n &- j0)
+            for i in 0..<m {
+                let j = j0 &+ i
+                sums[i] = sum(row + Int(starts[j]), splats + j &* taps, taps)
+            }
+            storePixels(sums, m, out + j0 &* 4)
+            j0 &+= m
         }
+    }
+
+    /// `storePixel` over `n` sums.
+    @inline(never)
+    static func storePixels(_ sums: UnsafePointer<SIMD4<Float>>, _ n: Int, _ out: UnsafeMutableRawPointer) {
+        for j in 0..<n { storePixel(sums[j], out, j) }
     }
 
     /// `Σ base[t] · w[t]` over `taps` columns, the first product not added to zero.

@@ -159,6 +159,27 @@ final class ChangedFrameTests: XCTestCase {
         }
     }
 
+    /// The changed span of a row against a plain search, for every pair of changed positions
+    /// in rows of several widths (the 8-pixel steps and the pixel steps, both ends).
+    func testChangedSpanFindsTheFirstAndLastDifference() {
+        for n in [1, 7, 8, 9, 17, 40] {
+            let base = (0..<n * 4).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+            for first in 0..<n {
+                for last in first..<n where last == first || last == n - 1 || (last - first) % 5 == 0 {
+                    var other = base
+                    other[first * 4 + 3] &+= 1
+                    other[last * 4] &+= 1
+                    let span = base.withUnsafeBytes { a in other.withUnsafeBytes { b in
+                        AreaResampler.changedSpan(a.baseAddress!, b.baseAddress!, n)
+                    } }
+                    XCTAssertTrue(span == (first, last + 1), "n \(n): \(span) for \(first)…\(last)")
+                }
+            }
+            let same = base.withUnsafeBytes { a in base.withUnsafeBytes { AreaResampler.changedSpan(a.baseAddress!, $0.baseAddress!, n) } }
+            XCTAssertTrue(same == (0, 0), "n \(n): equal rows")
+        }
+    }
+
     /// A change the output cannot see (outside a cover crop) is reported as no change.
     func testChangeOutsideTheVisibleWindowIsNoChange() {
         var rng = SeededGenerator(seed: 7)
