@@ -124,7 +124,9 @@ final class HorizontalPassTests: XCTestCase {
                     }
                 }}
             }}}
-            XCTAssertEqual(fixed, byCount, "\(source) → \(output), stride \(x.stride)")
+            let differing = fixed.indices.filter { fixed[$0] != byCount[$0] }
+            XCTAssertTrue(differing.isEmpty, "\(source) → \(output), stride \(x.stride): \(differing.count) bytes differ, "
+                          + "first at pixel \((differing.first ?? 0) / 4)")
             XCTAssertTrue(fixed.contains { $0 != 0 }, "the row should have visible pixels")
         }
     }
