@@ -1,4 +1,11 @@
 import ImageCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The fast resampler: separable, vertical pass into one float row of premultiplied pixels,
 /// then horizontal pass straight to 8-bit straight-alpha output. Built once per fit from the two
@@ -13,9 +20,30 @@ final class AreaResampler {
     /// Columns the vertical pass covers (every column some output pixel uses).
     private let span: Int
     private let xStarts: [Int32], xCounts: [Int32], xWeights: [Float], xStride: Int
+    /// `xWeights`, each in four lanes (one aligned load per tap in the horizontal pass).
+    private let xSplats: [SIMD4<Float>]
     private let yStarts: [Int], yCounts: [Int], yWeights: [Float], yStride: Int
     private let decode: [Float]
     private let encode: [UInt8]
+    /// Per output row: its first source row was already converted by the row before
+    /// (`next = p · w`), so it starts from that instead of from zero.
+    private let rowPending: [Bool]
+    /// Per output row: its last source row is the next row's first, converted once for both.
+    private let rowShared: [Bool]
+    /// Per source column `c` (relative to `columnBase`): every output column that reads a column
+    /// in `c…c'` lies in `[columnFirst[c], columnEnd[c'])` (a suffix minimum and a prefix
+    /// maximum, so the range may be wider than needed, never narrower).
+    private let columnFirst: [Int32], columnEnd: [Int32]
+    /// Per output column `j`: every source column that output columns `j…j'` read lies in
+    /// `[outputFirst[j], outputEnd[j'])`, relative to `columnBase` (same construction).
+    private let outputFirst: [Int], outputEnd: [Int]
+    /// Source rows `[rowBase, rowBase + rowSpan)` some output row reads.
+    private let rowBase: Int, rowSpan: Int
+    /// Tests only: called with each output row's premultiplied float row (columns `[c0, c1)`
+    /// relative to `columnBase`) before the horizontal pass, so that a test can require the
+    /// frame-to-frame path's rows to be bitwise those of the whole-frame pass, which output
+    /// bytes show only rarely.
+    var rowObserver: ((_ oy: Int, _ c0: Int, _ row: UnsafeBufferPointer<SIMD4<Float>>) -> Void)?
 
     /// A resampler for sources `sourceWidth` pixels wide. Source indices in `x` and `y` are
     /// absolute. `linear` averages in linear light.
@@ -29,6 +57,7 @@ final class AreaResampler {
         xStarts = x.starts.map { Int32(truncatingIfNeeded: max(0, $0 - x.minSource)) }
         xCounts = x.counts.map { Int32(truncatingIfNeeded: $0) }
         xWeights = x.weights.map { Float($0) }
+        xSplats = x.weights.map { SIMD4<Float>(repeating: Float($0)) }
         xStride = x.stride
         yStarts = y.starts
         yCounts = y.counts
@@ -38,83 +67,263 @@ final class AreaResampler {
         yStride = y.stride
         decode = linear ? SRGB.decodeTable : []
         encode = linear ? SRGB.encodeTable : []
+        // The row sharing of the sRGB path, decided from the tables alone so that one output row
+        // can be recomputed on its own with exactly the arithmetic of the whole-frame pass.
+        var pending = [Bool](repeating: false, count: y.outputCount)
+        var shared = [Bool](repeating: false, count: y.outputCount)
+        var carry = false
+        for oy in 0..<y.outputCount {
+            let taps = y.counts[oy]
+            guard taps > 0, span > 0, !linear else { carry = false; continue }
+            pending[oy] = carry
+            carry = oy + 1 < y.outputCount && y.counts[oy + 1] > 0 && y.starts[oy + 1] == y.starts[oy] + taps - 1
+                && taps - 1 >= (carry ? 1 : 0)
+            shared[oy] = carry
+        }
+        rowPending = pending
+        rowShared = shared
+        var first = [Int32](repeating: Int32.max, count: span + 1)
+        var end = [Int32](repeating: 0, count: span + 1)
+        for j in 0..<x.outputCount where x.counts[j] > 0 {
+            let c = x.starts[j] - x.minSource
+            for k in c..<c + x.counts[j] {
+                first[k] = min(first[k], Int32(truncatingIfNeeded: j))
+                end[k] = Int32(truncatingIfNeeded: j + 1)
+            }
+        }
+        for c in stride(from: span - 1, through: 0, by: -1) { first[c] = min(first[c], first[c + 1]) }
+        for c in stride(from: 1, to: span, by: 1) { end[c] = max(end[c], end[c - 1]) }
+        columnFirst = first
+        columnEnd = end
+        var sourceFirst = [Int](repeating: span, count: x.outputCount + 1)
+        var sourceEnd = [Int](repeating: 0, count: x.outputCount)
+        for j in 0..<x.outputCount where x.counts[j] > 0 {
+            sourceFirst[j] = x.starts[j] - x.minSource
+            sourceEnd[j] = sourceFirst[j] + x.counts[j]
+        }
+        for j in stride(from: x.outputCount - 1, through: 0, by: -1) { sourceFirst[j] = min(sourceFirst[j], sourceFirst[j + 1]) }
+        for j in stride(from: 1, to: x.outputCount, by: 1) { sourceEnd[j] = max(sourceEnd[j], sourceEnd[j - 1]) }
+        outputFirst = sourceFirst
+        outputEnd = sourceEnd
+        var lo = Int.max, hi = Int.min
+        for oy in 0..<y.outputCount where y.counts[oy] > 0 {
+            lo = min(lo, y.starts[oy])
+            hi = max(hi, y.starts[oy] + y.counts[oy])
+        }
+        rowBase = lo <= hi ? lo : 0
+        rowSpan = lo <= hi ? hi - lo : 0
     }
 
     /// `outputWidth × outputHeight` straight-alpha RGBA bytes of `image` resampled. Every byte is
     /// written; colour under fully transparent output pixels is zero.
     func resample(_ image: Image) -> [UInt8] {
+        let first = [Int](repeating: 0, count: outputHeight)
+        var end = [Int](repeating: 0, count: outputHeight)
+        if span > 0 {
+            for oy in 0..<outputHeight where yCounts[oy] > 0 { end[oy] = outputWidth }
+        }
+        return render(image, first: first, end: end, previous: nil)
+    }
+
+    /// `resample(image)` computed from the output of the frame before: only output pixels that
+    /// read a source pixel that differs from `previous` are recomputed, with exactly the
+    /// arithmetic of the whole-frame pass (so the bytes are the same), and the rest is copied from
+    /// `previousOutput`. Nil when no source pixel the output reads changed. `previous` must have
+    /// the size of `image` and `previousOutput` must be `resample(previous)`.
+    func resample(_ image: Image, previous: Image, previousOutput: [UInt8]) -> [UInt8]? {
+        let ow = outputWidth, oh = outputHeight
+        guard span > 0, rowSpan > 0, image.width == sourceWidth, previous.width == sourceWidth,
+              image.height == previous.height, image.height >= rowBase + rowSpan,
+              previousOutput.count == ow * oh * 4 else {
+            return resample(image)
+        }
+        // Changed columns of each source row the output reads, relative to `columnBase`.
+        var changedLo = [Int](repeating: 0, count: rowSpan)
+        var changedHi = [Int](repeating: 0, count: rowSpan)
+        var anyChange = false
+        image.pixels.withUnsafeBytes { a in
+            previous.pixels.withUnsafeBytes { b in
+                let offset = (rowBase * sourceWidth + columnBase) * 4
+                for r in 0..<rowSpan {
+                    let o = offset + r * sourceWidth * 4
+                    let (lo, hi) = AreaResampler.changedSpan(a.baseAddress! + o, b.baseAddress! + o, span)
+                    changedLo[r] = lo
+                    changedHi[r] = hi
+                    if lo < hi { anyChange = true }
+                }
+            }
+        }
+        guard anyChange else { return nil }
+        // Output columns to recompute in each output row (none when first >= end).
+        var first = [Int](repeating: 0, count: oh)
+        var end = [Int](repeating: 0, count: oh)
+        var dirty = false
+        for oy in 0..<oh where yCounts[oy] > 0 {
+            var lo = Int.max, hi = Int.min
+            let r0 = yStarts[oy] - rowBase
+            for r in r0..<r0 + yCounts[oy] where changedLo[r] < changedHi[r] {
+                lo = min(lo, changedLo[r])
+                hi = max(hi, changedHi[r])
+            }
+            guard lo < hi, columnFirst[lo] < columnEnd[hi - 1] else { continue }
+            first[oy] = Int(columnFirst[lo])
+            end[oy] = Int(columnEnd[hi - 1])
+            dirty = true
+        }
+        guard dirty else { return nil }
+        return previousOutput.withUnsafeBufferPointer { render(image, first: first, end: end, previous: $0.baseAddress!) }
+    }
+
+    /// Output columns `[first[oy], end[oy])` of each output row computed from `image`; the rest
+    /// of the row copied from `previous` (a whole output image), or zero without it.
+    ///
+    /// The vertical pass of a row covers the source columns its range reads. A source row shared
+    /// by two consecutive output rows is converted once for both (over the union of their
+    /// columns; the part outside a row's own columns is never read). A row whose predecessor was
+    /// not computed converts that shared row itself, with the same two roundings (`p · w`).
+    private func render(_ image: Image, first: [Int], end: [Int], previous: UnsafePointer<UInt8>?) -> [UInt8] {
         let ow = outputWidth, oh = outputHeight
         let total = ow * oh * 4
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             guard let dst = out.baseAddress else { initialized = 0; return }
             // Two float rows: the current output row and the next one, which may already hold
-            // the source row both share (converted once, added to both).
-            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * max(span, 1))
+            // the source row both share (converted once, added to both). Zeroed once so that
+            // columns a row does not compute hold finite values.
+            // `xStride` columns of padding: `reduceRow` reads up to `xStride - 1` past a pixel's taps.
+            let capacity = span + xStride
+            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * capacity)
+            rows.initialize(repeating: SIMD4<Float>(), count: 2 * capacity)
             defer { rows.deallocate() }
-            image.pixels.withUnsafeBufferPointer { src in
+            image.pixels.withUnsafeBytes { src in
                 xStarts.withUnsafeBufferPointer { xs in
                 xCounts.withUnsafeBufferPointer { xc in
                 xWeights.withUnsafeBufferPointer { xw in
+                xSplats.withUnsafeBufferPointer { xsp in
                 yWeights.withUnsafeBufferPointer { yw in
                 decode.withUnsafeBufferPointer { lut in
                 encode.withUnsafeBufferPointer { enc in
-                    var pending = false
+                    let stride = sourceWidth * 4
+                    // The next row's first source row is already in its float row.
+                    var handedOver = false
                     for oy in 0..<oh {
                         let d = dst + oy * ow * 4
-                        let taps = yCounts[oy]
-                        guard taps > 0, span > 0, let s = src.baseAddress else {
-                            d.initialize(repeating: 0, count: ow * 4)
-                            pending = false
+                        let j0 = first[oy], j1 = end[oy]
+                        guard j0 < j1, let s = src.baseAddress else {
+                            if let previous { d.update(from: previous + oy * ow * 4, count: ow * 4) }
+                            else { d.initialize(repeating: 0, count: ow * 4) }
+                            handedOver = false
                             continue
                         }
-                        let row = rows + (oy & 1) * span
-                        let stride = sourceWidth * 4
-                        let top = UnsafeRawPointer(s + (yStarts[oy] * sourceWidth + columnBase) * 4)
+                        if let previous {
+                            d.update(from: previous + oy * ow * 4, count: j0 * 4)
+                            (d + j1 * 4).update(from: previous + (oy * ow + j1) * 4, count: (ow - j1) * 4)
+                        }
+                        let c0 = outputFirst[j0], c1 = outputEnd[j1 - 1]
+                        let n = j1 - j0
+                        let row = rows + (oy & 1) * capacity
+                        let js = xs.baseAddress! + j0, jc = xc.baseAddress! + j0, jw = xw.baseAddress! + j0 * xStride
+                        let dj = d + j0 * 4
+                        guard c0 < c1 else {
+                            // Only padding columns: nothing to read.
+                            dj.initialize(repeating: 0, count: n * 4)
+                            handedOver = false
+                            continue
+                        }
+                        let taps = yCounts[oy]
+                        let top = s + (yStarts[oy] * sourceWidth + columnBase + c0) * 4
                         let w = yw.baseAddress! + oy * yStride
                         if linear {
                             for t in 0..<taps {
-                                AreaResampler.accumulateLinear(top + t * stride, lut.baseAddress!, w[t], row, span, t == 0)
+                                AreaResampler.accumulateLinear(top + t * stride, lut.baseAddress!, w[t], row + c0, c1 - c0, t == 0)
                             }
-                            AreaResampler.reduceRowLinear(row, xs.baseAddress!, xc.baseAddress!, xw.baseAddress!,
-                                                          xStride, ow, enc.baseAddress!, d)
+                            rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
+                            AreaResampler.reduceRowLinear(row, js, jc, jw, xStride, n, enc.baseAddress!, dj)
                             continue
                         }
-                        var t = pending ? 1 : 0
-                        let shared = oy + 1 < oh && yCounts[oy + 1] > 0
-                            && yStarts[oy + 1] == yStarts[oy] + taps - 1 && taps - 1 >= t
-                        let end = shared ? taps - 1 : taps
-                        // Rows in groups of three (then two, one): the sum stays in registers.
-                        while t < end {
-                            let r = top + t * stride
-                            let first = t == 0
-                            switch end - t {
-                            case 1:
-                                AreaResampler.accumulate1(r, w[t], row, span, first)
-                                t += 1
-                            case 2:
-                                AreaResampler.accumulate2(r, w[t], r + stride, w[t + 1], row, span, first)
-                                t += 2
-                            default:
-                                AreaResampler.accumulate3(r, w[t], r + stride, w[t + 1], r + 2 * stride, w[t + 2],
-                                                          row, span, first)
-                                t += 3
+                        let pending = rowPending[oy], shared = rowShared[oy]
+                        if pending && !handedOver {
+                            AreaResampler.accumulateScaled(top, w[0], row + c0, c1 - c0, true)
+                        }
+                        AreaResampler.accumulateRows(top, stride, w, pending ? 1 : 0, shared ? taps - 1 : taps,
+                                                     row + c0, c1 - c0)
+                        handedOver = false
+                        if shared {
+                            let last = top + (taps - 1) * stride
+                            let nj0 = first[oy + 1], nj1 = end[oy + 1]
+                            let n0 = nj0 < nj1 ? outputFirst[nj0] : c0, n1 = nj0 < nj1 ? outputEnd[nj1 - 1] : c1
+                            if nj0 < nj1 && n0 < n1 {
+                                let u0 = min(c0, n0), u1 = max(c1, n1)
+                                let next = rows + ((oy + 1) & 1) * capacity
+                                AreaResampler.accumulateShared(last + (u0 - c0) * 4, w[taps - 1], row + u0,
+                                                               w[yStride], next + u0, u1 - u0, taps == 1 && !pending)
+                                handedOver = true
+                            } else {
+                                AreaResampler.accumulateScaled(last, w[taps - 1], row + c0, c1 - c0, taps == 1 && !pending)
                             }
                         }
-                        if shared {
-                            let next = rows + ((oy + 1) & 1) * span
-                            AreaResampler.accumulateShared(top + (taps - 1) * stride, w[taps - 1], row,
-                                                           w[yStride], next, span, taps == 1 && !pending)
-                        }
-                        pending = shared
-                        AreaResampler.reduceRow(row, xs.baseAddress!, xc.baseAddress!, xw.baseAddress!, xStride, ow, d)
+                        rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
+                        AreaResampler.reduceRow(row, js, jc, jw, xsp.baseAddress! + j0 * xStride, xStride, n, dj)
                     }
-                }}}}}}
+                }}}}}}}
             }
             initialized = total
         }
     }
 
+    /// Columns `[lo, hi)` of the first and last of the `n` pixels that differ between `a` and
+    /// `b`; `(0, 0)` when none does.
+    static func changedSpan(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> (Int, Int) {
+        if memcmp(a, b, n &* 4) == 0 { return (0, 0) }
+        // Eight pixels (32 bytes) per step while they are equal, then one by one.
+        var lo = 0
+        while lo &+ 8 <= n && equalBlock(a, b, lo &* 4) { lo &+= 8 }
+        while lo < n && a.loadUnaligned(fromByteOffset: lo &* 4, as: UInt32.self)
+                == b.loadUnaligned(fromByteOffset: lo &* 4, as: UInt32.self) { lo &+= 1 }
+        var hi = n
+        while hi &- 8 > lo && equalBlock(a, b, (hi &- 8) &* 4) { hi &-= 8 }
+        while hi > lo && a.loadUnaligned(fromByteOffset: (hi &- 1) &* 4, as: UInt32.self)
+                == b.loadUnaligned(fromByteOffset: (hi &- 1) &* 4, as: UInt32.self) { hi &-= 1 }
+        return lo < hi ? (lo, hi) : (0, 0)
+    }
+
+    /// True when the 32 bytes at `offset` are equal in `a` and `b`.
+    @inline(__always)
+    static func equalBlock(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ offset: Int) -> Bool {
+        let x0 = a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        let x1 = a.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+            ^ b.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+        let x2 = a.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
+            ^ b.loadUnaligned(fromByteOffset: offset &+ 16, as: UInt64.self)
+        let x3 = a.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
+            ^ b.loadUnaligned(fromByteOffset: offset &+ 24, as: UInt64.self)
+        return (x0 | x1 | x2 | x3) == 0
+    }
+
     // MARK: vertical pass
+
+    /// The source rows `t..<end` of one output row added into `row` (assigned when `t == 0`), in
+    /// groups of three, then two, one: the sum stays in registers.
+    @inline(__always)
+    static func accumulateRows(_ top: UnsafeRawPointer, _ stride: Int, _ w: UnsafePointer<Float>, _ start: Int,
+                               _ end: Int, _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int) {
+        var t = start
+        while t < end {
+            let r = top + t * stride
+            let first = t == 0
+            switch end - t {
+            case 1:
+                accumulate1(r, w[t], row, n, first)
+                t += 1
+            case 2:
+                accumulate2(r, w[t], r + stride, w[t + 1], row, n, first)
+                t += 2
+            default:
+                accumulate3(r, w[t], r + stride, w[t + 1], r + 2 * stride, w[t + 2], row, n, first)
+                t += 3
+            }
+        }
+    }
+
 
     /// One source pixel premultiplied and weighted: rgb·a·w, 255·a·w. The alpha byte is forced
     /// to 255 before the conversion so that a single multiply by a·w handles all four lanes; one
@@ -180,6 +389,17 @@ final class AreaResampler {
         }
     }
 
+    /// `row[i] (+)= p[i] · w` with `p` premultiplied at weight 1: one half of `accumulateShared`,
+    /// for a row recomputed on its own.
+    static func accumulateScaled(_ r0: UnsafeRawPointer, _ w: Float, _ row: UnsafeMutablePointer<SIMD4<Float>>,
+                                 _ n: Int, _ first: Bool) {
+        if first {
+            for i in 0..<n { row[i] = premultiplied(r0, i &* 4, 1) * w }
+        } else {
+            for i in 0..<n { row[i] += premultiplied(r0, i &* 4, 1) * w }
+        }
+    }
+
     /// One-row version of `accumulate3`.
     static func accumulate1(_ r0: UnsafeRawPointer, _ w0: Float,
                             _ row: UnsafeMutablePointer<SIMD4<Float>>, _ n: Int, _ first: Bool) {
@@ -206,27 +426,129 @@ final class AreaResampler {
 
     /// Reduces one premultiplied float row to `n` straight-alpha output pixels. Kept out of line
     /// (one call per output row costs nothing) so that profiles show the two passes apart.
+    /// The float row must hold `stride - 1` finite, non-negative columns past its last used one.
+    /// `splats` holds every weight of `weights` repeated in four lanes.
     @inline(never) static func reduceRow(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
-                          _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
+                          _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>,
+                          _ splats: UnsafePointer<SIMD4<Float>>, _ stride: Int,
                           _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) {
+        // The tap counts of the corpus' fits are 2–3 (enlargement, mild reduction) or 4–5:
+        // a fixed count avoids the inner loop and its mispredicted exits.
+        switch stride {
+        case 1: reduceRowFixed(row, starts, splats, n, dst, OneTap.self)
+        case 2: reduceRowFixed(row, starts, splats, n, dst, TwoTaps.self)
+        case 3: reduceRowFixed(row, starts, splats, n, dst, ThreeTaps.self)
+        case 4: reduceRowFixed(row, starts, splats, n, dst, FourTaps.self)
+        case 5: reduceRowFixed(row, starts, splats, n, dst, FiveTaps.self)
+        default: reduceRowByCount(row, starts, counts, weights, stride, n, dst)
+        }
+    }
+
+    /// `reduceRow` for any stride: each pixel sums its own count of products.
+    static func reduceRowByCount(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+                                 _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
+                                 _ n: Int, _ dst: UnsafeMutablePointer<UInt8>) {
         let out = UnsafeMutableRawPointer(dst)
-        let magic = SIMD4<Float>(repeating: 12582912)  // 1.5·2²³: adding it rounds to nearest
         for j in 0..<n {
             let base = row + Int(starts[j])
             let w = weights + j &* stride
             var acc = SIMD4<Float>()
             for t in 0..<Int(counts[j]) { acc += base[t] * w[t] }
-            let alpha = acc[3]
-            if !(alpha >= 0.5) {
-                out.storeBytes(of: 0, toByteOffset: j &* 4, as: UInt32.self)
-                continue
-            }
-            var c = acc * (255 / alpha)
-            c[3] = alpha
-            c.replace(with: 255, where: c .> 255)
-            let bits = unsafeBitCast(c + magic, to: SIMD4<UInt32>.self)
-            out.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), toByteOffset: j &* 4, as: SIMD4<UInt8>.self)
+            storePixel(acc, out, j)
         }
+    }
+
+    /// `reduceRow` with every pixel summing `taps` (its table stride) products. The weights past
+    /// a pixel's count are zero and every term is finite and ≥ 0, so `acc + x · 0` is `acc`
+    /// exactly and `0 + x` is `x`: the sums, so the bytes, are those of `reduceRowByCount`.
+    /// Generic only to be specialized: each `TapCount` gets its own copy with the count constant.
+    static func reduceRowFixed<Taps: TapCount>(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+                                               _ splats: UnsafePointer<SIMD4<Float>>, _ n: Int,
+                                               _ dst: UnsafeMutablePointer<UInt8>, _: Taps.Type) {
+        let taps = Taps.count
+        let out = UnsafeMutableRawPointer(dst)
+        // Sums first, into a small buffer, then the conversion: reading alpha back from memory
+        // keeps the compiler from splitting each sum into lane pieces to get at alpha early
+        // (which cost ~2× the instructions in the one-loop version).
+        let chunk = 256
+        let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: chunk)
+        defer { sums.deallocate() }
+        var j0 = 0
+        while j0 < n {
+            let m = min(chunk, n &- j0)
+            for i in 0..<m {
+                let j = j0 &+ i
+                sums[i] = sum(row + Int(starts[j]), splats + j &* taps, taps)
+            }
+            storePixels(sums, m, out + j0 &* 4)
+            j0 &+= m
+        }
+    }
+
+    /// `storePixel` over `n` sums.
+    @inline(never)
+    static func storePixels(_ sums: UnsafePointer<SIMD4<Float>>, _ n: Int, _ out: UnsafeMutableRawPointer) {
+        let alphas = UnsafeRawPointer(sums) + 12
+        var j = 0
+        while j &+ 4 <= n {
+            // Four alphas read back from memory: one vector division, and a run of transparent
+            // pixels (the background of most stickers) costs one test.
+            let alpha = SIMD4<Float>(alphas.load(fromByteOffset: j &* 16, as: Float.self),
+                                     alphas.load(fromByteOffset: (j &+ 1) &* 16, as: Float.self),
+                                     alphas.load(fromByteOffset: (j &+ 2) &* 16, as: Float.self),
+                                     alphas.load(fromByteOffset: (j &+ 3) &* 16, as: Float.self))
+            let visible = alpha .>= 0.5
+            if !any(visible) {
+                out.storeBytes(of: SIMD4<UInt32>(), toByteOffset: j &* 4, as: SIMD4<UInt32>.self)
+            } else {
+                let k = 255 / alpha
+                let p0 = convert(sums[j], k[0]), p1 = convert(sums[j &+ 1], k[1])
+                let p2 = convert(sums[j &+ 2], k[2]), p3 = convert(sums[j &+ 3], k[3])
+                var pixels = SIMD4<UInt32>(p0, p1, p2, p3)
+                pixels.replace(with: 0, where: .!visible)
+                out.storeBytes(of: pixels, toByteOffset: j &* 4, as: SIMD4<UInt32>.self)
+            }
+            j &+= 4
+        }
+        while j < n {
+            storePixel(sums[j], out, j)
+            j &+= 1
+        }
+    }
+
+    /// `storePixel`'s bytes, as one little-endian word, for a visible pixel given `k = 255 / alpha`.
+    @inline(__always)
+    static func convert(_ acc: SIMD4<Float>, _ k: Float) -> UInt32 {
+        let magic = SIMD4<Float>(repeating: 12582912)
+        var c = acc * SIMD4<Float>(k, k, k, 1)
+        c.replace(with: 255, where: c .> 255)
+        let bits = unsafeBitCast(c + magic, to: SIMD4<UInt32>.self)
+        return unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: bits), to: UInt32.self)
+    }
+
+    /// `Σ base[t] · w[t]` over `taps` columns, the first product not added to zero.
+    @inline(__always)
+    static func sum(_ base: UnsafePointer<SIMD4<Float>>, _ w: UnsafePointer<SIMD4<Float>>, _ taps: Int) -> SIMD4<Float> {
+        var acc = base[0] * w[0]
+        for t in 1..<taps { acc += base[t] * w[t] }
+        return acc
+    }
+
+    /// Output pixel `j` from its premultiplied sum: `255 / alpha`, `replace(with:where:)` for the
+    /// upper clamp and the `+ 1.5·2²³` bit-cast rounding; zero when alpha rounds to 0.
+    @inline(__always)
+    static func storePixel(_ acc: SIMD4<Float>, _ out: UnsafeMutableRawPointer, _ j: Int) {
+        let alpha = acc[3]
+        if !(alpha >= 0.5) {
+            out.storeBytes(of: 0, toByteOffset: j &* 4, as: UInt32.self)
+            return
+        }
+        let magic = SIMD4<Float>(repeating: 12582912)  // 1.5·2²³: adding it rounds to nearest
+        var c = acc * (255 / alpha)
+        c[3] = alpha
+        c.replace(with: 255, where: c .> 255)
+        let bits = unsafeBitCast(c + magic, to: SIMD4<UInt32>.self)
+        out.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), toByteOffset: j &* 4, as: SIMD4<UInt8>.self)
     }
 
     /// Linear-light version of `reduceRow`: straight linear colour back to sRGB through the table.
@@ -254,6 +576,14 @@ final class AreaResampler {
         }
     }
 }
+
+/// A tap count known at compile time, for the specializations of `AreaResampler.reduceRowFixed`.
+protocol TapCount { static var count: Int { get } }
+enum OneTap: TapCount { static var count: Int { 1 } }
+enum TwoTaps: TapCount { static var count: Int { 2 } }
+enum ThreeTaps: TapCount { static var count: Int { 3 } }
+enum FourTaps: TapCount { static var count: Int { 4 } }
+enum FiveTaps: TapCount { static var count: Int { 5 } }
 
 #if _endian(big)
 #error("AreaResampler.premultiplied assumes little-endian RGBA loads")

@@ -4,8 +4,9 @@ import ImageCore
 /// the same geometry: what `Resizer.fit` does to a whole animation, for callers that decode
 /// frames one by one and must not hold them all.
 ///
-/// Feed it the frames in order: a frame equal to the one before it is resampled once, and the
-/// result shares that frame's storage (GIFs often repeat frames).
+/// Feed it the frames in order: only the output pixels that a change since the frame before
+/// reaches are resampled again (the bytes are those of resampling the whole frame), and a frame
+/// whose visible part is unchanged shares the previous result's storage (GIFs often repeat frames).
 public struct FrameFitter {
     /// Side of every output image (the requested size, clamped to what `Resizer` accepts).
     public let size: Int
@@ -70,12 +71,20 @@ public struct FrameFitter {
     public mutating func fit(_ image: Image) -> Image {
         precondition(image.width == canvasWidth && image.height == canvasHeight,
                      "FrameFitter: a \(image.width)×\(image.height) frame for a \(canvasWidth)×\(canvasHeight) canvas")
-        // Consecutive identical frames (common in GIFs) resample once and share the result.
-        if let previousOutput, let previousSource, image == previousSource { return previousOutput }
+        // Animation frames mostly differ from the one before in a small part: only the output
+        // pixels that part reaches are resampled again. A frame whose visible part is unchanged
+        // (repeated GIF frames) shares the previous result's storage.
         let out: Image
         if let resampler {
-            out = Image(width: size, height: size, pixels: resampler.resample(image))
+            if let previousOutput, let previousSource {
+                guard let pixels = resampler.resample(image, previous: previousSource, previousOutput: previousOutput.pixels)
+                else { return previousOutput }
+                out = Image(width: size, height: size, pixels: pixels)
+            } else {
+                out = Image(width: size, height: size, pixels: resampler.resample(image))
+            }
         } else {
+            if let previousOutput { return previousOutput }
             out = Image(width: size, height: size)
         }
         previousSource = image

@@ -82,3 +82,52 @@ final class KernelTests: XCTestCase {
         XCTAssertEqual(fast, img.pixels)
     }
 }
+
+/// The horizontal pass with a fixed tap count (the table stride, zero weights past a pixel's
+/// count) against the loop over each pixel's own count: the bytes must be equal.
+final class HorizontalPassTests: XCTestCase {
+    func testFixedTapCountsEqualTheCountLoop() {
+        var rng = SeededGenerator(seed: 31)
+        // Shapes of the corpus: enlargements (2–3 taps), mild and strong reductions (2–5),
+        // more than five (the general loop on both sides), padding and 1-px sources.
+        let axes: [(Int, Int, Double, Double)] = [
+            (148, 618, 618.0 / 148, 0), (512, 618, 618.0 / 512, 0), (1024, 618, 618.0 / 1024, 0),
+            (960, 300, 300.0 / 960, 0), (960, 300, 300.0 / 960 * 0.9, 12.5), (200, 41, 41.0 / 200, 0.3),
+            (1, 9, 8.5, 0.25), (7, 7, 1, 0), (33, 21, 0.6, 0.7),
+        ]
+        for (source, output, scale, offset) in axes {
+            let x = AxisWeights(sourceCount: source, outputCount: output, scale: scale, offset: offset)
+            let span = x.maxSource - x.minSource
+            let starts = x.starts.map { Int32(max(0, $0 - x.minSource)) }
+            let counts = x.counts.map { Int32($0) }
+            let weights = x.weights.map { Float($0) }
+            let splats = weights.map { SIMD4<Float>(repeating: $0) }
+            // A premultiplied float row as the vertical pass leaves it: alpha in 0…255, colour
+            // at most alpha, many fully transparent runs; `stride` zero columns of padding.
+            var row = [SIMD4<Float>](repeating: SIMD4<Float>(), count: span + x.stride)
+            for i in 0..<span where rng.next() % 3 != 0 {
+                let a = Float(rng.next() % 2560) / 10
+                row[i] = SIMD4<Float>(Float(rng.next() % 1000) / 1000 * a, Float(rng.next() % 1000) / 1000 * a,
+                                      Float(rng.next() % 1000) / 1000 * a, a)
+            }
+            var fixed = [UInt8](repeating: 7, count: output * 4)
+            var byCount = [UInt8](repeating: 9, count: output * 4)
+            row.withUnsafeBufferPointer { r in starts.withUnsafeBufferPointer { s in counts.withUnsafeBufferPointer { c in
+                weights.withUnsafeBufferPointer { w in splats.withUnsafeBufferPointer { sp in
+                    fixed.withUnsafeMutableBufferPointer { f in
+                        AreaResampler.reduceRow(r.baseAddress!, s.baseAddress!, c.baseAddress!, w.baseAddress!,
+                                                sp.baseAddress!, x.stride, output, f.baseAddress!)
+                    }
+                    byCount.withUnsafeMutableBufferPointer { b in
+                        AreaResampler.reduceRowByCount(r.baseAddress!, s.baseAddress!, c.baseAddress!, w.baseAddress!,
+                                                       x.stride, output, b.baseAddress!)
+                    }
+                }}
+            }}}
+            let differing = fixed.indices.filter { fixed[$0] != byCount[$0] }
+            XCTAssertTrue(differing.isEmpty, "\(source) → \(output), stride \(x.stride): \(differing.count) bytes differ, "
+                          + "first at pixel \((differing.first ?? 0) / 4)")
+            XCTAssertTrue(fixed.contains { $0 != 0 }, "the row should have visible pixels")
+        }
+    }
+}
