@@ -28,7 +28,8 @@ IMAGE_EXT = {".png", ".apng", ".gif", ".jpg", ".jpeg", ".webp"}
 def find_inputs(dirs):
     out = []
     for d in dirs:
-        p = Path(d)
+        # Absolute: the peer pipelines run in their own temporary folders.
+        p = Path(d).resolve()
         if p.is_file():
             out.append(p)
         else:
