@@ -91,8 +91,29 @@ def main():
         cpu[("stickerkit", size)] = child_cpu() - c0
         save_times()
 
+    # Inputs that share a stem (big_buck_bunny….gif and ….webp) must not share an output: the first
+    # keeps the stem, the others take their whole name (stickerkit's own rule; its report, read
+    # where it exists, has the last word).
+    first_with_stem = {}
+    for inp in inputs:
+        first_with_stem.setdefault(inp.stem, inp)
+
+    def stickerkit_outputs(size):
+        report = work / "stickerkit" / str(size) / "report.json"
+        found = {}
+        if report.exists():
+            for f in json.loads(report.read_text()).get("files", []):
+                for o in f.get("outputs", []):
+                    if o.get("path"):
+                        found[str(Path(f["input"]).resolve())] = Path(o["path"])
+        return found
+    reported = {size: stickerkit_outputs(size) for size in sizes}
+
     def out_path(tool, size, inp):
-        return work / tool / str(size) / (inp.stem + ".png")
+        if tool == "stickerkit" and str(inp) in reported.get(size, {}):
+            return reported[size][str(inp)]
+        name = inp.stem if first_with_stem[inp.stem] == inp else inp.name
+        return work / tool / str(size) / (name + ".png")
 
     # peers: one process per (input, size), --jobs at a time.
     for peer in peers:
