@@ -136,7 +136,9 @@ struct APNGCanvas {
         // Every element is written unless a pixel is refused, and then the array is dropped.
         var out = [UInt32](unsafeUninitializedCapacity: rect.width * rect.height) { _, count in count = rect.width * rect.height }
         var kept = 0
-        let ok = target.withUnsafeBufferPointer { tb in
+        // The base inside the disposed rectangle: clear keys.
+        let clearRow = disposed == nil ? [] : [UInt32](repeating: clearKey, count: width)
+        let ok = clearRow.withUnsafeBufferPointer { cb in target.withUnsafeBufferPointer { tb in
             previous.withUnsafeBufferPointer { pb in
                 out.withUnsafeMutableBufferPointer { ob in
                     for row in 0..<rect.height {
@@ -157,9 +159,8 @@ struct APNGCanvas {
                                     clear = true
                                 }
                             }
-                            let n = clear
-                                ? APNGCanvas.overSpan(t + x, clear: clearKey, count: spanEnd - x, alpha: alpha, keep: keep, into: o + x)
-                                : APNGCanvas.overSpan(t + x, base: p + x, count: spanEnd - x, alpha: alpha, keep: keep, into: o + x)
+                            let base = clear ? cb.baseAddress! + x : p + x
+                            let n = APNGCanvas.overSpan(t + x, base: base, count: spanEnd - x, alpha: alpha, keep: keep, into: o + x)
                             if n < 0 { return false }
                             kept += n
                             x = spanEnd
@@ -168,7 +169,7 @@ struct APNGCanvas {
                     return true
                 }
             }
-        }
+        } }
         return ok ? (out, kept) : nil
     }
 
@@ -232,26 +233,6 @@ struct APNGCanvas {
         while x < count {
             let k = t[x]
             if k == base[x] {
-                o[x] = keep
-                kept &+= 1
-            } else {
-                if !isOpaque(k, alpha) { return -1 }
-                o[x] = k
-            }
-            x &+= 1
-        }
-        return kept
-    }
-
-    /// `overSpan` against a base that is `clear` throughout.
-    @inline(never)
-    static func overSpan(_ t: UnsafePointer<UInt32>, clear: UInt32, count: Int, alpha: UnsafePointer<UInt8>?,
-                         keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Int {
-        var kept = 0
-        var x = 0
-        while x < count {
-            let k = t[x]
-            if k == clear {
                 o[x] = keep
                 kept &+= 1
             } else {

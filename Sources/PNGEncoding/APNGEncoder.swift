@@ -92,11 +92,8 @@ extension PNGEncoder {
         let planFor = { EncodingPlan.plan(effort, kind: $0) }
         guard layout.streams.count == layout.frames.count else { return try e.encode(planFor, reusing: layout).bytes }
         // Stream bytes per pixel written, densest first.
-        let order = layout.frames.indices.sorted { a, b in
-            let da = Double(layout.streamBytes[a]) / Double(layout.frames[a].rect.width * layout.frames[a].rect.height)
-            let db = Double(layout.streamBytes[b]) / Double(layout.frames[b].rect.width * layout.frames[b].rect.height)
-            return da > db || (da == db && a < b)
-        }
+        let density = layout.frames.indices.map { Double(layout.streamBytes[$0]) / Double(layout.frames[$0].rect.width * layout.frames[$0].rect.height) }
+        let order = layout.frames.indices.sorted { density[$0] > density[$1] || (density[$0] == density[$1] && $0 < $1) }
         var current = layout
         var bytes: [UInt8]? = nil
         var done = Set<Int>()

@@ -114,14 +114,10 @@ enum AnimationBudget {
                 remapped[n, default: [:]][i] = (r.image, r.meanSquaredError, r, earlier)
                 return (r.image, r.meanSquaredError)
             }
-            // Without diffusion there is nothing to weight: no map (it costs a pass and a byte per
-            // pixel of every frame).
-            var map: FrameDitherMap? = nil
-            if AnimationBudget.dithering > 0 {
-                if let cached = ditherMaps[i] { map = cached } else {
-                    map = clock.measure(\.quantize) { FrameDitherMap(frames[i]) }
-                    ditherMaps[i] = map
-                }
+            let map: FrameDitherMap
+            if let cached = ditherMaps[i] { map = cached } else {
+                map = clock.measure(\.quantize) { FrameDitherMap(frames[i]) }
+                ditherMaps[i] = map
             }
             let m2 = clock.measure(\.quantize) { m.remap(frames[i], dithering: AnimationBudget.dithering, ditherMap: map) }
             remapped[n, default: [:]][i] = (m2.image, m2.meanSquaredError, nil, nil)
@@ -337,7 +333,7 @@ enum AnimationBudget {
             func size(_ n: Int) -> Double { estimated[n] ?? predict(n, step) }
             if exact && estimated[hi] == nil && predict(hi, step) <= target { return hi }
             if size(lo) > target { return nil }
-            if estimated[hi] == nil && predict(hi, step) <= target { return hi }
+            if !exact && predict(hi, step) <= target { return hi }
             // Regula falsi on log(size) against log(colours), which is close to a straight line:
             // two or three predictions instead of a bisection's six or seven. When the same end
             // moves twice in a row the curve is bending away from the chord: bisect once instead
@@ -494,11 +490,11 @@ enum AnimationBudget {
                 // Under `.default` a probe that already fits is written as it is: the level-10
                 // encode holds the same pixels (the judge's scores are the same) in a file 5–12 %
                 // smaller, at four to six times the probe's cost — 28 % of all CPU over the
-                // animated corpus at 618 px. Only a probe in the search's allowance over the
-                // budget is re-encoded, to fit. `.max` always re-encodes, for the smallest file.
-                // Over it, only as many frames are compressed again at level 10 as the file needs
-                // to fit (the densest first): watchface, funky chicken, balls and one big buck
-                // bunny at 618 px were 0.06–3.5 % over, and a whole level-10 encode cost 4–6 probes.
+                // animated corpus at 618 px. A probe in the search's allowance over the budget is
+                // shrunk: only as many of its frames are compressed again at level 10 as the file
+                // needs to fit, the densest first (watchface, funky chicken, balls and one big buck
+                // bunny at 618 px were 0.06–3.5 % over, and a whole level-10 encode cost 4–6
+                // probes). `.max` always re-encodes every frame, for the smallest file.
                 let keepProbe = options.effort == .fast || (options.effort == .default && b.fits(maxBytes))
                 let final = keepProbe ? b : encodeFully(b.colors, b.step, effort: options.effort, from: b,
                                                         fitting: options.effort == .default ? maxBytes : nil)

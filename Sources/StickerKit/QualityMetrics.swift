@@ -70,11 +70,13 @@ public struct QualityMetrics: Sendable, Equatable, Codable {
                     for row in 0..<h {
                         let xr = xp.baseAddress! + row * w, yr = yp.baseAddress! + row * w
                         rowProducts(xr, yr, products, products + w, products + 2 * w, w)
-                        let slot = row % taps
-                        let sources = [xr, yr, UnsafePointer(products), UnsafePointer(products + w), UnsafePointer(products + 2 * w)]
-                        for (p, src) in sources.enumerated() {
-                            horizontal(src, ring + (p * taps + slot) * w + r, w - 2 * r, k, r)
-                        }
+                        // Ring rows of this source row, plane p at `ring + (p · taps + slot) · w`.
+                        let slot = ring + (row % taps) * w + r, plane = taps * w, span = w - 2 * r
+                        horizontal(xr, slot, span, k, r)
+                        horizontal(yr, slot + plane, span, k, r)
+                        horizontal(products, slot + 2 * plane, span, k, r)
+                        horizontal(products + w, slot + 3 * plane, span, k, r)
+                        horizontal(products + 2 * w, slot + 4 * plane, span, k, r)
                         guard row >= 2 * r else { continue }
                         // Output row `row - r` needs source rows row − 2r … row.
                         for p in 0..<5 {
