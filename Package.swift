@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "StickerKit", targets: ["StickerKit"]),
-        .executable(name: "stickerkit", targets: ["stickerkit"]),
+        .executable(name: "stickerkit", targets: ["StickerkitCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,7 +35,9 @@ let package = Package(
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
                 exclude: ["NOTES.md"]),
-        .executableTarget(name: "stickerkit", dependencies: [
+        // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
+        // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.
+        .executableTarget(name: "StickerkitCLI", dependencies: [
             "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -47,7 +49,7 @@ let package = Package(
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "TestSupport"]),
-        .testTarget(name: "StickerkitCLITests", dependencies: ["stickerkit"]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI"]),
     ],
     swiftLanguageModes: [.v5]
 )

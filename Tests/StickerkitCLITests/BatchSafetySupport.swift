@@ -35,9 +35,21 @@ enum BatchSafety {
         return files
     }
 
+    /// Relative paths of the regular files below `folder` (hidden ones included), without reading
+    /// them: safe while a batch is renaming its temporary files into place.
+    static func paths(_ folder: URL) -> [String] {
+        let base = folder.resolvingSymlinksInPath().path
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var paths: [String] = []
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            paths.append(String(url.resolvingSymlinksInPath().path.dropFirst(base.count + 1)))
+        }
+        return paths
+    }
+
     /// Relative paths of the stickers (`*.png`, not hidden) below `folder`.
     static func stickers(_ folder: URL) throws -> [String] {
-        try snapshot(folder).keys.filter { $0.hasSuffix(".png") && !($0 as NSString).lastPathComponent.hasPrefix(".") }.sorted()
+        paths(folder).filter { $0.hasSuffix(".png") && !($0 as NSString).lastPathComponent.hasPrefix(".") }.sorted()
     }
 
     /// Paths of temporary files left below `folder`.
