@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 // Stickerkit: folders of artwork in, iMessage stickers out.
-// Data flows one way: ImageDecoding → ImageResize → ImageQuantize → PNGEncoding → StickerKit → stickerkit (CLI).
+// Modules: the four stages — ImageDecoding, ImageResize, ImageQuantize, PNGEncoding — are siblings that
+// each depend only on ImageCore (plus their system-library shims), never on one another. StickerKit
+// composes them: decode → frames → fit and resize → quantize → encode → budget search. The CLI (module
+// StickerkitCLI, product `stickerkit`) sits on StickerKit.
 import PackageDescription
 
 

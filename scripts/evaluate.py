@@ -3,16 +3,23 @@
 with the project's quality judge, in one run, so that the figures compare like with like.
 
   scripts/evaluate.py CORPUS_DIR... [--sizes 300,408,618] [--max-kb 500] [--peers vips_pngquant,stickerconvert]
-                      [--judge ../shared/tools/judge.py] [--work /tmp/sk-eval] [--jobs 2] [--json out.json]
+                      [--judge ../shared/tools/judge.py] [--work /tmp/sk-eval] [--jobs 2]
+                      [--json Benchmarks/results/NAME.json [--title TEXT]]
 
 Prints, per size and tool: files, contract failures, mean/min SSIM, mean PSNR, mean bytes and wall time;
 then the files where stickerkit is more than 0.01 SSIM below a peer. Peers are run by
 `<peers>/run.sh PEER IN OUT SIZE` (../shared/tools/peers); stickerkit by the release binary.
 Needs python3 with numpy, scipy, Pillow (the judge's needs).
+
+--json writes the run as a measurement file (scripts/resultfile.py: command, date, commit, machine,
+then the summary per size and tool, the speed-ups over each peer and every judged file): writing it
+over a file in Benchmarks/results/ and running scripts/readme-tables puts the run in the README.
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile, time
 from pathlib import Path
 import resource
+
+import resultfile
 
 
 def child_cpu():
@@ -49,7 +56,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--stickerkit", default=str(ROOT / ".build/release/stickerkit"))
     ap.add_argument("--extra", default="", help="extra stickerkit resize arguments")
-    ap.add_argument("--json", default=None)
+    ap.add_argument("--json", default=None, help="write the run as a measurement file (see Benchmarks/results/README.md)")
+    ap.add_argument("--title", default=None, help="the measurement file's title (default: from the inputs and peers)")
     ap.add_argument("--no-judge", action="store_true", help="only convert and time (no quality scores)")
     ap.add_argument("--reuse-peers", action="store_true",
                     help="keep peer outputs already in --work (from an earlier run with the same files) and the wall times saved with them in times.json; only missing outputs are made")
@@ -149,6 +157,12 @@ def main():
                 cratio = (c / ours_cpu) if (c and ours_cpu and tool != "stickerkit") else None
                 print(f"{size:>5} {tool:<16} {made:>5} {t or 0:>8.1f} {(made / t) if t else 0:>8.2f} {c or 0:>8.1f} "
                       f"{(f'{ratio:.1f}x') if ratio else '':>16} {(f'{cratio:.1f}x') if cratio else '':>15}")
+        if a.json:
+            summary = [dict(size=size, tool=tool, files=sum(1 for i in inputs if out_path(tool, size, i).exists()),
+                            fails=None, mean_ssim=None, min_ssim=None, mean_psnr=None, mean_kb=None,
+                            wall=times.get((tool, size)), cpu=cpu.get((tool, size)))
+                       for size in sizes for tool in tools]
+            write_measurement(a, inputs, sizes, limit, peers, summary, [])
         return
 
     # judge: one process per input with every output listed in a jobs file.
@@ -222,7 +236,29 @@ def main():
         for k, f in sorted(fails, key=lambda x: (x[0][1], x[0][2])):
             print(f"  {k[1]} {k[2]}: {f}")
     if a.json:
-        Path(a.json).write_text(json.dumps(dict(summary=summary, rows=[dict(v, tool=k[0], target_size=k[1], file=k[2]) for k, v in results.items()]), indent=1))
+        files = [dict(v, tool=k[0], target_size=k[1], file=k[2]) for k, v in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2]))]
+        write_measurement(a, inputs, sizes, limit, peers, summary, files)
+
+
+def write_measurement(a, inputs, sizes, limit, peers, summary, files):
+    """The run as a measurement file for Benchmarks/results/ (rendered by scripts/readme-tables)."""
+    def row(size, tool):
+        return next((r for r in summary if r["size"] == size and r["tool"] == tool), None)
+    speedup = []
+    for peer in peers:
+        for size in sizes:
+            ours, theirs = row(size, "stickerkit"), row(size, peer)
+            if ours and theirs and ours.get("wall") and theirs.get("wall"):
+                speedup.append(dict(size=size, tool=peer, wall=theirs["wall"] / ours["wall"],
+                                    cpu=(theirs["cpu"] / ours["cpu"]) if ours.get("cpu") and theirs.get("cpu") else None))
+    corpus = [Path(d).name for d in a.inputs]
+    title = a.title or f"{' + '.join(corpus)} against {', '.join(peers) or 'no peer'}"
+    argv = [os.path.relpath(sys.argv[0], ROOT) if Path(sys.argv[0]).resolve().is_relative_to(ROOT) else sys.argv[0], *sys.argv[1:]]
+    data = resultfile.header("evaluate", title, argv)
+    data.update(corpus=corpus, inputs=len(inputs), max_bytes=limit, jobs=a.jobs, sizes=sizes,
+                summary=summary, speedup=speedup, files=files)
+    resultfile.write(a.json, data)
+    print(f"\nmeasurement written to {a.json} (scripts/readme-tables renders the README from it)")
 
 
 if __name__ == "__main__":
