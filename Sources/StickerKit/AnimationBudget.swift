@@ -513,9 +513,8 @@ enum AnimationBudget {
             guard let chosen else {
                 let last = steps.last!
                 let smallest = probe(2, last)
-                return .failure(StickerError(String(format: "does not fit: 2 colours and %d of %d frames (%.1f fps) still take %d bytes, over the %d-byte budget",
-                                                    smallest.indices.count, frames.count, fps(last), smallest.bytes.count, maxBytes),
-                                             kind: .overBudget))
+                return .failure(.animationOverBudget(smallest: smallest.bytes.count, budget: maxBytes,
+                                                     keptFrames: smallest.indices.count, frames: frames.count, fps: fps(last)))
             }
             // Lossless truecolour when a palette loses colours and leaves plenty of room.
             if chosen.colors == cap, chosen.step == 1, !chosen.exact, options.maxColors == nil, chosen.bytes.count * 3 < maxBytes {
@@ -524,7 +523,7 @@ enum AnimationBudget {
                                                      alwaysAnimated: true)) ?? []
                 }
                 if !tc.isEmpty, tc.count <= maxBytes {
-                    return .success(output(tc, mode: "truecolor", effort: options.effort, colors: nil, kept: frames.count, quality: 100,
+                    return .success(output(tc, mode: .truecolor, effort: options.effort, colors: nil, kept: frames.count, quality: 100,
                                            metrics: nil, warnings: []))
                 }
             }
@@ -539,8 +538,8 @@ enum AnimationBudget {
             }
             let quality = e.exact ? 100 : PaletteMapper.quality(meanSquaredError: e.mse)
             if quality < options.quality.lowerBound {
-                return .failure(StickerError("quality \(quality) at \(e.palette) colours is below the minimum \(options.quality.lowerBound) within the \(maxBytes)-byte budget",
-                                             kind: .belowMinimumQuality))
+                return .failure(.belowMinimumQuality(quality: quality, minimum: options.quality.lowerBound, colors: e.palette,
+                                                     budget: maxBytes))
             }
             // Quality against the unquantized resize, on frames spread over the animation.
             let metrics: QualityMetrics = clock.measure(\.other) {
@@ -553,16 +552,16 @@ enum AnimationBudget {
                 }
                 return QualityMetrics(ssim: ssim / Double(picks.count), psnr: psnr / Double(picks.count))
             }
-            return .success(output(e.bytes, mode: e.exact ? "palette-exact" : "palette", effort: e.effort, colors: e.palette,
+            return .success(output(e.bytes, mode: e.exact ? .paletteExact : .palette, effort: e.effort, colors: e.palette,
                                    kept: e.indices.count, quality: quality, metrics: metrics, warnings: warnings))
         }
 
-        func output(_ bytes: [UInt8], mode: String, effort: Effort, colors: Int?, kept: Int, quality: Int,
+        func output(_ bytes: [UInt8], mode: OutputMode, effort: Effort, colors: Int?, kept: Int, quality: Int,
                     metrics: QualityMetrics?, warnings: [String]) -> StickerOutput {
             let seconds = duration.seconds
             return StickerOutput(size: .regular, bytes: bytes, report: OutputReport(
                 size: frames[0].width, bytes: bytes.count, mode: mode, colors: colors,
-                dithering: mode == "palette" ? AnimationBudget.dithering : nil, effort: effort.rawValue,
+                dithering: mode == .palette ? AnimationBudget.dithering : nil, effort: effort,
                 frames: kept, framesInput: frames.count,
                 fps: seconds > 0 ? Double(kept) / seconds : nil, durationMs: duration.milliseconds,
                 quality: quality, ssim: metrics?.ssim ?? 1, psnr: metrics?.psnr ?? 99, warnings: warnings))

@@ -1,17 +1,16 @@
-import ImageCore
+import PNGEncoding
 
 /// What was chosen for one written sticker: the report's per-output entry.
 public struct OutputReport: Sendable, Codable, Equatable {
     public var size: Int
     public var bytes: Int
-    /// "truecolor" (lossless), "truecolor-lossy" (channels rounded to a step), "palette", or
-    /// "palette-exact" (a palette holding every colour: lossless).
-    public var mode: String
+    public var mode: OutputMode
     public var colors: Int?
-    /// For "truecolor-lossy": the step every colour channel was rounded to.
+    /// For `.truecolorLossy`: the step every colour channel was rounded to.
     public var posterizeStep: Int?
     public var dithering: Float?
-    public var effort: String
+    /// The effort the written file was encoded at.
+    public var effort: Effort
     public var frames: Int
     public var framesInput: Int
     public var fps: Double?
@@ -22,7 +21,7 @@ public struct OutputReport: Sendable, Codable, Equatable {
     public var psnr: Double?
     public var warnings: [String]
 
-    public init(size: Int, bytes: Int, mode: String, colors: Int?, dithering: Float?, effort: String, frames: Int,
+    public init(size: Int, bytes: Int, mode: OutputMode, colors: Int?, dithering: Float?, effort: Effort, frames: Int,
                 framesInput: Int, fps: Double? = nil, durationMs: Double? = nil, quality: Int, ssim: Double?, psnr: Double?,
                 warnings: [String]) {
         self.size = size; self.bytes = bytes; self.mode = mode; self.colors = colors; self.dithering = dithering

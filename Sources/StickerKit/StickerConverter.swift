@@ -5,40 +5,6 @@ import ImageResize
 import ImageQuantize
 import PNGEncoding
 
-/// One written sticker: its size, its bytes and what was chosen.
-public struct StickerOutput: Sendable {
-    public var size: StickerSize
-    public var bytes: [UInt8]
-    public var report: OutputReport
-}
-
-/// Why one size of one input produced nothing.
-public struct StickerError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Codable {
-        /// Nothing fits the byte budget.
-        case overBudget
-        /// It fits, but below the requested minimum quality: reported as skipped, nothing written.
-        case belowMinimumQuality
-        case other
-    }
-    public var kind: Kind
-    public var message: String
-    public init(_ message: String, kind: Kind = .other) { self.message = message; self.kind = kind }
-    public var description: String { message }
-}
-
-/// The result of converting one input: the decoded facts and, per size, an output or an error.
-public struct ConversionResult: Sendable {
-    public var format: ImageFormat
-    public var width: Int
-    public var height: Int
-    public var frames: Int
-    public var warnings: [String]
-    public var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)]
-    /// Time spent per stage, all sizes together.
-    public var timings: StageTimings
-}
-
 /// The pipeline: decode → fit and resize → quantize → encode → budget search. Touches no files.
 ///
 /// Memory: a source whose decoded frames would take more than `streamingThreshold` bytes is

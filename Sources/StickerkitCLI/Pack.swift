@@ -77,7 +77,8 @@ struct Pack: ParsableCommand {
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
-        Interrupts.install(terminal: terminal)
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
         let options = try conversion.conversionOptions()
         let size = options.sizes[0]
         let labelFile: StickerLabels?
@@ -108,10 +109,11 @@ struct Pack: ParsableCommand {
                                                  overwrite: true, force: force),
                                  terminal: terminal)
         let reports = runner.run(files, plan: plan)
+        let counts = BatchCounts(reports)
         var failed = found.missing.count
         var stickers: [CatalogSticker] = []
         for (file, report) in zip(files, reports) {
-            guard let out = report.outputs.first(where: { $0.status == "written" || $0.reason == "up to date" }),
+            guard let out = report.outputs.first(where: { $0.status.hasSticker }),
                   let data = FileManager.default.contents(atPath: out.path) else {
                 failed += 1
                 continue
@@ -147,7 +149,7 @@ struct Pack: ParsableCommand {
             throw ExitCode(1)
         }
         let summary = "\(output): \(stickers.count) sticker\(stickers.count == 1 ? "" : "s") (\(size.rawValue), "
-            + "\(runner.converted) converted, \(runner.skipped) up to date)\(iconSet == nil ? "" : " and the app icon set")"
+            + "\(counts.converted) converted, \(counts.skipped) up to date)\(iconSet == nil ? "" : " and the app icon set")"
             + (failed > 0 ? "; \(failed) input\(failed == 1 ? "" : "s") failed" : "")
         if !quiet { print(summary) }
         if failed > 0 { throw ExitCode(1) }
@@ -186,7 +188,7 @@ enum PackInputs {
                 let r = StickerConverter.convert(DecodedImage(format: .png, animation: Animation(still: img)), options: opts)
                 switch r.outputs[0].result {
                 case .success(let o): frames.append(o.bytes)
-                case .failure(let e): throw CommandFailure("frame \(i + 1): \(e.message)")
+                case .failure(let e): throw CommandFailure("frame \(i + 1): \(e)")
                 }
             }
             return .sequence(frames: frames, fps: fps, repetitions: 0)
@@ -199,7 +201,7 @@ enum PackInputs {
         let r = StickerConverter.convert(DecodedImage(format: .png, animation: animation), options: options)
         switch r.outputs[0].result {
         case .success(let o): return .file(bytes: o.bytes, fileExtension: "png")
-        case .failure(let e): throw CommandFailure(e.message)
+        case .failure(let e): throw CommandFailure(e.description)
         }
     }
 }

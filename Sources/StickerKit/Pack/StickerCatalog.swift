@@ -113,7 +113,7 @@ enum CatalogFiles {
         do {
             try Data(bytes).write(to: url)
         } catch {
-            throw StickerError("\(url.path): cannot write (\(error.localizedDescription))")
+            throw PackError.cannotWrite(path: url.path, reason: error.localizedDescription)
         }
     }
 

@@ -4,7 +4,7 @@ import StickerKit
 /// Where each input's stickers go: `DIR/[size/]relative/path/name.png`. Two inputs that would
 /// land on the same output never overwrite each other: the later ones (in input order) keep
 /// their original extension in the name (`cat.jpg.png`) and get a warning.
-struct OutputPlan {
+struct OutputPlan: Sendable {
     let directory: String
     let sizes: [StickerSize]
     /// One folder per size when more than one size is written.
