@@ -77,9 +77,9 @@ enum AnimationBudget {
         var calibration = 0.96
         /// Most colours tried (`--colors`, else 256).
         let cap: Int
-        /// What a `.fast` probe may weigh: the file written at a higher effort comes out 5–10 %
-        /// smaller, so probes aim a little over the budget and the final encode is checked.
-        var searchBudget: Double { Double(maxBytes) * (options.effort == .fast ? 1.0 : 1.04) }
+        /// What a `.fast` probe may weigh: a little over the budget when the file is written at a
+        /// higher effort (`ProbeAllowance.animation`); the final encode is checked.
+        var searchBudget: Double { Double(maxBytes) * (options.effort == .fast ? 1.0 : ProbeAllowance.animation.factor) }
 
         init(_ animation: Animation, options: ConversionOptions, clock: StageClock) {
             frames = animation.frames.map(\.image)

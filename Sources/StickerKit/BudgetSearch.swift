@@ -61,7 +61,7 @@ enum BudgetSearch {
             if maxQuality == 100 {
                 // Probe at the fast setting; the full effort only when it may fit.
                 let probe = clock.measure(\.encode) { PNGEncoder.encode(image, effort: .fast) }
-                if probe.count <= Int(Double(maxBytes) * BudgetSearch.probeSlack) {
+                if probe.count <= ProbeAllowance.still.limit(maxBytes) {
                     let bytes = finalEncode(probe, effort: effort, clock: clock) { PNGEncoder.encode(image, effort: $0) }
                     if bytes.count <= maxBytes {
                         return .success(output(bytes, mode: .truecolor, colors: nil, dithering: nil, quality: 100, metrics: nil))
@@ -117,7 +117,7 @@ enum BudgetSearch {
         }
         // Probes ran at the fast setting; the full effort may fit one more step.
         if effort != .fast, let over = overAtFast, over.colors > chosen.colors,
-           over.bytes.count <= Int(Double(maxBytes) * BudgetSearch.probeSlack) {
+           over.bytes.count <= ProbeAllowance.still.limit(maxBytes) {
             let b = clock.measure(\.encode) { PNGEncoder.encode(over.result.frames[0], effort: effort) }
             if b.count <= maxBytes { chosen = Probe(colors: over.colors, result: over.result, bytes: b) }
         }
@@ -173,7 +173,7 @@ enum BudgetSearch {
             while pick + 1 < steps.count, quality(Posterizer.posterize(image, step: steps[pick + 1])) >= maxQuality { pick += 1 }
         }
         // Probes ran at the fast setting: the full effort may make the next finer step fit.
-        if effort != .fast, maxQuality == 100, pick > 0, bytes(pick - 1).count <= Int(Double(maxBytes) * probeSlack) {
+        if effort != .fast, maxQuality == 100, pick > 0, bytes(pick - 1).count <= ProbeAllowance.still.limit(maxBytes) {
             let finer = Posterizer.posterize(image, step: steps[pick - 1])
             let b = clock.measure(\.encode) { PNGEncoder.encode(finer, effort: effort) }
             if b.count <= maxBytes { return (b, steps[pick - 1], quality(finer), finer) }
@@ -182,10 +182,6 @@ enum BudgetSearch {
         let final = finalEncode(bytes(pick), effort: effort, clock: clock) { PNGEncoder.encode(chosen, effort: $0) }
         return (final, steps[pick], quality(chosen), chosen)
     }
-
-    /// How far over the budget a fast-setting probe may be and still be worth an encode at full
-    /// effort (which is typically 5–10 % smaller).
-    static let probeSlack = 1.10
 
     /// The file to write from a probe made at `.fast`: encoded again at `effort` (unless that is
     /// `.fast`), keeping the smaller, so the result never grows past the probe that fitted.

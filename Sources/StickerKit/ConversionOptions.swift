@@ -11,7 +11,7 @@ public struct ConversionOptions: Sendable, Equatable {
     public var trim: Bool
     public var inset: Int
     public var linear: Bool
-    /// Largest whole file allowed, in bytes (Messages refuses stickers over 500,000 bytes).
+    /// Largest whole file allowed, in bytes (by default Messages' limit, `ByteBudget.messages`).
     public var maxBytes: Int
     public var effort: Effort
     /// pngquant-style MIN…MAX quality: never write below MIN, stop improving at MAX.
@@ -25,7 +25,7 @@ public struct ConversionOptions: Sendable, Equatable {
     public var maxColors: Int?
 
     public init(sizes: [StickerSize] = [.regular], fit: FitMode = .contain, trim: Bool = false, inset: Int = 0,
-                linear: Bool = false, maxBytes: Int = 500_000, effort: Effort = .default,
+                linear: Bool = false, maxBytes: Int = ByteBudget.messages, effort: Effort = .default,
                 quality: ClosedRange<Int> = 0...100, minFPS: Double = 8, limits: Limits = .default, lenient: Bool = false,
                 maxColors: Int? = nil) {
         self.sizes = sizes

@@ -15,13 +15,13 @@ struct Check: ParsableCommand {
     @Argument(help: "Sticker files or folders.")
     var paths: [String]
 
-    @OptionGroup var budget: CheckBudgetFlags
+    @OptionGroup var budget: BudgetFlags
 
     @Flag(help: "Print the report as JSON.")
     var json = false
 
     func run() throws {
-        let report = try CheckRun.run(paths: paths, rules: budget.rules)
+        let report = try CheckRun.run(paths: paths, rules: CheckRules(maxBytes: budget.bytes))
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

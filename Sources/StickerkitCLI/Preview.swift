@@ -21,10 +21,10 @@ struct Preview: ParsableCommand {
     @Flag(name: .long, help: "Also write contact-sheet.png.")
     var png = false
 
-    @OptionGroup var budget: CheckBudgetFlags
+    @OptionGroup var budget: BudgetFlags
 
     func run() throws {
-        let rules = budget.rules
+        let rules = CheckRules(maxBytes: budget.bytes)
         let fm = FileManager.default
         var files: [String] = []
         for p in paths {
