@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
-        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "TestSupport"],
+        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "PNGEncoding", "TestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ],

@@ -116,10 +116,12 @@ public enum StickerConverter {
                                 warnings: info.warnings, outputs: outputs, timings: clock.timings)
     }
 
-    /// Converts an already decoded image to every size in `options.sizes`.
-    public static func convert(_ decoded: DecodedImage, options: ConversionOptions) -> ConversionResult {
-        var copy = decoded
-        return convert(releasing: &copy, options: options)
+    /// Converts frames already in memory (say, still frames put together into an animation) to
+    /// every size in `options.sizes`: one frame gives a PNG, more an APNG. The result's `format`
+    /// is `.png` or `.apng` accordingly, as if the frames had been read from such a file.
+    public static func convert(_ animation: Animation, options: ConversionOptions) -> ConversionResult {
+        var decoded = DecodedImage(format: animation.isAnimated ? .apng : .png, animation: animation)
+        return convert(releasing: &decoded, options: options)
     }
 
     /// The pipeline over `decoded`, whose frames are released once the last size is resized, so

@@ -46,8 +46,7 @@ struct Icons: ParsableCommand {
             throw CommandFailure("\(path): error: cannot read the file")
         }
         do {
-            let decoded = try ImageDecoder.decode([UInt8](data), options: DecodeOptions(firstFrameOnly: true))
-            return try IconSetFiles.render(decoded.animation.frames[0].image, background: background)
+            return try IconSetFiles.render(try Artwork.firstFrame([UInt8](data)), background: background)
         } catch {
             throw CommandFailure("\(path): error: \(error)")
         }

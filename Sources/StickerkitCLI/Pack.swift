@@ -170,11 +170,10 @@ enum PackInputs {
         var images: [Image] = []
         for p in paths {
             guard let data = FileManager.default.contents(atPath: p) else { throw CommandFailure("\(p): cannot read the file") }
-            let decoded: DecodedImage
-            do { decoded = try ImageDecoder.decode([UInt8](data), options: DecodeOptions(limits: options.limits, firstFrameOnly: true)) } catch {
+            let img: Image
+            do { img = try Artwork.firstFrame([UInt8](data), limits: options.limits) } catch {
                 throw CommandFailure("\((p as NSString).lastPathComponent): \(error)")
             }
-            let img = decoded.animation.frames[0].image
             if let first = images.first, first.width != img.width || first.height != img.height {
                 throw CommandFailure("frame \((p as NSString).lastPathComponent) is \(img.width)×\(img.height), the first frame is \(first.width)×\(first.height)")
             }
@@ -185,7 +184,7 @@ enum PackInputs {
             opts.maxBytes = options.maxBytes / images.count
             var frames: [[UInt8]] = []
             for (i, img) in images.enumerated() {
-                let r = StickerConverter.convert(DecodedImage(format: .png, animation: Animation(still: img)), options: opts)
+                let r = StickerConverter.convert(Animation(still: img), options: opts)
                 switch r.outputs[0].result {
                 case .success(let o): frames.append(o.bytes)
                 case .failure(let e): throw CommandFailure("frame \(i + 1): \(e)")
@@ -198,7 +197,7 @@ enum PackInputs {
                                          : Delay(milliseconds: max(1, Int((1000 / fps).rounded())))
         let animation = Animation(width: images[0].width, height: images[0].height,
                                   frames: images.map { Frame(image: $0, delay: delay) })
-        let r = StickerConverter.convert(DecodedImage(format: .png, animation: animation), options: options)
+        let r = StickerConverter.convert(animation, options: options)
         switch r.outputs[0].result {
         case .success(let o): return .file(bytes: o.bytes, fileExtension: "png")
         case .failure(let e): throw CommandFailure(e.description)

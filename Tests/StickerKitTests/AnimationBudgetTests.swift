@@ -1,3 +1,5 @@
+import ImageDecoding
+import PNGEncoding
 import XCTest
 @testable import StickerKit
 

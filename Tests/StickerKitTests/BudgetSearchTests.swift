@@ -1,3 +1,5 @@
+import ImageDecoding
+import PNGEncoding
 import TestSupport
 import XCTest
 @testable import StickerKit

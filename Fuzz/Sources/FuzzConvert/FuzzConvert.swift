@@ -1,4 +1,5 @@
 import FuzzSupport
+import ImageDecoding
 import StickerKit
 
 /// Small enough that one run of the whole pipeline stays in the tens of milliseconds.

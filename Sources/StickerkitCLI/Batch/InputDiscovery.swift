@@ -71,6 +71,6 @@ enum InputDiscovery {
         guard let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
         let head = [UInt8](h.readData(ofLength: 16))
-        return ImageDecoder.sniff(head) != nil
+        return Artwork.format(of: head) != nil
     }
 }
