@@ -24,8 +24,9 @@ public enum StickerConverter {
     /// alone (no decoding): frames × (canvas pixels + the stickers' pixels), for a batch to start
     /// the longest jobs first. 0 when the outline cannot be read (the file will fail quickly).
     /// Animations cost far more per frame in the budget search than in decoding, and the stickers'
-    /// pixels stand for that; it need only order jobs, not predict times.
-    public static func estimatedWork(_ bytes: UnsafeRawBufferPointer, options: ConversionOptions) -> Double {
+    /// pixels stand for that; it need only order jobs, not predict times. `package`: only the
+    /// CLI's batches are scheduled by it.
+    package static func estimatedWork(_ bytes: UnsafeRawBufferPointer, options: ConversionOptions) -> Double {
         guard let o = ImageOutline.read(bytes) else { return 0 }
         let stickerPixels = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels }
         return Double(o.frameCount) * (Double(o.width) * Double(o.height) + 4 * Double(stickerPixels))

@@ -12,6 +12,7 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// lossy truecolour.
     case belowMinimumQuality(quality: Int, minimum: Int, colors: Int?, budget: Int)
 
+    /// One line for people, naming the values.
     public var description: String {
         switch self {
         case let .stillOverBudget(smallest, budget):

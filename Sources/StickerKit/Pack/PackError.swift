@@ -10,6 +10,7 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A CSV labels file ends inside a quoted field.
     case labelsUnterminatedQuote(file: String)
 
+    /// One line for people, naming the values.
     public var description: String {
         switch self {
         case let .cannotWrite(path, reason):

@@ -8,6 +8,7 @@ public struct StickerLabels: Sendable, Equatable {
     /// Keys as written in the labels file → labels.
     public private(set) var entries: [String: String]
 
+    /// Labels already in memory, keyed as a labels file would key them.
     public init(entries: [String: String]) { self.entries = entries }
 
     /// Parses a labels file. `fileName` picks JSON for `.json`; otherwise the content decides

@@ -227,9 +227,3 @@ struct BatchRunner: Sendable {
         return "named .\(ext) but holds \(format.displayName) data; read as \(format.displayName)"
     }
 }
-
-extension OutputPlan {
-    func renamedInputs(_ inputs: [InputFile]) -> [(InputFile, String)] {
-        inputs.compactMap { i in renamed[i].map { (i, $0) } }
-    }
-}

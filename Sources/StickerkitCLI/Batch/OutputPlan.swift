@@ -37,4 +37,9 @@ struct OutputPlan: Sendable {
         let folder = perSizeFolders ? (directory as NSString).appendingPathComponent(size.rawValue) : directory
         return (folder as NSString).appendingPathComponent(rel)
     }
+
+    /// Inputs written under another name than their own, with that name (see the type's comment).
+    func renamedInputs(_ inputs: [InputFile]) -> [(InputFile, String)] {
+        inputs.compactMap { i in renamed[i].map { (i, $0) } }
+    }
 }
