@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "PNGEncoding", "TestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import StickerKit
 
@@ -51,38 +50,19 @@ struct BatchRunner: Sendable {
         for (input, newName) in plan.renamedInputs(inputs) {
             terminal.note("\(input.path): warning: another input has the same name; writing it as \(newName)")
         }
-        let workers = max(1, min(settings.jobs, inputs.count))
-        let order = workers > 1 ? BatchRunner.longestFirst(inputs.map { BatchRunner.estimatedWork($0.path, options: settings.options) })
-                                : Array(inputs.indices)
-        let nextToStart = Locked(0)
         let finished = Locked((entries: [BatchReport.File?](repeating: nil, count: inputs.count), count: 0))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let next = nextToStart.withLock { n in
-                    defer { n += 1 }
-                    return n
-                }
-                guard next < inputs.count else { return }
-                let i = order[next]
-                let entry = process(inputs[i], plan: plan)
-                let done = finished.withLock { f in
-                    f.entries[i] = entry
-                    f.count += 1
-                    return f.count
-                }
-                showProgress(done: done, total: inputs.count, started: started)
+        ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
+                           estimatedWork: { BatchRunner.estimatedWork(inputs[$0].path, options: settings.options) }) { i in
+            let entry = process(inputs[i], plan: plan)
+            let done = finished.withLock { f in
+                f.entries[i] = entry
+                f.count += 1
+                return f.count
             }
+            showProgress(done: done, total: inputs.count, started: started)
         }
         terminal.finishProgress()
         return finished.withLock { f in f.entries.map { $0! } }
-    }
-
-    /// Indices in the order to start jobs of estimated `work` on several threads: the most work
-    /// first, input order among equals. Started in input order, a long animation that comes last
-    /// runs alone while the other cores idle (the animated corpus at 618 px: 19 s wall on 2 jobs
-    /// for 33 s of CPU); longest first leaves the short files to fill the end.
-    static func longestFirst(_ work: [Double]) -> [Int] {
-        work.indices.sorted { work[$0] > work[$1] || (work[$0] == work[$1] && $0 < $1) }
     }
 
     /// `StickerConverter.estimatedWork` of the file at `path`, which is mapped, not read: only its

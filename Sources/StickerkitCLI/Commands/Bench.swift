@@ -90,38 +90,28 @@ struct Bench: ParsableCommand {
     }
 
     private func measure(_ datas: [[UInt8]], options: ConversionOptions, jobs: Int) -> (Run, Int) {
-        let nextToStart = Locked(0)
         let totals = Locked(Totals())
         let start = DispatchTime.now().uptimeNanoseconds
-        // The order `resize` starts files in (longest first on several jobs).
-        let work = jobs > 1 ? datas.map { d in d.withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) } } : []
-        let order = jobs > 1 ? BatchRunner.longestFirst(work) : Array(datas.indices)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, datas.count))) { _ in
-            while true {
-                let n = nextToStart.withLock { n in
-                    defer { n += 1 }
-                    return n
-                }
-                guard n < datas.count else { return }
-                let i = order[n]
-                var file = Totals()
-                do {
-                    let r = try StickerConverter.convert(datas[i], options: options)
-                    file.stages = r.timings
-                    file.pixels = Double(r.width * r.height * r.frames) / 1e6
-                    for (_, o) in r.outputs {
-                        switch o {
-                        case .success(let s): file.stickers += 1; file.bytes += s.bytes.count
-                        case .failure: file.failed += 1
-                        }
+        // Scheduled as `resize` schedules files.
+        ConcurrentJobs.run(count: datas.count, workers: jobs,
+                           estimatedWork: { datas[$0].withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) } }) { i in
+            var file = Totals()
+            do {
+                let r = try StickerConverter.convert(datas[i], options: options)
+                file.stages = r.timings
+                file.pixels = Double(r.width * r.height * r.frames) / 1e6
+                for (_, o) in r.outputs {
+                    switch o {
+                    case .success(let s): file.stickers += 1; file.bytes += s.bytes.count
+                    case .failure: file.failed += 1
                     }
-                } catch {
-                    file.failed += options.sizes.count
                 }
-                totals.withLock { t in
-                    t.stickers += file.stickers; t.failed += file.failed; t.bytes += file.bytes
-                    t.pixels += file.pixels; t.stages = t.stages + file.stages
-                }
+            } catch {
+                file.failed += options.sizes.count
+            }
+            totals.withLock { t in
+                t.stickers += file.stickers; t.failed += file.failed; t.bytes += file.bytes
+                t.pixels += file.pixels; t.stages = t.stages + file.stages
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
