@@ -5,9 +5,9 @@ import StickerKit
 /// exist (unless overwriting), converts, writes atomically, reports progress and results.
 /// Every failure is one line on stderr naming the file; the batch goes on.
 ///
-/// Threads share only the next input to start and the finished entries, each behind its own
-/// lock (`Locked`); every other piece of the runner is immutable or locks itself (`Terminal`,
-/// `Manifest`, `AtomicFile`). Counts are read off the finished entries (`BatchCounts`).
+/// Threads share only the next input to start (`ConcurrentJobs`) and the finished entries, each
+/// behind its own lock (`Locked`); every other piece of the runner is immutable or locks itself
+/// (`Terminal`, `Manifest`, `AtomicFile`). Counts are read off the finished entries (`BatchCounts`).
 struct BatchRunner: Sendable {
     struct Settings: Sendable {
         var options: ConversionOptions
