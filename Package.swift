@@ -37,12 +37,12 @@ let package = Package(
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
-                exclude: ["NOTES.md"]),
+                exclude: ["NOTES.md"], swiftSettings: [.swiftLanguageMode(.v6)]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
         // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.
         .executableTarget(name: "StickerkitCLI", dependencies: [
             "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // Test helpers shared by the test targets (not a product; never linked into the library).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -51,8 +51,9 @@ let package = Package(
         .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
-        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "TestSupport"]),
-        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI"]),
+        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "PNGEncoding", "TestSupport"],
+                    swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v5]
 )

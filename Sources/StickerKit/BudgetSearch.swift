@@ -21,11 +21,11 @@ enum BudgetSearch {
         let maxBytes = options.maxBytes
         let effort = options.effort
         let side = image.width
-        func output(_ bytes: [UInt8], mode: String, colors: Int?, dithering: Float?, quality: Int,
+        func output(_ bytes: [UInt8], mode: OutputMode, colors: Int?, dithering: Float?, quality: Int,
                     metrics: QualityMetrics?) -> StickerOutput {
             StickerOutput(size: .regular, bytes: bytes, report: OutputReport(
                 size: side, bytes: bytes.count, mode: mode, colors: colors, dithering: dithering,
-                effort: effort.rawValue, frames: 1, framesInput: 1, quality: quality,
+                effort: effort, frames: 1, framesInput: 1, quality: quality,
                 ssim: metrics?.ssim ?? 1, psnr: metrics?.psnr ?? 99, warnings: []))
         }
 
@@ -53,7 +53,7 @@ enum BudgetSearch {
         if first.exact {
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
             if bytes.count <= maxBytes {
-                return .success(output(bytes, mode: "palette-exact", colors: first.palette.count, dithering: nil,
+                return .success(output(bytes, mode: .paletteExact, colors: first.palette.count, dithering: nil,
                                        quality: 100, metrics: nil))
             }
             upper = first.palette.count - 1
@@ -61,10 +61,10 @@ enum BudgetSearch {
             if maxQuality == 100 {
                 // Probe at the fast setting; the full effort only when it may fit.
                 let probe = clock.measure(\.encode) { PNGEncoder.encode(image, effort: .fast) }
-                if probe.count <= Int(Double(maxBytes) * BudgetSearch.probeSlack) {
+                if probe.count <= ProbeAllowance.still.limit(maxBytes) {
                     let bytes = finalEncode(probe, effort: effort, clock: clock) { PNGEncoder.encode(image, effort: $0) }
                     if bytes.count <= maxBytes {
-                        return .success(output(bytes, mode: "truecolor", colors: nil, dithering: nil, quality: 100, metrics: nil))
+                        return .success(output(bytes, mode: .truecolor, colors: nil, dithering: nil, quality: 100, metrics: nil))
                     }
                 }
             }
@@ -74,10 +74,10 @@ enum BudgetSearch {
             if let lt = posterized(image, maxBytes: maxBytes, maxQuality: maxQuality, effort: effort, clock: clock),
                lt.quality >= first.quality {
                 if lt.quality < minQuality {
-                    return .failure(StickerError("quality \(lt.quality) is below the minimum \(minQuality) within the \(maxBytes)-byte budget", kind: .belowMinimumQuality))
+                    return .failure(.belowMinimumQuality(quality: lt.quality, minimum: minQuality, colors: nil, budget: maxBytes))
                 }
                 let metrics = clock.measure(\.other) { QualityMetrics.compare(image, lt.image) }
-                var o = output(lt.bytes, mode: "truecolor-lossy", colors: nil, dithering: nil, quality: lt.quality, metrics: metrics)
+                var o = output(lt.bytes, mode: .truecolorLossy, colors: nil, dithering: nil, quality: lt.quality, metrics: metrics)
                 o.report.posterizeStep = lt.step
                 return .success(o)
             }
@@ -95,30 +95,29 @@ enum BudgetSearch {
             return p
         }
 
-        var best: Probe? = nil
+        var chosen: Probe
         var overAtFast: Probe? = nil
         let top = probe(upper)
         if top.bytes.count <= maxBytes {
-            best = top
+            chosen = top
         } else {
             overAtFast = top
             // Invariant: lo fits (or is the floor, untested), hi does not fit.
             var lo = 2, hi = upper
             let floor = probe(2)
             if floor.bytes.count > maxBytes {
-                return .failure(StickerError("does not fit: even 2 colours take \(floor.bytes.count) bytes, over the \(maxBytes)-byte budget", kind: .overBudget))
+                return .failure(.stillOverBudget(smallest: floor.bytes.count, budget: maxBytes))
             }
-            best = floor
+            chosen = floor
             while hi - lo > 1 {
                 let mid = (lo + hi) / 2
                 let p = probe(mid)
-                if p.bytes.count <= maxBytes { lo = mid; best = p } else { hi = mid; overAtFast = p }
+                if p.bytes.count <= maxBytes { lo = mid; chosen = p } else { hi = mid; overAtFast = p }
             }
         }
-        guard var chosen = best else { return .failure(StickerError("internal: no candidate")) }
         // Probes ran at the fast setting; the full effort may fit one more step.
         if effort != .fast, let over = overAtFast, over.colors > chosen.colors,
-           over.bytes.count <= Int(Double(maxBytes) * BudgetSearch.probeSlack) {
+           over.bytes.count <= ProbeAllowance.still.limit(maxBytes) {
             let b = clock.measure(\.encode) { PNGEncoder.encode(over.result.frames[0], effort: effort) }
             if b.count <= maxBytes { chosen = Probe(colors: over.colors, result: over.result, bytes: b) }
         }
@@ -135,12 +134,13 @@ enum BudgetSearch {
         }
 
         if chosen.result.quality < minQuality {
-            return .failure(StickerError("quality \(chosen.result.quality) at \(chosen.colors) colours is below the minimum \(minQuality) within the \(maxBytes)-byte budget", kind: .belowMinimumQuality))
+            return .failure(.belowMinimumQuality(quality: chosen.result.quality, minimum: minQuality, colors: chosen.colors,
+                                                 budget: maxBytes))
         }
         let metrics = clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) }
         let indexed = chosen.result.frames[0]
         let finalBytes = finalEncode(chosen.bytes, effort: effort, clock: clock) { PNGEncoder.encode(indexed, effort: $0) }
-        return .success(output(finalBytes, mode: "palette", colors: chosen.result.palette.count, dithering: 1,
+        return .success(output(finalBytes, mode: .palette, colors: chosen.result.palette.count, dithering: 1,
                                quality: chosen.result.quality, metrics: metrics))
     }
 
@@ -173,7 +173,7 @@ enum BudgetSearch {
             while pick + 1 < steps.count, quality(Posterizer.posterize(image, step: steps[pick + 1])) >= maxQuality { pick += 1 }
         }
         // Probes ran at the fast setting: the full effort may make the next finer step fit.
-        if effort != .fast, maxQuality == 100, pick > 0, bytes(pick - 1).count <= Int(Double(maxBytes) * probeSlack) {
+        if effort != .fast, maxQuality == 100, pick > 0, bytes(pick - 1).count <= ProbeAllowance.still.limit(maxBytes) {
             let finer = Posterizer.posterize(image, step: steps[pick - 1])
             let b = clock.measure(\.encode) { PNGEncoder.encode(finer, effort: effort) }
             if b.count <= maxBytes { return (b, steps[pick - 1], quality(finer), finer) }
@@ -182,10 +182,6 @@ enum BudgetSearch {
         let final = finalEncode(bytes(pick), effort: effort, clock: clock) { PNGEncoder.encode(chosen, effort: $0) }
         return (final, steps[pick], quality(chosen), chosen)
     }
-
-    /// How far over the budget a fast-setting probe may be and still be worth an encode at full
-    /// effort (which is typically 5–10 % smaller).
-    static let probeSlack = 1.10
 
     /// The file to write from a probe made at `.fast`: encoded again at `effort` (unless that is
     /// `.fast`), keeping the smaller, so the result never grows past the probe that fitted.

@@ -1,31 +1,43 @@
 import ImageCore
-import ImageDecoding
 import ImageResize
 import PNGEncoding
 
 /// Everything that decides what a conversion writes. Two runs with equal options on equal input
 /// give identical bytes.
 public struct ConversionOptions: Sendable, Equatable {
+    /// The sticker sizes to make, one output each.
     public var sizes: [StickerSize]
+    /// How artwork that is not square fills the square: whole with transparent padding
+    /// (`.contain`) or cropped to fill (`.cover`).
     public var fit: FitMode
+    /// Crop fully transparent margins (over all frames) before fitting.
     public var trim: Bool
+    /// Transparent margin kept on every side, in output pixels.
     public var inset: Int
+    /// Average in linear light instead of sRGB values when resizing.
     public var linear: Bool
-    /// Largest whole file allowed, in bytes (Messages refuses stickers over 500,000 bytes).
+    /// Largest whole file allowed, in bytes (by default Messages' limit, `ByteBudget.messages`).
     public var maxBytes: Int
+    /// How hard the encoder works on the written file: smaller files for more time, which can
+    /// leave room in the budget for more colours.
     public var effort: Effort
     /// pngquant-style MIN…MAX quality: never write below MIN, stop improving at MAX.
     public var quality: ClosedRange<Int>
     /// Lowest frame rate frame decimation may go down to, for animations.
     public var minFPS: Double
+    /// Largest input the decoders accept (dimensions, pixels, frames, bytes), checked before
+    /// allocating.
     public var limits: Limits
+    /// Salvage what decodes from a damaged file (with a warning) instead of failing it.
     public var lenient: Bool
     /// Force palette output with at most this many colours (2…256); nil lets the budget search
     /// choose among lossless, lossy truecolour and palettes.
     public var maxColors: Int?
 
+    /// Options with Messages' defaults: the regular size, the whole artwork, Messages' byte
+    /// limit, default effort, any quality, down to 8 fps. `maxColors` is clamped to 2…256.
     public init(sizes: [StickerSize] = [.regular], fit: FitMode = .contain, trim: Bool = false, inset: Int = 0,
-                linear: Bool = false, maxBytes: Int = 500_000, effort: Effort = .default,
+                linear: Bool = false, maxBytes: Int = ByteBudget.messages, effort: Effort = .default,
                 quality: ClosedRange<Int> = 0...100, minFPS: Double = 8, limits: Limits = .default, lenient: Bool = false,
                 maxColors: Int? = nil) {
         self.sizes = sizes

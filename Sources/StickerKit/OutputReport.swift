@@ -1,28 +1,40 @@
-import ImageCore
+import PNGEncoding
 
 /// What was chosen for one written sticker: the report's per-output entry.
 public struct OutputReport: Sendable, Codable, Equatable {
+    /// Side of the square sticker in pixels.
     public var size: Int
+    /// Bytes of the whole file.
     public var bytes: Int
-    /// "truecolor" (lossless), "truecolor-lossy" (channels rounded to a step), "palette", or
-    /// "palette-exact" (a palette holding every colour: lossless).
-    public var mode: String
+    /// How the pixels are stored.
+    public var mode: OutputMode
+    /// Palette entries, for `.palette` and `.paletteExact`.
     public var colors: Int?
-    /// For "truecolor-lossy": the step every colour channel was rounded to.
+    /// For `.truecolorLossy`: the step every colour channel was rounded to.
     public var posterizeStep: Int?
+    /// Error-diffusion strength (0…1) of a `.palette` output.
     public var dithering: Float?
-    public var effort: String
+    /// The effort the written file was encoded at.
+    public var effort: Effort
+    /// Frames written: fewer than `framesInput` when frames were dropped to fit (their time
+    /// given to the frames kept).
     public var frames: Int
+    /// Frames of the input.
     public var framesInput: Int
+    /// Frames per second over the whole loop, for an animation.
     public var fps: Double?
+    /// One loop's duration in milliseconds, as shown, for an animation.
     public var durationMs: Double?
     /// 0…100 (100 = identical to the unquantized resize).
     public var quality: Int
+    /// Structural similarity to the unquantized resize, over white and black (1 = identical).
     public var ssim: Double?
+    /// Peak signal-to-noise ratio to the unquantized resize in dB (99 = identical).
     public var psnr: Double?
+    /// What was given up or adjusted to fit (fit notes first, then the search's), one line each.
     public var warnings: [String]
 
-    public init(size: Int, bytes: Int, mode: String, colors: Int?, dithering: Float?, effort: String, frames: Int,
+    init(size: Int, bytes: Int, mode: OutputMode, colors: Int?, dithering: Float?, effort: Effort, frames: Int,
                 framesInput: Int, fps: Double? = nil, durationMs: Double? = nil, quality: Int, ssim: Double?, psnr: Double?,
                 warnings: [String]) {
         self.size = size; self.bytes = bytes; self.mode = mode; self.colors = colors; self.dithering = dithering

@@ -3,12 +3,12 @@ import ImageCore
 /// How close an output is to the unquantized resize, as the judge sees it: both images composited
 /// over white and over black, compared per channel (SSIM with a Gaussian window, σ 1.5, 11×11, and
 /// PSNR), averaged over channels and backgrounds.
-public struct QualityMetrics: Sendable, Equatable, Codable {
-    public var ssim: Double
-    public var psnr: Double
+struct QualityMetrics: Sendable, Equatable, Codable {
+    var ssim: Double
+    var psnr: Double
 
     /// Compares `output` to `reference` (same size). Cost: a few passes over the pixels.
-    public static func compare(_ reference: Image, _ output: Image) -> QualityMetrics {
+    static func compare(_ reference: Image, _ output: Image) -> QualityMetrics {
         precondition(reference.width == output.width && reference.height == output.height)
         let w = reference.width, h = reference.height
         let n = w * h

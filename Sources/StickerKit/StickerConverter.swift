@@ -5,40 +5,6 @@ import ImageResize
 import ImageQuantize
 import PNGEncoding
 
-/// One written sticker: its size, its bytes and what was chosen.
-public struct StickerOutput: Sendable {
-    public var size: StickerSize
-    public var bytes: [UInt8]
-    public var report: OutputReport
-}
-
-/// Why one size of one input produced nothing.
-public struct StickerError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Codable {
-        /// Nothing fits the byte budget.
-        case overBudget
-        /// It fits, but below the requested minimum quality: reported as skipped, nothing written.
-        case belowMinimumQuality
-        case other
-    }
-    public var kind: Kind
-    public var message: String
-    public init(_ message: String, kind: Kind = .other) { self.message = message; self.kind = kind }
-    public var description: String { message }
-}
-
-/// The result of converting one input: the decoded facts and, per size, an output or an error.
-public struct ConversionResult: Sendable {
-    public var format: ImageFormat
-    public var width: Int
-    public var height: Int
-    public var frames: Int
-    public var warnings: [String]
-    public var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)]
-    /// Time spent per stage, all sizes together.
-    public var timings: StageTimings
-}
-
 /// The pipeline: decode → fit and resize → quantize → encode → budget search. Touches no files.
 ///
 /// Memory: a source whose decoded frames would take more than `streamingThreshold` bytes is
@@ -58,8 +24,9 @@ public enum StickerConverter {
     /// alone (no decoding): frames × (canvas pixels + the stickers' pixels), for a batch to start
     /// the longest jobs first. 0 when the outline cannot be read (the file will fail quickly).
     /// Animations cost far more per frame in the budget search than in decoding, and the stickers'
-    /// pixels stand for that; it need only order jobs, not predict times.
-    public static func estimatedWork(_ bytes: UnsafeRawBufferPointer, options: ConversionOptions) -> Double {
+    /// pixels stand for that; it need only order jobs, not predict times. `package`: only the
+    /// CLI's batches are scheduled by it.
+    package static func estimatedWork(_ bytes: UnsafeRawBufferPointer, options: ConversionOptions) -> Double {
         guard let o = ImageOutline.read(bytes) else { return 0 }
         let stickerPixels = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels }
         return Double(o.frameCount) * (Double(o.width) * Double(o.height) + 4 * Double(stickerPixels))
@@ -150,10 +117,12 @@ public enum StickerConverter {
                                 warnings: info.warnings, outputs: outputs, timings: clock.timings)
     }
 
-    /// Converts an already decoded image to every size in `options.sizes`.
-    public static func convert(_ decoded: DecodedImage, options: ConversionOptions) -> ConversionResult {
-        var copy = decoded
-        return convert(releasing: &copy, options: options)
+    /// Converts frames already in memory (say, still frames put together into an animation) to
+    /// every size in `options.sizes`: one frame gives a PNG, more an APNG. The result's `format`
+    /// is `.png` or `.apng` accordingly, as if the frames had been read from such a file.
+    public static func convert(_ animation: Animation, options: ConversionOptions) -> ConversionResult {
+        var decoded = DecodedImage(format: animation.isAnimated ? .apng : .png, animation: animation)
+        return convert(releasing: &decoded, options: options)
     }
 
     /// The pipeline over `decoded`, whose frames are released once the last size is resized, so

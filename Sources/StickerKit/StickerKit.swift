@@ -1,6 +1,11 @@
-// The library face: StickerKit re-exports the value types its API speaks (images, decoding
-// results, fit and effort options) so that users import one module.
+// What `import StickerKit` gives: the library's own API (StickerConverter, Artwork, StickerChecker,
+// StickerCatalog, IconSetFiles, PreviewPage, ContactSheet, …) and the value types that API speaks.
+//
+// ImageCore is re-exported whole: it holds only values shared by every stage (Image, RGBA,
+// Animation, Frame, Delay, Limits, ImageFormat, ImageError) and no stage's behaviour. Of the
+// stages, only the two option enums ConversionOptions takes are re-exported. Their decoders,
+// resizers, quantizers and encoders stay behind StickerKit's API, so a user (the CLI first) goes
+// through StickerKit rather than around it; a program that wants a stage itself imports it.
 @_exported import ImageCore
-@_exported import ImageDecoding
-@_exported import ImageResize
-@_exported import PNGEncoding
+@_exported import enum ImageResize.FitMode
+@_exported import enum PNGEncoding.Effort

@@ -1,3 +1,5 @@
+import ImageDecoding
+import PNGEncoding
 import XCTest
 @testable import StickerKit
 
@@ -53,9 +55,9 @@ final class AnimationBudgetTests: XCTestCase {
             o.maxColors = 256   // a palette, not the lossless-truecolour try
             let s = try StickerConverter.convert(bytes, options: o).outputs[0].result.get()
             XCTAssertEqual(s.report.frames, 12)
-            if s.report.mode != "palette" { throw XCTSkip("the test animation came out as \(s.report.mode), not a palette") }
+            if s.report.mode != .palette { throw XCTSkip("the test animation came out as \(s.report.mode), not a palette") }
             sizes[effort.rawValue] = s.bytes.count
-            XCTAssertEqual(s.report.effort, effort == .max ? "max" : "fast", "effort written for \(effort)")
+            XCTAssertEqual(s.report.effort, effort == .max ? .max : .fast, "effort written for \(effort)")
         }
         XCTAssertEqual(sizes["default"], sizes["fast"], "nothing given up: the probe is kept")
         XCTAssertLessThan(sizes["max"]!, sizes["fast"]!)
@@ -82,7 +84,7 @@ final class AnimationBudgetTests: XCTestCase {
             XCTAssertLessThanOrEqual(d.bytes.count, budget)
             XCTAssertLessThanOrEqual(m.bytes.count, budget)
             let gaveUp = (d.report.colors ?? 64) < 64 || d.report.frames < 12
-            if gaveUp && d.report.effort == "fast" {
+            if gaveUp && d.report.effort == .fast {
                 keptProbe += 1
                 // The same setting, so the same pixels; `.max` only packs them tighter.
                 if m.report.colors == d.report.colors && m.report.frames == d.report.frames {
@@ -141,8 +143,11 @@ final class AnimationBudgetTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(Double(out.frames.count) / input.duration.seconds, 5 - 1e-9, "fps floor")
             if s.report.frames < 40 { XCTAssertTrue(s.report.warnings.contains { $0.contains("frames") }) }
         case .failure(let e):
-            XCTAssertEqual(e.kind, .overBudget)
-            XCTAssertTrue(e.message.contains("frames"), e.message)
+            guard case let .animationOverBudget(smallest, budget, keptFrames, frames, fps) = e else { return XCTFail("\(e)") }
+            XCTAssertEqual([budget, frames], [60_000, 40])
+            XCTAssertGreaterThan(smallest, 60_000)
+            XCTAssertLessThanOrEqual(keptFrames, 40)
+            XCTAssertGreaterThanOrEqual(fps, 5 - 1e-9, "fps floor")
         }
     }
 

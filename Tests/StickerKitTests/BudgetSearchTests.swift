@@ -1,3 +1,5 @@
+import ImageDecoding
+import PNGEncoding
 import TestSupport
 import XCTest
 @testable import StickerKit
@@ -49,8 +51,9 @@ final class BudgetSearchTests: XCTestCase {
                 XCTAssertGreaterThan(s.report.ssim ?? 0, 0.5)
                 if let colors = s.report.colors { XCTAssertLessThanOrEqual(colors, 256) }
             case .failure(let e):
-                XCTAssertEqual(e.kind, .overBudget, "budget \(budget): \(e)")
-                XCTAssertTrue(e.message.contains("\(budget)-byte budget"), e.message)
+                guard case let .stillOverBudget(smallest, reported) = e else { return XCTFail("budget \(budget): \(e)") }
+                XCTAssertEqual(reported, budget)
+                XCTAssertGreaterThan(smallest, budget)
             }
         }
     }
@@ -59,8 +62,10 @@ final class BudgetSearchTests: XCTestCase {
         let input = Self.pngBytes(Self.photoLike(700, seed: 2))
         let r = try StickerConverter.convert(input, options: ConversionOptions(sizes: [.large], maxBytes: 300))
         guard case .failure(let e) = r.outputs[0].result else { return XCTFail("300 bytes cannot hold a 618 px photo") }
-        XCTAssertEqual(e.kind, .overBudget)
-        XCTAssertTrue(e.message.hasPrefix("does not fit: even 2 colours take "), e.message)
+        guard case let .stillOverBudget(smallest, budget) = e else { return XCTFail("\(e)") }
+        XCTAssertEqual(budget, 300)
+        XCTAssertGreaterThan(smallest, 300)
+        XCTAssertEqual(e.description, "does not fit: even 2 colours take \(smallest) bytes, over the 300-byte budget")
     }
 
     func testFewColoursAreKeptLosslessly() throws {
@@ -69,7 +74,7 @@ final class BudgetSearchTests: XCTestCase {
         for y in 0..<618 { for x in 0..<618 where (x / 50 + y / 70) % 4 != 3 { img[x, y] = colors[(x / 50 + y / 70) % 4 % 3] } }
         let r = try StickerConverter.convert(Self.pngBytes(img), options: ConversionOptions(sizes: [.large]))
         guard case .success(let s) = r.outputs[0].result else { return XCTFail("\(r.outputs[0].result)") }
-        XCTAssertEqual(s.report.mode, "palette-exact")
+        XCTAssertEqual(s.report.mode, .paletteExact)
         XCTAssertEqual(s.report.quality, 100)
         XCTAssertEqual(try decode(s.bytes).frames[0].image, img, "an exact palette must round-trip every pixel")
     }
@@ -96,7 +101,9 @@ final class BudgetSearchTests: XCTestCase {
         let input = Self.pngBytes(Self.photoLike(700, seed: 5))
         let r = try StickerConverter.convert(input, options: ConversionOptions(sizes: [.large], maxBytes: 30_000, quality: 99...100))
         guard case .failure(let e) = r.outputs[0].result else { return XCTFail("quality 99 cannot fit 30 KB") }
-        XCTAssertEqual(e.kind, .belowMinimumQuality, e.message)
+        guard case let .belowMinimumQuality(quality, minimum, _, budget) = e else { return XCTFail("\(e)") }
+        XCTAssertLessThan(quality, 99)
+        XCTAssertEqual([minimum, budget], [99, 30_000])
     }
 
     func testMaximumQualityStopsSpendingBytes() throws {
@@ -110,7 +117,7 @@ final class BudgetSearchTests: XCTestCase {
     func testColoursOptionForcesAPalette() throws {
         let input = Self.pngBytes(Self.photoLike(618, seed: 8))
         let s = try StickerConverter.convert(input, options: ConversionOptions(sizes: [.large], maxColors: 16)).outputs[0].result.get()
-        XCTAssertEqual(s.report.mode, "palette")
+        XCTAssertEqual(s.report.mode, .palette)
         XCTAssertLessThanOrEqual(s.report.colors ?? 999, 16)
         var distinct = Set<UInt32>()
         let img = try decode(s.bytes).frames[0].image

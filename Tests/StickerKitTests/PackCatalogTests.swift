@@ -134,8 +134,13 @@ final class PackCatalogTests: XCTestCase {
         XCTAssertEqual(l.label(for: "MULTI.PNG"), "two\nlines")
         XCTAssertNil(l.label(for: "other.png"))
         XCTAssertNil(l.entries["file"], "header row is not a label")
-        XCTAssertThrowsError(try StickerLabels(data: Array("a.png,\"open".utf8), fileName: "x.csv"))
-        XCTAssertThrowsError(try StickerLabels(data: Array("onlyone\n".utf8), fileName: "x.csv"))
+        XCTAssertThrowsError(try StickerLabels(data: Array("a.png,\"open".utf8), fileName: "x.csv")) { e in
+            XCTAssertEqual(e as? PackError, .labelsUnterminatedQuote(file: "x.csv"))
+        }
+        XCTAssertThrowsError(try StickerLabels(data: Array("a.png,A\nonlyone\n".utf8), fileName: "x.csv")) { e in
+            XCTAssertEqual(e as? PackError, .labelsRowTooShort(file: "x.csv", line: 2, fields: 1))
+            XCTAssertEqual("\(e)", "x.csv: line 2 has 1 field; expected file,label")
+        }
     }
 
     func testJSONLabels() throws {
@@ -144,6 +149,8 @@ final class PackCatalogTests: XCTestCase {
         XCTAssertEqual(obj.label(for: "dög.jpg"), "Ünïcode dog")
         let arr = try StickerLabels(data: Array(#"[{"file": "cat.png", "label": "A cat"}]"#.utf8), fileName: "l.txt")
         XCTAssertEqual(arr.label(for: "cat.png"), "A cat")
-        XCTAssertThrowsError(try StickerLabels(data: Array(#"{"a": 1}"#.utf8), fileName: "l.json"))
+        XCTAssertThrowsError(try StickerLabels(data: Array(#"{"a": 1}"#.utf8), fileName: "l.json")) { e in
+            XCTAssertEqual(e as? PackError, .labelsNotAMapping(file: "l.json"))
+        }
     }
 }

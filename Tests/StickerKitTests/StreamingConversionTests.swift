@@ -35,7 +35,7 @@ final class StreamingConversionTests: XCTestCase {
                     XCTAssertTrue(a.bytes == b.bytes, "\(what) at \(s.size): output bytes differ", file: file, line: line)
                     XCTAssertEqual(a.report, b.report, "\(what) at \(s.size)", file: file, line: line)
                 case (.failure(let a), .failure(let b)):
-                    XCTAssertEqual([a.message, a.kind.rawValue], [b.message, b.kind.rawValue], what, file: file, line: line)
+                    XCTAssertEqual(a, b, what, file: file, line: line)
                 default:
                     XCTFail("\(what) at \(s.size): \(s.result) vs \(w.result)", file: file, line: line)
                 }

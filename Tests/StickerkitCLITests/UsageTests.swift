@@ -12,6 +12,10 @@ final class UsageTests: XCTestCase {
             ["resize", "x.png", "-o", tmp.path, "--quality", "90-10"],
             ["resize", "x.png", "-o", tmp.path, "--jobs", "0"],
             ["resize", "x.png", "-o", tmp.path, "--max-kb", "0"],
+            ["resize", "x.png", "-o", tmp.path, "--max-kb", "1e300"],   // would overflow the bytes
+            ["resize", "x.png", "-o", tmp.path, "--max-bytes", "99"],
+            ["check", "x.png", "--max-bytes", "99"],                     // one budget rule for every command
+            ["check", "x.png", "--max-kb", "0.05"],
         ]
         for args in cases {
             let r = try CLI.run(args)

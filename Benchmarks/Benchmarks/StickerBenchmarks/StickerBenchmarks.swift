@@ -1,7 +1,10 @@
 import Benchmark
 import Foundation
 import StickerKit
+import ImageDecoding
 import ImageQuantize
+import ImageResize
+import PNGEncoding
 
 // Stage and pipeline benchmarks, named `Stage.operation/input/params`. Inputs come from the
 // repository's samples/ folder; each benchmark decodes what it needs in setup, outside the

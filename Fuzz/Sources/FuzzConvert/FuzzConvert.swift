@@ -1,4 +1,5 @@
 import FuzzSupport
+import ImageDecoding
 import StickerKit
 
 /// Small enough that one run of the whole pipeline stays in the tens of milliseconds.
@@ -9,7 +10,7 @@ let convertLimits = Limits(maxWidth: 1024, maxHeight: 1024, maxPixels: 250_000, 
 /// written must be a 300×300 PNG within the budget that our own decoder reads back.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let options = ConversionOptions(sizes: [.small], maxBytes: 500_000, effort: .fast, limits: convertLimits, lenient: true)
+    let options = ConversionOptions(sizes: [.small], effort: .fast, limits: convertLimits, lenient: true)
     let result: ConversionResult
     do {
         result = try StickerConverter.convert(FuzzHarness.bytes(data, size), options: options)

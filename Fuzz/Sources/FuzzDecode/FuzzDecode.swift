@@ -1,4 +1,5 @@
 import FuzzSupport
+import ImageDecoding
 import StickerKit
 
 /// libFuzzer entry point: any bytes through the sniffing entry point.

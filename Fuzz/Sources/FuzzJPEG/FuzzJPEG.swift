@@ -1,4 +1,5 @@
 import FuzzSupport
+import ImageDecoding
 import StickerKit
 
 /// libFuzzer entry point: bytes straight into JPEGDecoder, past the sniffer.

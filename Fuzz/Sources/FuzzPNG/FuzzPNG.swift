@@ -1,4 +1,5 @@
 import FuzzSupport
+import ImageDecoding
 import StickerKit
 
 /// libFuzzer entry point: bytes straight into PNGDecoder, past the sniffer (chunk reader, IHDR checks, inflate, unfilter, APNG fcTL/fdAT composition).

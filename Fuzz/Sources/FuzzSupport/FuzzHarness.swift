@@ -2,6 +2,7 @@ import CFuzzDriver
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImageDecoding
 import StickerKit
 
 /// Shared body of every fuzz entry point: decode the bytes strictly and leniently under small

@@ -8,7 +8,7 @@ public struct CheckRules: Sendable, Equatable {
     /// only what the headers prove is reported.
     public var decodePixels: Bool
 
-    public init(maxBytes: Int = 500_000, minFPS: Double = 8, decodePixels: Bool = true) {
+    public init(maxBytes: Int = ByteBudget.messages, minFPS: Double = 8, decodePixels: Bool = true) {
         self.maxBytes = maxBytes
         self.minFPS = minFPS
         self.decodePixels = decodePixels

@@ -1,6 +1,7 @@
 /// One sticker of a catalog: already-encoded bytes (a PNG/APNG/GIF/JPEG `.sticker`) or a
 /// sequence of still frames (a `.stickersequence`).
 public struct CatalogSticker: Sendable, Equatable {
+    /// What the sticker is made of.
     public enum Content: Sendable, Equatable {
         /// One file; `fileExtension` without the dot ("png").
         case file(bytes: [UInt8], fileExtension: String)
@@ -13,8 +14,10 @@ public struct CatalogSticker: Sendable, Equatable {
     public var name: String
     /// The VoiceOver label; nil lets Messages use the sticker's name.
     public var label: String?
+    /// Its file or frames.
     public var content: Content
 
+    /// A sticker named `name`, read aloud as `label`.
     public init(name: String, label: String?, content: Content) {
         self.name = name
         self.label = label

@@ -4,6 +4,7 @@ import Foundation
 /// more images, all named one common prefix followed by a number (`wave_01.png`, `wave_02.png`,
 /// … or `1.png`, `2.png`, …). Frames play in number order.
 public struct FrameFolder: Sendable, Equatable {
+    /// The folder.
     public var path: String
     /// Frame files in number order (ties by UTF-8 bytes).
     public var frames: [String]

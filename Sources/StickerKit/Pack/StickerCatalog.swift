@@ -12,13 +12,19 @@ import Foundation
 /// then bytewise), whatever order they were given in. Every JSON file is written by `JSONEncoder`
 /// with sorted keys.
 public struct StickerCatalog: Sendable {
+    /// The grid size Messages shows the pack at (Contents.json's `grid-size`).
     public var gridSize: StickerSize
+    /// The stickers, in any order (the catalog lists them sorted).
     public var stickers: [CatalogSticker]
+    /// The iMessage app icon set written beside the pack, if any.
     public var iconSet: IconSetFiles?
 
+    /// The pack's folder inside the catalog.
     public static let packFolderName = "Sticker Pack.stickerpack"
+    /// The icon set's folder inside the catalog.
     public static let iconSetFolderName = "iMessage App Icon.stickersiconset"
 
+    /// A catalog of `stickers` at `gridSize`, with an icon set if given.
     public init(gridSize: StickerSize, stickers: [CatalogSticker], iconSet: IconSetFiles? = nil) {
         self.gridSize = gridSize
         self.stickers = stickers
@@ -92,48 +98,5 @@ public struct StickerCatalog: Sendable {
         if let icons = iconSet {
             try icons.write(into: root.appendingPathComponent(Self.iconSetFolderName).path)
         }
-    }
-}
-
-/// File helpers shared by the catalog and the icon set.
-enum CatalogFiles {
-    static func encoder() -> JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return e
-    }
-
-    static func writeJSON<T: Encodable>(_ value: T, to url: URL) throws {
-        var data = try encoder().encode(value)
-        data.append(0x0A)
-        try write([UInt8](data), to: url)
-    }
-
-    static func write(_ bytes: [UInt8], to url: URL) throws {
-        do {
-            try Data(bytes).write(to: url)
-        } catch {
-            throw StickerError("\(url.path): cannot write (\(error.localizedDescription))")
-        }
-    }
-
-    /// Moves `new` to `dest`; an existing `dest` is moved aside first and deleted only after
-    /// the rename succeeded (restored if it failed).
-    static func replace(_ dest: URL, with new: URL, token: String) throws {
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: dest.path) else {
-            try fm.moveItem(at: new, to: dest)
-            return
-        }
-        let old = dest.deletingLastPathComponent().appendingPathComponent(".\(dest.lastPathComponent).old-\(token)")
-        try fm.moveItem(at: dest, to: old)
-        do {
-            try fm.moveItem(at: new, to: dest)
-        } catch {
-            try? fm.moveItem(at: old, to: dest)
-            try? fm.removeItem(at: new)
-            throw error
-        }
-        try? fm.removeItem(at: old)
     }
 }

@@ -8,6 +8,7 @@ public struct StickerLabels: Sendable, Equatable {
     /// Keys as written in the labels file → labels.
     public private(set) var entries: [String: String]
 
+    /// Labels already in memory, keyed as a labels file would key them.
     public init(entries: [String: String]) { self.entries = entries }
 
     /// Parses a labels file. `fileName` picks JSON for `.json`; otherwise the content decides
@@ -45,7 +46,7 @@ public struct StickerLabels: Sendable, Equatable {
         if let rows = try? JSONDecoder().decode([Row].self, from: data) {
             return Dictionary(rows.map { ($0.file, $0.label) }, uniquingKeysWith: { _, b in b })
         }
-        throw StickerError("\(fileName): labels JSON must be {\"file\": \"label\", …} or [{\"file\": …, \"label\": …}, …]")
+        throw PackError.labelsNotAMapping(file: fileName)
     }
 
     static func parseCSV(_ text: String, fileName: String) throws -> [String: String] {
@@ -56,7 +57,7 @@ public struct StickerLabels: Sendable, Equatable {
             if i == 0, let first = row.first?.lowercased().trimmingCharacters(in: .whitespaces),
                ["file", "filename", "name", "path"].contains(first) { continue }
             guard row.count >= 2 else {
-                throw StickerError("\(fileName): line \(i + 1) has \(row.count) field; expected file,label")
+                throw PackError.labelsRowTooShort(file: fileName, line: i + 1, fields: row.count)
             }
             out[row[0].trimmingCharacters(in: .whitespaces)] = row[1]
         }
@@ -95,7 +96,7 @@ public struct StickerLabels: Sendable, Equatable {
             }
             i += 1
         }
-        if inQuotes { throw StickerError("\(fileName): unterminated quoted field") }
+        if inQuotes { throw PackError.labelsUnterminatedQuote(file: fileName) }
         if rows.last == [""] { rows.removeLast() }
         return rows
     }

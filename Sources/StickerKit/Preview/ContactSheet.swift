@@ -1,4 +1,7 @@
 import Foundation
+import ImageCore
+import ImageDecoding
+import PNGEncoding
 
 /// The preview as one PNG: a row per sticker (its first frame), a column per
 /// `PreviewBackground`, each sticker at its grid size (pixels ÷ 3) centred in its cell.
@@ -36,6 +39,12 @@ public enum ContactSheet {
             }
         }
         return Image(width: width, height: height, pixels: px)
+    }
+
+    /// A rendered sheet as the bytes of a PNG file, encoded at `.fast`: a proof to look at, held
+    /// to no byte budget.
+    public static func png(_ sheet: Image) -> [UInt8] {
+        PNGEncoder.encode(sheet, effort: .fast)
     }
 
     /// The embedded photo, cover-fitted to a cell; nil if it cannot be decoded.

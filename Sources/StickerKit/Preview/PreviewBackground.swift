@@ -1,5 +1,5 @@
 /// The backgrounds Apple tests stickers on, as the preview page and contact sheet draw them.
-public enum PreviewBackground: String, Sendable, CaseIterable {
+enum PreviewBackground: String, Sendable, CaseIterable {
     case white, black, red, yellow, grey, checkerboard, photo
 
     /// Solid colour, or nil for the patterned backgrounds.

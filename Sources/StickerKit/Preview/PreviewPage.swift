@@ -12,8 +12,10 @@ public struct PreviewPage: Sendable {
         public var name: String
         /// URL of the copied file, relative to the page.
         public var href: String
+        /// What `check` found about the file.
         public var report: StickerCheckReport
 
+        /// An entry showing the file at `href` as `name`.
         public init(name: String, href: String, report: StickerCheckReport) {
             self.name = name
             self.href = href
@@ -21,10 +23,14 @@ public struct PreviewPage: Sendable {
         }
     }
 
+    /// The page's heading.
     public var title: String
+    /// The stickers, in page order.
     public var entries: [Entry]
+    /// The budget the verdicts were reached with, stated on the page.
     public var maxBytes: Int
 
+    /// A page titled `title` showing `entries`.
     public init(title: String, entries: [Entry], maxBytes: Int) {
         self.title = title
         self.entries = entries
@@ -50,6 +56,7 @@ public struct PreviewPage: Sendable {
         return out
     }
 
+    /// The page as one HTML document.
     public var html: String {
         let e = PreviewPage.escape
         var h = """

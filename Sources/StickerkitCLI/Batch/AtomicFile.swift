@@ -14,10 +14,15 @@ enum AtomicFile {
         var description: String { if case .io(let m) = self { return m }; return "" }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var pending: Set<String> = []
-    nonisolated(unsafe) private static var counter = 0
-    nonisolated(unsafe) private static var stopping = false
+    /// What every writer shares: temporary files still being written, the counter that makes
+    /// their names unique, and whether the process is being interrupted.
+    private struct Writers: Sendable {
+        var pending: Set<String> = []
+        var counter = 0
+        var stopping = false
+    }
+
+    private static let writers = Locked(Writers())
 
     /// Writes `bytes` to `path` atomically, creating parent folders. Refuses to replace a folder.
     static func write(_ bytes: [UInt8], to path: String) throws {
@@ -32,17 +37,20 @@ enum AtomicFile {
                 throw Failure.io("cannot create folder \(dir): \(fileInTheWay(of: dir).map { "\($0) is a file, not a folder" } ?? reason(error))")
             }
         }
-        lock.lock(); counter += 1; let n = counter; lock.unlock()
+        let n = writers.withLock { w in
+            w.counter += 1
+            return w.counter
+        }
         let name = (path as NSString).lastPathComponent
         let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(name).stickerkit-\(getpid())-\(n).tmp"
         // Created under the lock: otherwise an interrupt could unlink the name just before this
         // thread creates it, and the process would exit leaving the new temporary file behind.
-        lock.lock()
-        if stopping { lock.unlock(); throw Failure.io("interrupted") }
-        pending.insert(tmp)
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        lock.unlock()
-        defer { lock.lock(); pending.remove(tmp); lock.unlock() }
+        let fd = try writers.withLock { w in
+            if w.stopping { throw Failure.io("interrupted") }
+            w.pending.insert(tmp)
+            return open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        }
+        defer { writers.withLock { _ = $0.pending.remove(tmp) } }
 
         guard fd >= 0 else { throw Failure.io("cannot write in \(dir.isEmpty ? "." : dir): \(String(cString: strerror(errno)))") }
         var ok = true
@@ -71,7 +79,10 @@ enum AtomicFile {
     /// Refuses every later write and removes every temporary file still being written (called
     /// when the process is interrupted).
     static func stopAndRemovePending() {
-        lock.lock(); stopping = true; let all = pending; lock.unlock()
+        let all = writers.withLock { w in
+            w.stopping = true
+            return w.pending
+        }
         for p in all { unlink(p) }
     }
 

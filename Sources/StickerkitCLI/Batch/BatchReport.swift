@@ -2,19 +2,10 @@ import Foundation
 import StickerKit
 
 /// The `--report` JSON: per input file what was read, written, skipped or failed, and why.
-struct BatchReport: Codable {
-    struct Output: Codable {
-        var path: String
-        var size: String
-        /// "written", "skipped" or "failed".
-        var status: String
-        var reason: String?
-        var details: OutputReport?
-    }
-
-    struct File: Codable {
+struct BatchReport: Encodable, Sendable {
+    struct File: Encodable, Sendable {
         var input: String
-        var format: String?
+        var format: ImageFormat?
         var width: Int?
         var height: Int?
         var frames: Int?
@@ -23,7 +14,7 @@ struct BatchReport: Codable {
         var outputs: [Output]
     }
 
-    struct Summary: Codable {
+    struct Summary: Encodable, Sendable {
         var files: Int
         var converted: Int
         var skipped: Int

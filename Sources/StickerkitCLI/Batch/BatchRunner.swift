@@ -1,12 +1,15 @@
-import Dispatch
 import Foundation
 import StickerKit
 
 /// Runs conversions over many inputs on `jobs` threads: reads each file, skips outputs that
 /// exist (unless overwriting), converts, writes atomically, reports progress and results.
 /// Every failure is one line on stderr naming the file; the batch goes on.
-final class BatchRunner: @unchecked Sendable {
-    struct Settings {
+///
+/// Threads share only the next input to start (`ConcurrentJobs`) and the finished entries, each
+/// behind its own lock (`Locked`); every other piece of the runner is immutable or locks itself
+/// (`Terminal`, `Manifest`, `AtomicFile`). Counts are read off the finished entries (`BatchCounts`).
+struct BatchRunner: Sendable {
+    struct Settings: Sendable {
         var options: ConversionOptions
         var outputDirectory: String
         var jobs: Int
@@ -19,15 +22,6 @@ final class BatchRunner: @unchecked Sendable {
 
     let settings: Settings
     let terminal: Terminal
-    private let lock = NSLock()
-    private var nextIndex = 0
-    private var done = 0
-    private(set) var converted = 0
-    private(set) var skipped = 0
-    private(set) var failed = 0
-    private(set) var bytesWritten = 0
-    private var reports: [BatchReport.File?] = []
-
     let manifest: Manifest
 
     init(settings: Settings, terminal: Terminal) {
@@ -52,41 +46,23 @@ final class BatchRunner: @unchecked Sendable {
 
     /// Converts every input; returns the per-file report entries in input order.
     func run(_ inputs: [InputFile], plan: OutputPlan) -> [BatchReport.File] {
-        reports = Array(repeating: nil, count: inputs.count)
         let started = Date()
         for (input, newName) in plan.renamedInputs(inputs) {
             terminal.note("\(input.path): warning: another input has the same name; writing it as \(newName)")
         }
-        let workers = max(1, min(settings.jobs, inputs.count))
-        let order = workers > 1 ? BatchRunner.longestFirst(inputs.map { BatchRunner.estimatedWork($0.path, options: settings.options) })
-                                : Array(inputs.indices)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                lock.lock()
-                let next = nextIndex
-                nextIndex += 1
-                lock.unlock()
-                guard next < inputs.count else { return }
-                let i = order[next]
-                let entry = process(inputs[i], plan: plan)
-                lock.lock()
-                reports[i] = entry
-                done += 1
-                let d = done
-                lock.unlock()
-                showProgress(done: d, total: inputs.count, started: started)
+        let finished = Locked((entries: [BatchReport.File?](repeating: nil, count: inputs.count), count: 0))
+        ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
+                           estimatedWork: { BatchRunner.estimatedWork(inputs[$0].path, options: settings.options) }) { i in
+            let entry = process(inputs[i], plan: plan)
+            let done = finished.withLock { f in
+                f.entries[i] = entry
+                f.count += 1
+                return f.count
             }
+            showProgress(done: done, total: inputs.count, started: started)
         }
         terminal.finishProgress()
-        return reports.map { $0! }
-    }
-
-    /// Indices in the order to start jobs of estimated `work` on several threads: the most work
-    /// first, input order among equals. Started in input order, a long animation that comes last
-    /// runs alone while the other cores idle (the animated corpus at 618 px: 19 s wall on 2 jobs
-    /// for 33 s of CPU); longest first leaves the short files to fill the end.
-    static func longestFirst(_ work: [Double]) -> [Int] {
-        work.indices.sorted { work[$0] > work[$1] || (work[$0] == work[$1] && $0 < $1) }
+        return finished.withLock { f in f.entries.map { $0! } }
     }
 
     /// `StickerConverter.estimatedWork` of the file at `path`, which is mapped, not read: only its
@@ -107,10 +83,6 @@ final class BatchRunner: @unchecked Sendable {
         terminal.progress("\(bar) \(done)/\(total)  \(String(format: "%.1f", rate)) files/s  ETA \(formatDuration(eta))")
     }
 
-    private func count(_ keyPath: ReferenceWritableKeyPath<BatchRunner, Int>, _ n: Int = 1) {
-        lock.lock(); self[keyPath: keyPath] += n; lock.unlock()
-    }
-
     private func process(_ input: InputFile, plan: OutputPlan) -> BatchReport.File {
         var entry = BatchReport.File(input: input.path, warnings: [], outputs: [])
         var options = settings.options
@@ -120,34 +92,29 @@ final class BatchRunner: @unchecked Sendable {
             let out = plan.path(for: input, size: size)
             let outReal = URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath().path
             if outReal == inputReal {
-                entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed",
-                                           reason: "output would replace the input; choose another output folder"))
+                entry.outputs.append(.init(path: out, size: size,
+                                           status: .failed(reason: "output would replace the input; choose another output folder")))
                 terminal.error("\(input.path): error: output \(out) would replace the input; choose another output folder")
-                count(\.failed)
                 continue
             }
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: out, isDirectory: &isDir) {
                 if isDir.boolValue {
-                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: "output path is a folder"))
+                    entry.outputs.append(.init(path: out, size: size, status: .failed(reason: "output path is a folder")))
                     terminal.error("\(input.path): error: output path \(out) is a folder")
-                    count(\.failed)
                     continue
                 }
                 let recorded = manifest.entry(for: relativeOutput(out))
                 if !settings.force, let r = recorded, r.settings == settingsKey(size),
                    let fp = Manifest.fingerprint(input.path), fp.bytes == r.inputBytes, fp.modified == r.inputModified,
                    Manifest.fingerprint(out)?.bytes == r.outputBytes {
-                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped", reason: "up to date"))
-                    count(\.skipped)
+                    entry.outputs.append(.init(path: out, size: size, status: .upToDate))
                     continue
                 }
                 // Outputs we wrote before (with other settings or from another input version) are
                 // ours to redo; anything else is the user's and is replaced only when asked.
                 if recorded == nil && !settings.overwrite && !settings.force {
-                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped",
-                                               reason: "exists (use --overwrite to replace)"))
-                    count(\.skipped)
+                    entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: "exists (use --overwrite to replace)")))
                     continue
                 }
             }
@@ -168,7 +135,7 @@ final class BatchRunner: @unchecked Sendable {
         } catch {
             return fail(&entry, input, "\(error)", targets: targets)
         }
-        entry.format = result.format.rawValue
+        entry.format = result.format
         entry.width = result.width
         entry.height = result.height
         entry.frames = result.frames
@@ -188,25 +155,20 @@ final class BatchRunner: @unchecked Sendable {
                                               inputModified: fp.modified, settings: settingsKey(size),
                                               outputBytes: sticker.bytes.count))
                     }
-                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "written", reason: nil, details: sticker.report))
-                    count(\.converted)
-                    count(\.bytesWritten, sticker.bytes.count)
+                    entry.outputs.append(.init(path: out, size: size, status: .written, details: sticker.report))
                     for w in sticker.report.warnings { terminal.note("\(input.path) [\(size.rawValue)]: warning: \(w)") }
                     if settings.verbose { terminal.note("\(input.path) [\(size.rawValue)]: \(Self.describe(sticker.report))") }
                 } catch {
-                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: "\(error)"))
+                    entry.outputs.append(.init(path: out, size: size, status: .failed(reason: "\(error)")))
                     terminal.error("\(input.path): error: \(error)")
-                    count(\.failed)
                 }
             case .failure(let e):
-                if e.kind == .belowMinimumQuality {
-                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "skipped", reason: e.message))
-                    terminal.error("\(input.path) [\(size.rawValue)]: skipped: \(e.message)")
-                    count(\.skipped)
+                if case .belowMinimumQuality = e {
+                    entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: e.description)))
+                    terminal.error("\(input.path) [\(size.rawValue)]: skipped: \(e)")
                 } else {
-                    entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: e.message))
-                    terminal.error("\(input.path) [\(size.rawValue)]: error: \(e.message)")
-                    count(\.failed)
+                    entry.outputs.append(.init(path: out, size: size, status: .failed(reason: e.description)))
+                    terminal.error("\(input.path) [\(size.rawValue)]: error: \(e)")
                 }
             }
         }
@@ -217,17 +179,16 @@ final class BatchRunner: @unchecked Sendable {
                       targets: [(StickerSize, String)]) -> BatchReport.File {
         entry.error = message
         terminal.error("\(input.path): error: \(message)")
-        for (size, out) in targets {
-            entry.outputs.append(.init(path: out, size: size.rawValue, status: "failed", reason: message))
-        }
         // Counts are per output: a file that cannot be read fails every size asked of it.
-        count(\.failed, targets.count)
+        for (size, out) in targets {
+            entry.outputs.append(.init(path: out, size: size, status: .failed(reason: message)))
+        }
         return entry
     }
 
     /// "palette, 142 colours, 25/25 frames, 450.0 KB, quality 87, SSIM 0.9518".
     static func describe(_ r: OutputReport) -> String {
-        var parts = [r.mode]
+        var parts = [r.mode.rawValue]
         if let c = r.colors { parts.append("\(c) colours") }
         if let step = r.posterizeStep { parts.append("step \(step)") }
         if r.framesInput > 1 { parts.append("\(r.frames)/\(r.framesInput) frames") }
@@ -244,11 +205,5 @@ final class BatchRunner: @unchecked Sendable {
                                                     "jpg": [.jpeg], "jpeg": [.jpeg], "jfif": [.jpeg], "webp": [.webp]]
         guard let ok = expected[ext], !ok.contains(format) else { return nil }
         return "named .\(ext) but holds \(format.displayName) data; read as \(format.displayName)"
-    }
-}
-
-extension OutputPlan {
-    func renamedInputs(_ inputs: [InputFile]) -> [(InputFile, String)] {
-        inputs.compactMap { i in renamed[i].map { (i, $0) } }
     }
 }

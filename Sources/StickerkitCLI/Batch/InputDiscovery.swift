@@ -1,15 +1,6 @@
 import Foundation
 import StickerKit
 
-/// One input file and where it sits relative to the folder it was found in.
-struct InputFile: Sendable, Hashable {
-    /// Path as found (absolute or as given).
-    var path: String
-    /// Path relative to the input folder, or the file name for a file argument. Mirrored in the
-    /// output folder.
-    var relativePath: String
-}
-
 /// Expands the command line's files and folders into input files, in a stable order.
 enum InputDiscovery {
     /// File name endings that mark a file in a folder as artwork. Files in folders with other
@@ -71,6 +62,6 @@ enum InputDiscovery {
         guard let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
         let head = [UInt8](h.readData(ofLength: 16))
-        return ImageDecoder.sniff(head) != nil
+        return Artwork.format(of: head) != nil
     }
 }

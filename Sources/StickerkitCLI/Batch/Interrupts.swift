@@ -6,23 +6,35 @@ import Glibc
 import Darwin
 #endif
 
-/// On SIGINT or SIGTERM: stop starting new writes, remove every temporary file still being
-/// written, say so, and exit with 130 / 143. Finished outputs stay; a rerun continues from there.
-enum Interrupts {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+/// While it is handling (from `init` to `stop()`), on SIGINT or SIGTERM: stop starting new
+/// writes, remove every temporary file still being written, say so, and exit with 130 / 143.
+/// Finished outputs stay; a rerun continues from there.
+///
+/// The command that writes holds the handler for as long as it writes
+/// (`let interrupts = Interrupts(terminal:)`, `defer { interrupts.stop() }`): the signal sources
+/// live exactly that long, and no global state is needed to keep them.
+final class Interrupts {
+    private static let signals = [SIGINT, SIGTERM]
+    private let sources: [any DispatchSourceSignal]
 
-    static func install(terminal: Terminal) {
-        for sig in [SIGINT, SIGTERM] {
+    init(terminal: Terminal) {
+        sources = Interrupts.signals.map { sig in
             signal(sig, SIG_IGN)
-            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            src.setEventHandler {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
                 AtomicFile.stopAndRemovePending()
                 terminal.finishProgress()
                 terminal.error("stickerkit: interrupted; finished stickers are kept, partial ones removed (rerun to continue)")
                 exit(128 + sig)
             }
-            src.resume()
-            sources.append(src)
+            source.resume()
+            return source
         }
+    }
+
+    /// Stops handling: the signals get their default action again.
+    func stop() {
+        for source in sources { source.cancel() }
+        for sig in Interrupts.signals { signal(sig, SIG_DFL) }
     }
 }

@@ -12,8 +12,8 @@ import Darwin
 /// line) after each output is renamed into place; the last line for an output wins. An
 /// interrupted run loses at most the line of the output being finished, and that output is then
 /// simply redone.
-final class Manifest: @unchecked Sendable {
-    struct Entry: Codable, Equatable {
+final class Manifest: Sendable {
+    struct Entry: Codable, Equatable, Sendable {
         /// Output path relative to the output folder.
         var output: String
         var input: String
@@ -26,38 +26,41 @@ final class Manifest: @unchecked Sendable {
     static let fileName = ".stickerkit-manifest.jsonl"
 
     let path: String
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
+    /// The last entry per output; its lock also keeps appends in the order of the entries.
+    private let entries: Locked<[String: Entry]>
 
     init(directory: String) {
         path = (directory as NSString).appendingPathComponent(Manifest.fileName)
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        let dec = JSONDecoder()
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            if let e = try? dec.decode(Entry.self, from: Data(line)) { entries[e.output] = e }
+        var read: [String: Entry] = [:]
+        if let data = FileManager.default.contents(atPath: path) {
+            let dec = JSONDecoder()
+            for line in data.split(separator: UInt8(ascii: "\n")) {
+                if let e = try? dec.decode(Entry.self, from: Data(line)) { read[e.output] = e }
+            }
         }
+        entries = Locked(read)
     }
 
     /// The recorded entry for an output, if any.
     func entry(for output: String) -> Entry? {
-        lock.lock(); defer { lock.unlock() }
-        return entries[output]
+        entries.withLock { $0[output] }
     }
 
     /// Appends an entry (creating the folder and file when needed).
     func record(_ e: Entry) {
-        lock.lock(); defer { lock.unlock() }
-        entries[e.output] = e
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard var line = try? encoder.encode(e) else { return }
-        line.append(0x0A)
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        guard fd >= 0 else { return }
-        _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-        close(fd)
+        let line = try? encoder.encode(e) + [0x0A]
+        entries.withLock { entries in
+            entries[e.output] = e
+            guard let line else { return }
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                     withIntermediateDirectories: true)
+            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            guard fd >= 0 else { return }
+            _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+            close(fd)
+        }
     }
 
     /// Size and modification time of a file, the cheap fingerprint of an input.

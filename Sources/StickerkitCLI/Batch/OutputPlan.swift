@@ -4,7 +4,7 @@ import StickerKit
 /// Where each input's stickers go: `DIR/[size/]relative/path/name.png`. Two inputs that would
 /// land on the same output never overwrite each other: the later ones (in input order) keep
 /// their original extension in the name (`cat.jpg.png`) and get a warning.
-struct OutputPlan {
+struct OutputPlan: Sendable {
     let directory: String
     let sizes: [StickerSize]
     /// One folder per size when more than one size is written.
@@ -36,5 +36,10 @@ struct OutputPlan {
         let rel = (stems[input] ?? input.relativePath) + ".png"
         let folder = perSizeFolders ? (directory as NSString).appendingPathComponent(size.rawValue) : directory
         return (folder as NSString).appendingPathComponent(rel)
+    }
+
+    /// Inputs written under another name than their own, with that name (see the type's comment).
+    func renamedInputs(_ inputs: [InputFile]) -> [(InputFile, String)] {
+        inputs.compactMap { i in renamed[i].map { (i, $0) } }
     }
 }

@@ -7,11 +7,12 @@ import Darwin
 
 /// Writing to the terminal: one-line messages on stderr, and a progress line that is redrawn in
 /// place when stderr is a terminal.
-final class Terminal: @unchecked Sendable {
+final class Terminal: Sendable {
     let isTTY: Bool
     let quiet: Bool
-    private let lock = NSLock()
-    private var progressShown = false
+    /// Whether a progress line is on screen; its lock also keeps lines from different threads
+    /// whole and in order.
+    private let progressShown = Locked(false)
 
     init(quiet: Bool) {
         self.isTTY = isatty(STDERR_FILENO) == 1
@@ -29,21 +30,24 @@ final class Terminal: @unchecked Sendable {
 
     func progress(_ line: String) {
         guard chatty else { return }
-        lock.lock(); defer { lock.unlock() }
-        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
-        progressShown = true
+        progressShown.withLock { shown in
+            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+            shown = true
+        }
     }
 
     func finishProgress() {
-        lock.lock(); defer { lock.unlock() }
-        if progressShown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)); progressShown = false }
+        progressShown.withLock { shown in
+            if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)); shown = false }
+        }
     }
 
     private func emit(_ line: String) {
-        lock.lock(); defer { lock.unlock() }
-        let prefix = progressShown ? "\r\u{1B}[2K" : ""
-        progressShown = false
-        FileHandle.standardError.write(Data((prefix + line + "\n").utf8))
+        progressShown.withLock { shown in
+            let prefix = shown ? "\r\u{1B}[2K" : ""
+            shown = false
+            FileHandle.standardError.write(Data((prefix + line + "\n").utf8))
+        }
     }
 }
 

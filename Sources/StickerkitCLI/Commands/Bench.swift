@@ -82,44 +82,43 @@ struct Bench: ParsableCommand {
         }
     }
 
-    private func measure(_ datas: [[UInt8]], options: ConversionOptions, jobs: Int) -> (Run, Int) {
-        let lock = NSLock()
-        var next = 0, stickers = 0, failed = 0, bytes = 0
+    /// What the threads of one run add up.
+    private struct Totals: Sendable {
+        var stickers = 0, failed = 0, bytes = 0
         var pixels = 0.0
         var stages = StageTimings()
+    }
+
+    private func measure(_ datas: [[UInt8]], options: ConversionOptions, jobs: Int) -> (Run, Int) {
+        let totals = Locked(Totals())
         let start = DispatchTime.now().uptimeNanoseconds
-        // The order `resize` starts files in (longest first on several jobs).
-        let work = jobs > 1 ? datas.map { d in d.withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) } } : []
-        let order = jobs > 1 ? BatchRunner.longestFirst(work) : Array(datas.indices)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, datas.count))) { _ in
-            while true {
-                lock.lock(); let n = next; next += 1; lock.unlock()
-                guard n < datas.count else { return }
-                let i = order[n]
-                var ok = 0, bad = 0, b = 0, px = 0.0
-                var t = StageTimings()
-                do {
-                    let r = try StickerConverter.convert(datas[i], options: options)
-                    t = r.timings
-                    px = Double(r.width * r.height * r.frames) / 1e6
-                    for (_, o) in r.outputs {
-                        switch o {
-                        case .success(let s): ok += 1; b += s.bytes.count
-                        case .failure: bad += 1
-                        }
+        // Scheduled as `resize` schedules files.
+        ConcurrentJobs.run(count: datas.count, workers: jobs,
+                           estimatedWork: { datas[$0].withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) } }) { i in
+            var file = Totals()
+            do {
+                let r = try StickerConverter.convert(datas[i], options: options)
+                file.stages = r.timings
+                file.pixels = Double(r.width * r.height * r.frames) / 1e6
+                for (_, o) in r.outputs {
+                    switch o {
+                    case .success(let s): file.stickers += 1; file.bytes += s.bytes.count
+                    case .failure: file.failed += 1
                     }
-                } catch {
-                    bad += options.sizes.count
                 }
-                lock.lock()
-                stickers += ok; failed += bad; bytes += b; pixels += px; stages = stages + t
-                lock.unlock()
+            } catch {
+                file.failed += options.sizes.count
+            }
+            totals.withLock { t in
+                t.stickers += file.stickers; t.failed += file.failed; t.bytes += file.bytes
+                t.pixels += file.pixels; t.stages = t.stages + file.stages
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (Run(jobs: jobs, seconds: seconds, stickers: stickers, failed: failed, inputMegapixels: pixels,
-                    stickersPerSecond: Double(stickers) / seconds, megapixelsPerSecond: pixels / seconds,
-                    stageSeconds: stages), bytes)
+        let t = totals.withLock { $0 }
+        return (Run(jobs: jobs, seconds: seconds, stickers: t.stickers, failed: t.failed, inputMegapixels: t.pixels,
+                    stickersPerSecond: Double(t.stickers) / seconds, megapixelsPerSecond: t.pixels / seconds,
+                    stageSeconds: t.stages), t.bytes)
     }
 
     private func printTable(_ out: Output) {

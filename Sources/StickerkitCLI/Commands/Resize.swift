@@ -48,7 +48,8 @@ struct Resize: ParsableCommand {
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
-        Interrupts.install(terminal: terminal)
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
         let options = try conversion.conversionOptions()
         let started = Date()
         var found = InputDiscovery.discover(inputs)
@@ -64,24 +65,25 @@ struct Resize: ParsableCommand {
                                  terminal: terminal)
         let files = runner.run(found.files, plan: plan)
         let seconds = Date().timeIntervalSince(started)
-        let failedOutputs = runner.failed + found.missing.count
-        let failedFiles = files.filter { f in f.outputs.contains { $0.status == "failed" } }.count + found.missing.count
+        let counts = BatchCounts(files)
+        let failedOutputs = counts.failed + found.missing.count
+        let failedFiles = files.filter { f in f.outputs.contains { $0.status.isFailure } }.count + found.missing.count
         if let report {
             let missing = found.missing.map { BatchReport.File(input: $0.path, warnings: [], error: $0.reason, outputs: []) }
             let r = BatchReport(maxBytes: options.maxBytes, files: files + missing,
-                                summary: .init(files: files.count + found.missing.count, converted: runner.converted,
-                                               skipped: runner.skipped, failed: failedOutputs,
-                                               bytesWritten: runner.bytesWritten, seconds: seconds))
+                                summary: .init(files: files.count + found.missing.count, converted: counts.converted,
+                                               skipped: counts.skipped, failed: failedOutputs,
+                                               bytesWritten: counts.bytesWritten, seconds: seconds))
             do { try r.write(to: report) } catch { terminal.error("\(report): error: cannot write report: \(error)") ; throw ExitCode(1) }
         }
-        var summary = "\(runner.converted) stickers written (\(formatBytes(runner.bytesWritten))), \(runner.skipped) skipped, "
+        var summary = "\(counts.converted) stickers written (\(formatBytes(counts.bytesWritten))), \(counts.skipped) skipped, "
         summary += "\(failedOutputs) failed"
         if failedFiles > 0 { summary += " in \(failedFiles) file\(failedFiles == 1 ? "" : "s")" }
         if found.ignored > 0 { summary += "; \(found.ignored) non-image file\(found.ignored == 1 ? "" : "s") ignored" }
         summary += " — \(files.count) input\(files.count == 1 ? "" : "s") in \(formatDuration(seconds))"
         terminal.note(summary)
         var modes: [String: Int] = [:]
-        for f in files { for o in f.outputs { if let m = o.details?.mode { modes[m, default: 0] += 1 } } }
+        for f in files { for o in f.outputs { if let m = o.details?.mode { modes[m.rawValue, default: 0] += 1 } } }
         if !modes.isEmpty {
             terminal.note("chosen: " + modes.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
                 .map { "\($0.value) \($0.key)" }.joined(separator: ", ") + " (--report FILE.json or -v for each sticker)")

@@ -21,10 +21,10 @@ struct Preview: ParsableCommand {
     @Flag(name: .long, help: "Also write contact-sheet.png.")
     var png = false
 
-    @OptionGroup var budget: CheckBudgetFlags
+    @OptionGroup var budget: BudgetFlags
 
     func run() throws {
-        let rules = budget.rules
+        let rules = CheckRules(maxBytes: budget.bytes)
         let fm = FileManager.default
         var files: [String] = []
         for p in paths {
@@ -49,8 +49,8 @@ struct Preview: ParsableCommand {
             let href = "stickers/" + (copy.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? copy)
             entries.append(PreviewPage.Entry(name: name, href: href, report: StickerChecker.check(bytes, path: path, rules: rules)))
             if png {
-                if let decoded = try? ImageDecoder.decode(bytes, options: DecodeOptions(firstFrameOnly: true)) {
-                    firstFrames.append(decoded.animation.frames[0].image)
+                if let first = try? Artwork.firstFrame(bytes) {
+                    firstFrames.append(first)
                 } else {
                     FileHandle.standardError.write(Data("\(path): warning: cannot decode; left out of the contact sheet\n".utf8))
                 }
@@ -62,7 +62,7 @@ struct Preview: ParsableCommand {
         print("\(index): \(entries.count) sticker\(entries.count == 1 ? "" : "s")")
         if png {
             let sheet = ContactSheet.render(firstFrames)
-            let bytes = PNGEncoder.encode(sheet, effort: .fast)
+            let bytes = ContactSheet.png(sheet)
             let path = (output as NSString).appendingPathComponent("contact-sheet.png")
             try AtomicFile.write(bytes, to: path)
             print("\(path): \(sheet.width)×\(sheet.height)")

@@ -77,7 +77,8 @@ struct Pack: ParsableCommand {
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
-        Interrupts.install(terminal: terminal)
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
         let options = try conversion.conversionOptions()
         let size = options.sizes[0]
         let labelFile: StickerLabels?
@@ -108,10 +109,11 @@ struct Pack: ParsableCommand {
                                                  overwrite: true, force: force),
                                  terminal: terminal)
         let reports = runner.run(files, plan: plan)
+        let counts = BatchCounts(reports)
         var failed = found.missing.count
         var stickers: [CatalogSticker] = []
         for (file, report) in zip(files, reports) {
-            guard let out = report.outputs.first(where: { $0.status == "written" || $0.reason == "up to date" }),
+            guard let out = report.outputs.first(where: { $0.status.hasSticker }),
                   let data = FileManager.default.contents(atPath: out.path) else {
                 failed += 1
                 continue
@@ -147,59 +149,9 @@ struct Pack: ParsableCommand {
             throw ExitCode(1)
         }
         let summary = "\(output): \(stickers.count) sticker\(stickers.count == 1 ? "" : "s") (\(size.rawValue), "
-            + "\(runner.converted) converted, \(runner.skipped) up to date)\(iconSet == nil ? "" : " and the app icon set")"
+            + "\(counts.converted) converted, \(counts.skipped) up to date)\(iconSet == nil ? "" : " and the app icon set")"
             + (failed > 0 ? "; \(failed) input\(failed == 1 ? "" : "s") failed" : "")
         if !quiet { print(summary) }
         if failed > 0 { throw ExitCode(1) }
-    }
-}
-
-/// The conversion cache and frame conversion for `pack`.
-enum PackInputs {
-    /// `.NAME.xcstickers.cache` beside the catalog.
-    static func cacheDirectory(for catalog: String) -> String {
-        let url = URL(fileURLWithPath: catalog).standardizedFileURL
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cache").path
-    }
-
-    /// Converts a frame folder: a `.stickersequence` of still PNGs (each within an equal share of
-    /// the budget) or one APNG sticker.
-    static func convertFrames(_ paths: [String], options: ConversionOptions, fps: Double, sequence: Bool) throws -> CatalogSticker.Content {
-        var images: [Image] = []
-        for p in paths {
-            guard let data = FileManager.default.contents(atPath: p) else { throw CommandFailure("\(p): cannot read the file") }
-            let decoded: DecodedImage
-            do { decoded = try ImageDecoder.decode([UInt8](data), options: DecodeOptions(limits: options.limits, firstFrameOnly: true)) } catch {
-                throw CommandFailure("\((p as NSString).lastPathComponent): \(error)")
-            }
-            let img = decoded.animation.frames[0].image
-            if let first = images.first, first.width != img.width || first.height != img.height {
-                throw CommandFailure("frame \((p as NSString).lastPathComponent) is \(img.width)×\(img.height), the first frame is \(first.width)×\(first.height)")
-            }
-            images.append(img)
-        }
-        if sequence {
-            var opts = options
-            opts.maxBytes = options.maxBytes / images.count
-            var frames: [[UInt8]] = []
-            for (i, img) in images.enumerated() {
-                let r = StickerConverter.convert(DecodedImage(format: .png, animation: Animation(still: img)), options: opts)
-                switch r.outputs[0].result {
-                case .success(let o): frames.append(o.bytes)
-                case .failure(let e): throw CommandFailure("frame \(i + 1): \(e.message)")
-                }
-            }
-            return .sequence(frames: frames, fps: fps, repetitions: 0)
-        }
-        // Whole frame rates are exact (1/12 s); others to the millisecond.
-        let delay = fps == fps.rounded() ? Delay(numerator: 1, denominator: Int(fps))
-                                         : Delay(milliseconds: max(1, Int((1000 / fps).rounded())))
-        let animation = Animation(width: images[0].width, height: images[0].height,
-                                  frames: images.map { Frame(image: $0, delay: delay) })
-        let r = StickerConverter.convert(DecodedImage(format: .png, animation: animation), options: options)
-        switch r.outputs[0].result {
-        case .success(let o): return .file(bytes: o.bytes, fileExtension: "png")
-        case .failure(let e): throw CommandFailure(e.message)
-        }
     }
 }

@@ -46,33 +46,9 @@ struct Icons: ParsableCommand {
             throw CommandFailure("\(path): error: cannot read the file")
         }
         do {
-            let decoded = try ImageDecoder.decode([UInt8](data), options: DecodeOptions(firstFrameOnly: true))
-            return try IconSetFiles.render(decoded.animation.frames[0].image, background: background)
+            return try IconSetFiles.render(try Artwork.firstFrame([UInt8](data)), background: background)
         } catch {
             throw CommandFailure("\(path): error: \(error)")
         }
-    }
-}
-
-/// A one-line error printed on stderr, exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
-}
-
-/// `--background` values: `#RRGGBB`, `RRGGBB` or a colour name.
-enum ColorArgument {
-    static let names: [String: RGBA] = [
-        "white": RGBA(255, 255, 255), "black": RGBA(0, 0, 0), "red": RGBA(255, 0, 0), "yellow": RGBA(255, 255, 0),
-        "grey": RGBA(128, 128, 128), "gray": RGBA(128, 128, 128), "blue": RGBA(0, 0, 255), "green": RGBA(0, 128, 0),
-    ]
-
-    static func parse(_ s: String) throws -> RGBA {
-        if let c = names[s.lowercased()] { return c }
-        let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
-        guard hex.count == 6, let v = UInt32(hex, radix: 16) else {
-            throw ValidationError("--background takes #RRGGBB or one of \(names.keys.sorted().joined(separator: ", ")) (got \"\(s)\")")
-        }
-        return RGBA(UInt8(v >> 16), UInt8(v >> 8 & 255), UInt8(v & 255))
     }
 }

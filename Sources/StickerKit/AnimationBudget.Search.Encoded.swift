@@ -1,0 +1,22 @@
+import PNGEncoding
+
+extension AnimationBudget.Search {
+    /// One encode of a setting: the frames kept, the file's bytes, and what they cost in quality.
+    struct Encoded {
+        var colors: Int
+        var step: Int
+        /// The effort the bytes were encoded at.
+        var effort: Effort
+        var indices: [Int]
+        var bytes: [UInt8]
+        var palette: Int
+        var mse: Double
+        var exact: Bool
+        /// How the frames were laid out, with their streams (nil when the encode failed):
+        /// lets the written file reuse the layout and the streams of its probe.
+        var layout: APNGLayout? = nil
+        /// The encoder refuses only malformed input, which this search never builds; an empty
+        /// result counts as not fitting.
+        func fits(_ maxBytes: Int) -> Bool { !bytes.isEmpty && bytes.count <= maxBytes }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Why one size of one input produced nothing. Each case carries the values its message names.
+public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A still does not fit even as a 2-colour palette, which takes `smallest` bytes.
+    case stillOverBudget(smallest: Int, budget: Int)
+    /// An animation does not fit even at 2 colours with only `keptFrames` of its `frames` frames
+    /// kept (`fps` frames per second, the lowest rate allowed), which takes `smallest` bytes.
+    case animationOverBudget(smallest: Int, budget: Int, keptFrames: Int, frames: Int, fps: Double)
+    /// The best file within the budget reaches only `quality` (0…100), below the requested
+    /// `minimum`: reported as skipped, nothing written. `colors` is the palette's size, nil for
+    /// lossy truecolour.
+    case belowMinimumQuality(quality: Int, minimum: Int, colors: Int?, budget: Int)
+
+    /// One line for people, naming the values.
+    public var description: String {
+        switch self {
+        case let .stillOverBudget(smallest, budget):
+            "does not fit: even 2 colours take \(smallest) bytes, over the \(budget)-byte budget"
+        case let .animationOverBudget(smallest, budget, keptFrames, frames, fps):
+            String(format: "does not fit: 2 colours and %d of %d frames (%.1f fps) still take %d bytes, over the %d-byte budget",
+                   keptFrames, frames, fps, smallest, budget)
+        case let .belowMinimumQuality(quality, minimum, colors?, budget):
+            "quality \(quality) at \(colors) colours is below the minimum \(minimum) within the \(budget)-byte budget"
+        case let .belowMinimumQuality(quality, minimum, nil, budget):
+            "quality \(quality) is below the minimum \(minimum) within the \(budget)-byte budget"
+        }
+    }
+}
