@@ -39,20 +39,20 @@ extension APNGEncoder {
     static let compressionBatch = 8
 
     /// Each raster's stream under `plan`, on up to as many threads as there are cores and rasters
-    /// (`first` serves the calling thread). Every stream is made by one thread from its raster
-    /// alone, so the bytes do not depend on the scheduling.
-    static func compressInParallel(_ rasters: [Raster], plan: EncodingPlan, first: ZlibCompressor) -> [[UInt8]] {
+    /// (`compressor` serves a single-threaded call). Every stream is made by one thread from its
+    /// raster alone, so the bytes do not depend on the scheduling.
+    static func compressInParallel(_ rasters: [Raster], plan: EncodingPlan, compressor: ZlibCompressor) -> [[UInt8]] {
         let workers = min(rasters.count, ProcessInfo.processInfo.activeProcessorCount)
-        if workers <= 1 { return rasters.map { plan.compress($0, with: first) } }
+        if workers <= 1 { return rasters.map { plan.compress($0, with: compressor) } }
         var streams = [[UInt8]](repeating: [], count: rasters.count)
-        streams.withUnsafeMutableBufferPointer { out in
-            let out = out
+        streams.withUnsafeMutableBufferPointer { buffer in
+            let slots = DisjointSlots(buffer)
             DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let compressor = w == 0 ? first : ZlibCompressor()
-                var j = w
-                while j < rasters.count {
-                    out[j] = plan.compress(rasters[j], with: compressor)
-                    j += workers
+                // A libdeflate compressor is not thread-safe: one per worker.
+                let own = ZlibCompressor()
+                // Worker `w` fills the slots `w, w + workers, …`: no slot has two writers.
+                for j in stride(from: w, to: rasters.count, by: workers) {
+                    slots.store(plan.compress(rasters[j], with: own), at: j)
                 }
             }
         }
@@ -145,7 +145,7 @@ extension APNGEncoder {
         // a time on every core.
         var pending: [(index: Int, raster: Raster)] = []
         func compressPending() {
-            let done = APNGEncoder.compressInParallel(pending.map(\.raster), plan: plan, first: compressor)
+            let done = APNGEncoder.compressInParallel(pending.map(\.raster), plan: plan, compressor: compressor)
             for (k, p) in pending.enumerated() { streams[p.index] = done[k] }
             pending.removeAll(keepingCapacity: true)
         }

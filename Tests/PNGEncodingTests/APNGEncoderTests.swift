@@ -319,9 +319,9 @@ final class APNGEncoderTests: XCTestCase {
         }
         let plan = EncodingPlan.plan(.default, kind: .palette)
         let serial = rasters.map { plan.compress($0, with: ZlibCompressor()) }
-        let parallel = APNGEncoder.compressInParallel(rasters, plan: plan, first: ZlibCompressor())
+        let parallel = APNGEncoder.compressInParallel(rasters, plan: plan, compressor: ZlibCompressor())
         XCTAssertEqual(parallel, serial)
-        XCTAssertEqual(APNGEncoder.compressInParallel([], plan: plan, first: ZlibCompressor()), [])
+        XCTAssertEqual(APNGEncoder.compressInParallel([], plan: plan, compressor: ZlibCompressor()), [])
     }
 
 }
