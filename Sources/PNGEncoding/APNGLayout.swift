@@ -13,10 +13,8 @@ public struct APNGLayout: Sendable, Equatable {
         var start: Int
         var end: Int
         var rect: CanvasRect
-        /// 0 SOURCE, 1 OVER.
-        var blend: UInt8
-        /// 0 NONE, 1 BACKGROUND.
-        var dispose: UInt8
+        var blend: APNGBlendOp
+        var dispose: APNGDisposeOp
     }
 
     let width: Int

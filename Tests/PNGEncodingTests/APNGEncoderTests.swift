@@ -168,7 +168,7 @@ final class APNGEncoderTests: XCTestCase {
                     let apng = try PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 0, effort: effort)
                     let info = try assertDecodesExactly(apng, frames: frames, delays: delays, loopCount: 0)
                     if info.isAnimated {
-                        XCTAssertEqual(info.colorType, TruecolorLayout(fitting: frames).colorType)
+                        XCTAssertEqual(info.colorType, Int(TruecolorLayout(fitting: frames).colorType.rawValue))
                     }
                 }
             }
