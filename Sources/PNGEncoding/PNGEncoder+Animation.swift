@@ -44,7 +44,7 @@ extension PNGEncoder {
     /// `encodeAnimation(frames:delays:loopCount:effort:alwaysAnimated:)`, also returning the frame
     /// layout it chose, so that the same frames can later be encoded at another effort without
     /// searching the layout again (the search ranks candidates the same way at every effort).
-    public static func encodeAnimationWithLayout(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
+    package static func encodeAnimationWithLayout(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
                                                  effort: Effort = .default,
                                                  alwaysAnimated: Bool = false) throws -> (bytes: [UInt8], layout: APNGLayout) {
         var e = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
@@ -63,7 +63,7 @@ extension PNGEncoder {
     ///   `layout` was made for another frame count or size, or does not reproduce these frames
     ///   (a pixel changes outside a written frame's rectangle, a merged frame differs, an OVER
     ///   frame would need a pixel that is not opaque).
-    public static func encodeAnimation(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
+    package static func encodeAnimation(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0,
                                        effort: Effort = .default, alwaysAnimated: Bool = false,
                                        layout: APNGLayout) throws -> [UInt8] {
         var e = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
@@ -143,7 +143,7 @@ extension PNGEncoder {
     /// its time or less.
     ///
     /// - Throws: as `encodeAnimation`.
-    public static func estimatedAnimationSize(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0) throws -> Int {
+    package static func estimatedAnimationSize(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0) throws -> Int {
         let r = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
             .encode { EncodingPlan.estimate(kind: $0) }
         return EncodingPlan.estimatedSize(fileBytes: r.bytes.count, streamBytes: r.streamBytes)

@@ -45,7 +45,7 @@ public enum PNGEncoder {
     /// took 11–157 ms. Use it to rank or prune candidates; encode the final choice for real. (An
     /// 8-bit gray-ramp palette is written as gray, where filters can make the file smaller than
     /// this unfiltered estimate.)
-    public static func estimatedSize(_ image: IndexedImage) -> Int {
+    package static func estimatedSize(_ image: IndexedImage) -> Int {
         let (bytes, stream) = encodeIndexed(image, plan: { EncodingPlan.estimate(kind: $0) })
         return bytes.isEmpty ? 0 : EncodingPlan.estimatedSize(fileBytes: bytes.count, streamBytes: stream)
     }
