@@ -1,4 +1,5 @@
 import Foundation
+import ImageResize
 import PNGEncoding
 
 /// A rendered iMessage app icon set: one opaque PNG per `IconSlot` and its Contents.json.
@@ -20,8 +21,7 @@ public struct IconSetFiles: Sendable {
         for slot in slots {
             let key = "\(slot.pixelWidth)x\(slot.pixelHeight)"
             if let done = cache[key] { pngs.append(done); continue }
-            let premul = CoverScaler.cover(image, width: slot.pixelWidth, height: slot.pixelHeight)
-            let flat = CoverScaler.flatten(premul, width: slot.pixelWidth, height: slot.pixelHeight, over: background)
+            let flat = Resizer.resize(image, width: slot.pixelWidth, height: slot.pixelHeight, fit: .cover, over: background)
             let png = PNGEncoder.encode(flat, effort: effort)
             if png.isEmpty { throw ImageError(.encoding, .png, "encoder returned no bytes for the \(key) icon") }
             cache[key] = png
