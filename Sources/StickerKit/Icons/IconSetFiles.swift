@@ -38,7 +38,7 @@ public struct IconSetFiles: Sendable {
     /// The set's Contents.json (`images` with filename, idiom, platform, scale, size; `info`).
     public var contentsJSON: [UInt8] {
         let images = slots.map {
-            CatalogContents.IconSet.Image(filename: $0.fileName, idiom: $0.idiom, platform: $0.platform,
+            CatalogContents.IconSet.Image(filename: $0.fileName, idiom: $0.idiom.rawValue, platform: $0.platform?.rawValue,
                                           scale: "\($0.scale)x", size: $0.sizeString)
         }
         var data = (try? CatalogFiles.encoder().encode(CatalogContents.IconSet(images: images))) ?? Data()
