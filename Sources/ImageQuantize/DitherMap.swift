@@ -42,7 +42,9 @@ enum DitherMap {
     static func rows(_ px: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, _ w: Int, _ h: Int,
                      from y0: Int, to y1: Int) {
         table.withUnsafeBufferPointer { t in
-            rows(px, out, t.baseAddress!, overGreyTablePointer, w, h, y0, y1)
+            overGreyTable.withUnsafeBufferPointer { g in
+                rows(px, out, t.baseAddress!, g.baseAddress!, w, h, y0, y1)
+            }
         }
     }
 
@@ -81,13 +83,6 @@ enum DitherMap {
         let a = i >> 8, c = i & 255
         return UInt8((c * a + 128 * (255 - a) + 127) / 255)
     }
-
-    /// The table's storage for the life of the process (it is a constant).
-    static let overGreyTablePointer: UnsafePointer<UInt8> = {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 65536)
-        overGreyTable.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress!, count: 65536) }
-        return UnsafePointer(p)
-    }()
 
     static func overGrey(_ px: UnsafePointer<UInt8>, _ g: UnsafeMutablePointer<UInt8>, _ n: Int,
                          _ t: UnsafePointer<UInt8>) {

@@ -117,7 +117,10 @@ final class NearestColorSearch {
         view = View(points: points, neighbours: neighbours, stride: stride, count: n, safeRadius2: safe)
     }
 
-    /// The list builder's pointers, shareable by the threads that build disjoint rows.
+    /// The list builder's pointers, shared by the threads that build disjoint rows. Safe because
+    /// `points` is only read; chunk `c` writes only rows `n·c/chunks..<n·(c+1)/chunks` of
+    /// `neighbours` and `safe` (the chunks do not overlap); and the storage, allocated by the
+    /// search under construction, outlives `concurrentPerform`, which returns after every chunk.
     private struct Rows: @unchecked Sendable {
         let points: UnsafePointer<SIMD4<Float>>
         let neighbours: UnsafeMutablePointer<Neighbour>

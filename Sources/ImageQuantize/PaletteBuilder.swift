@@ -1,11 +1,5 @@
 import ImageCore
 
-/// A histogram colour as a point of `ErrorSpace` with its pixel count.
-struct WeightedPoint {
-    var x: SIMD4<Float>
-    var w: Float
-}
-
 /// Builds a palette from a histogram: exact when the colours fit, otherwise variance-based median
 /// cut followed by k-means (Lloyd) refinement, all in `ErrorSpace`.
 enum PaletteBuilder {

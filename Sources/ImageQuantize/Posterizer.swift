@@ -7,10 +7,10 @@ import ImageCore
 /// stickers this beats a 256-colour palette on photos and soft gradients. Alpha 0 and 255 are
 /// kept exactly (so opaque stays opaque and transparent stays transparent); other alpha values
 /// are rounded to a finer step than colour, because alpha errors show over every background.
-public enum Posterizer {
+package enum Posterizer {
     /// `image` with colour channels rounded to multiples of `step` (1…64; 1 = unchanged) and
     /// partial alpha to multiples of `max(1, step / 2)`. Colour under alpha 0 becomes zero.
-    public static func posterize(_ image: Image, step: Int) -> Image {
+    package static func posterize(_ image: Image, step: Int) -> Image {
         precondition(step >= 1 && step <= 64)
         if step == 1 { return image }
         var colourLUT = [UInt8](repeating: 0, count: 256)
@@ -58,7 +58,7 @@ extension Posterizer {
     /// Mean error of `result` against `original` in the quantizer's error space (premultiplied
     /// colour over black and white, per-channel MSE scale) and the 0…100 quality it maps to, so
     /// that lossy truecolour and palette results are scored on one scale.
-    public static func measure(_ result: Image, against original: Image) -> (meanSquaredError: Double, quality: Int) {
+    package static func measure(_ result: Image, against original: Image) -> (meanSquaredError: Double, quality: Int) {
         precondition(result.width == original.width && result.height == original.height)
         let n = original.width * original.height
         if n == 0 { return (0, 100) }

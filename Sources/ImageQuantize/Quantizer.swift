@@ -1,44 +1,5 @@
 import ImageCore
 
-/// Options of the quantization stage.
-public struct QuantizeOptions: Sendable, Equatable {
-    /// 2…256 palette entries at most.
-    public var maxColors: Int
-    /// Error-diffusion dithering strength, 0 (off) … 1 (full).
-    public var dithering: Float
-
-    /// Defaults: 256 colours, full-strength (selective) dithering.
-    public init(maxColors: Int = 256, dithering: Float = 1.0) {
-        self.maxColors = maxColors
-        self.dithering = dithering
-    }
-}
-
-/// What quantizing some frames produced: one shared palette, one indexed image per frame, and
-/// how far it is from the input.
-public struct QuantizeResult: Sendable {
-    /// Straight-alpha entries: (0,0,0,0) first when present, then translucent by rising alpha,
-    /// then opaque.
-    public var palette: [RGBA]
-    /// One indexed image per input frame, each carrying `palette`.
-    public var frames: [IndexedImage]
-    /// Mean squared error per pixel on premultiplied colour seen over black and white, 0…255² scale.
-    public var meanSquaredError: Double
-    /// 0…100, 100 = identical (pngquant-like scale, derived from the error).
-    public var quality: Int
-    /// True when the input had no more distinct colours than `maxColors` and was kept exactly.
-    public var exact: Bool
-
-    /// A result from its parts (for callers that assemble or adjust results).
-    public init(palette: [RGBA], frames: [IndexedImage], meanSquaredError: Double, quality: Int, exact: Bool) {
-        self.palette = palette
-        self.frames = frames
-        self.meanSquaredError = meanSquaredError
-        self.quality = quality
-        self.exact = exact
-    }
-}
-
 /// Entry point of the quantization stage: histogram of all frames → one palette (exact when the
 /// colours fit; otherwise median cut then k-means in premultiplied space seen over black and
 /// white, see `ErrorSpace`) → each frame remapped, with selective error diffusion when
@@ -59,5 +20,22 @@ public enum Quantizer {
     /// that trying several `maxColors` or `dithering` values does not recount the pixels.
     public static func quantize(_ frames: [Image], histogram: Histogram, options: QuantizeOptions) -> QuantizeResult {
         remap(frames, to: palette(from: histogram, maxColors: options.maxColors), dithering: options.dithering)
+    }
+
+    /// The histogram + palette stage alone: lets a caller that tries several colour counts build
+    /// the histogram of many frames once.
+    public static func palette(from histogram: Histogram, maxColors: Int) -> Palette {
+        let built = PaletteBuilder.build(histogram, maxColors: maxColors)
+        return Palette(colors: built.palette, exact: built.exact)
+    }
+
+    /// The remap stage alone: every frame mapped to `palette`, with selective error diffusion
+    /// scaled by `dithering` (0…1; off when the palette is exact).
+    public static func remap(_ frames: [Image], to palette: Palette, dithering: Float) -> QuantizeResult {
+        if frames.isEmpty || palette.colors.isEmpty {
+            let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: palette.colors, indices: []) }
+            return QuantizeResult(palette: palette.colors, frames: out, meanSquaredError: 0, quality: 100, exact: true)
+        }
+        return PaletteMapper(palette).quantize(frames, dithering: dithering)
     }
 }

@@ -118,6 +118,19 @@ final class Remapper {
     }
 
     /// Everything a band needs, as raw pointers (valid for the duration of one `remap` call).
+    ///
+    /// Shared by the workers of one `remap` call; the compiler cannot check raw pointers, so here
+    /// is why that is safe:
+    /// - `px`, `map`, `pts`, `search`, `spacing` and `previous`'s pixels, indices, row errors and
+    ///   `known` are only read, and nothing writes them during the call;
+    /// - band `b` writes only its own rows `bandStart(b)..<bandStart(b + 1)` of `out`, `mapOut`,
+    ///   `rowErrors` and `previous.equal`, and `sums[b]`; bands do not overlap, and each is taken
+    ///   by one worker (`next[0]` is read and advanced only while holding `lock`);
+    /// - lane `k` is used only by worker `k` (`concurrentPerform` gives each iteration its own
+    ///   index), and `Remapper` is not shared between threads (`PaletteMapper` says so);
+    /// - every pointee outlives the workers: `remap` owns or borrows them around
+    ///   `concurrentPerform`, which returns only after every iteration has, and reads the results
+    ///   after that.
     struct Job: @unchecked Sendable {
         let px: UnsafePointer<UInt32>
         let w: Int
@@ -191,6 +204,8 @@ final class Remapper {
     }
 
     /// Rows of an earlier undithered remap to this palette of a frame of the same size.
+    /// Part of a `Job`, shared on the same terms: everything is read only, except `equal`, whose
+    /// row `y` only the band holding row `y` writes.
     struct Previous: @unchecked Sendable {
         let pixels: UnsafePointer<UInt32>
         let indices: UnsafePointer<UInt8>

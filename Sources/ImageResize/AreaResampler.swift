@@ -8,13 +8,17 @@ import Darwin
 #endif
 
 /// The fast resampler: separable, vertical pass into one float row of premultiplied pixels,
-/// then horizontal pass straight to 8-bit straight-alpha output. Built once per fit from the two
-/// axis tables and reused for every frame. See NOTES.md for why it is written this way.
+/// then horizontal pass straight to 8-bit straight-alpha output (or, with a background, to
+/// opaque pixels composited over it). Built once per fit from the two axis tables and reused
+/// for every frame. See NOTES.md for why it is written this way.
 final class AreaResampler {
     let outputWidth: Int
     let outputHeight: Int
     let sourceWidth: Int
     let linear: Bool
+    /// Opaque colour the output is composited over (premultiplied floats, 0…255), or nil for
+    /// straight-alpha output.
+    private let background: SIMD4<Float>?
     /// First source column the vertical pass reads; horizontal starts are relative to it.
     private let columnBase: Int
     /// Columns the vertical pass covers (every column some output pixel uses).
@@ -46,12 +50,15 @@ final class AreaResampler {
     var rowObserver: ((_ oy: Int, _ c0: Int, _ row: UnsafeBufferPointer<SIMD4<Float>>) -> Void)?
 
     /// A resampler for sources `sourceWidth` pixels wide. Source indices in `x` and `y` are
-    /// absolute. `linear` averages in linear light.
-    init(x: AxisWeights, y: AxisWeights, sourceWidth: Int, linear: Bool) {
+    /// absolute. `linear` averages in linear light. With a `background` (sRGB averaging only) the
+    /// output is opaque: each pixel composited over it before rounding.
+    init(x: AxisWeights, y: AxisWeights, sourceWidth: Int, linear: Bool, background: RGBA? = nil) {
+        precondition(background == nil || !linear, "compositing over a background is done in sRGB values")
         outputWidth = x.outputCount
         outputHeight = y.outputCount
         self.sourceWidth = sourceWidth
         self.linear = linear
+        self.background = background.map { SIMD4<Float>(Float($0.r), Float($0.g), Float($0.b), 255) }
         columnBase = x.minSource
         span = max(0, x.maxSource - x.minSource)
         xStarts = x.starts.map { Int32(truncatingIfNeeded: max(0, $0 - x.minSource)) }
@@ -175,7 +182,8 @@ final class AreaResampler {
     }
 
     /// Output columns `[first[oy], end[oy])` of each output row computed from `image`; the rest
-    /// of the row copied from `previous` (a whole output image), or zero without it.
+    /// of the row copied from `previous` (a whole output image), or padding without it (zero, or
+    /// the background).
     ///
     /// The vertical pass of a row covers the source columns its range reads. A source row shared
     /// by two consecutive output rows is converted once for both (over the union of their
@@ -210,7 +218,7 @@ final class AreaResampler {
                         let j0 = first[oy], j1 = end[oy]
                         guard j0 < j1, let s = src.baseAddress else {
                             if let previous { d.update(from: previous + oy * ow * 4, count: ow * 4) }
-                            else { d.initialize(repeating: 0, count: ow * 4) }
+                            else { pad(d, ow) }
                             handedOver = false
                             continue
                         }
@@ -225,7 +233,7 @@ final class AreaResampler {
                         let dj = d + j0 * 4
                         guard c0 < c1 else {
                             // Only padding columns: nothing to read.
-                            dj.initialize(repeating: 0, count: n * 4)
+                            pad(dj, n)
                             handedOver = false
                             continue
                         }
@@ -262,11 +270,24 @@ final class AreaResampler {
                             }
                         }
                         rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
-                        AreaResampler.reduceRow(row, js, jc, jw, xsp.baseAddress! + j0 * xStride, xStride, n, dj)
+                        if let background {
+                            AreaResampler.reduceRowOver(row, js, jc, jw, xStride, n, background, dj)
+                        } else {
+                            AreaResampler.reduceRow(row, js, jc, jw, xsp.baseAddress! + j0 * xStride, xStride, n, dj)
+                        }
                     }
                 }}}}}}}
             }
             initialized = total
+        }
+    }
+
+    /// `n` output pixels that no source pixel reaches: transparent, or the background.
+    private func pad(_ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        guard let background else { d.initialize(repeating: 0, count: n * 4); return }
+        for j in 0..<n {
+            d[j * 4] = UInt8(background[0]); d[j * 4 + 1] = UInt8(background[1]); d[j * 4 + 2] = UInt8(background[2])
+            d[j * 4 + 3] = 255
         }
     }
 
@@ -551,6 +572,32 @@ final class AreaResampler {
         out.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), toByteOffset: j &* 4, as: SIMD4<UInt8>.self)
     }
 
+    /// `reduceRow` for opaque output: each premultiplied sum composited over `background`
+    /// (`c + b · (1 − α/255)`), rounded half up and clamped to 0…255. Icons and previews, not
+    /// stickers: a plain loop.
+    static func reduceRowOver(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
+                              _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
+                              _ n: Int, _ background: SIMD4<Float>, _ dst: UnsafeMutablePointer<UInt8>) {
+        for j in 0..<n {
+            let base = row + Int(starts[j])
+            let w = weights + j &* stride
+            var acc = SIMD4<Float>()
+            for t in 0..<Int(counts[j]) { acc += base[t] * w[t] }
+            let keep = 1 - acc[3] * (1.0 / 255.0)
+            let d = dst + j &* 4
+            d[0] = roundedByte(acc[0] + background[0] * keep)
+            d[1] = roundedByte(acc[1] + background[1] * keep)
+            d[2] = roundedByte(acc[2] + background[2] * keep)
+            d[3] = 255
+        }
+    }
+
+    /// `v` rounded half up to a byte, clamped to 0…255.
+    @inline(__always)
+    static func roundedByte(_ v: Float) -> UInt8 {
+        v <= 0 ? 0 : v >= 255 ? 255 : UInt8(v + 0.5)
+    }
+
     /// Linear-light version of `reduceRow`: straight linear colour back to sRGB through the table.
     static func reduceRowLinear(_ row: UnsafePointer<SIMD4<Float>>, _ starts: UnsafePointer<Int32>,
                                 _ counts: UnsafePointer<Int32>, _ weights: UnsafePointer<Float>, _ stride: Int,
@@ -576,14 +623,6 @@ final class AreaResampler {
         }
     }
 }
-
-/// A tap count known at compile time, for the specializations of `AreaResampler.reduceRowFixed`.
-protocol TapCount { static var count: Int { get } }
-enum OneTap: TapCount { static var count: Int { 1 } }
-enum TwoTaps: TapCount { static var count: Int { 2 } }
-enum ThreeTaps: TapCount { static var count: Int { 3 } }
-enum FourTaps: TapCount { static var count: Int { 4 } }
-enum FiveTaps: TapCount { static var count: Int { 5 } }
 
 #if _endian(big)
 #error("AreaResampler.premultiplied assumes little-endian RGBA loads")

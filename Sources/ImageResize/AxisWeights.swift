@@ -6,6 +6,17 @@
 /// Weights are not renormalised, so an output pixel that is only partly covered by the source
 /// gets partial alpha (the fractional edge of a centred `contain` fit).
 struct AxisWeights: Equatable {
+    /// How an enlarging axis (`scale > 1`) reads the clamped linear (tent) reconstruction of the
+    /// source.
+    enum Enlargement: Equatable, Sendable {
+        /// Averaged over each output pixel's footprint: the sticker fit's rule (the quality
+        /// judge's geometry); 2–3 taps.
+        case footprintAverage
+        /// Taken at each output pixel's centre (classic bilinear, 2 taps), scaled by the part of
+        /// the pixel the source covers: a little sharper. Rectangular resizes (icons, previews).
+        case centreSample
+    }
+
     /// Number of output pixels on this axis.
     let outputCount: Int
     /// Absolute source index of the first tap of each output pixel (0 when it has no taps).
@@ -26,10 +37,11 @@ struct AxisWeights: Equatable {
     /// coordinates, default the whole source) is visible.
     ///
     /// `scale <= 1` (reduction or identity) uses exact area coverage (box filter). `scale > 1`
-    /// (enlargement) integrates a clamped linear (tent) reconstruction over each output pixel's
-    /// footprint, which is bilinear interpolation with the same fractional edges.
+    /// (enlargement) reads a clamped linear (tent) reconstruction as `enlargement` says: by
+    /// default integrated over each output pixel's footprint, which is bilinear interpolation
+    /// with the same fractional edges.
     init(sourceCount n: Int, origin: Int = 0, outputCount: Int, scale s: Double, offset off: Double,
-         windowStart: Double? = nil, windowEnd: Double? = nil) {
+         windowStart: Double? = nil, windowEnd: Double? = nil, enlargement: Enlargement = .footprintAverage) {
         let lo = max(windowStart ?? 0, 0)
         let hi = min(windowEnd ?? Double(n), Double(n))
         let enlarge = s > 1
@@ -41,7 +53,15 @@ struct AxisWeights: Equatable {
             let a0 = max(a, lo), b0 = min(b, hi)
             var row: [(Int, Double)] = []
             if b0 > a0 && n > 0 {
-                if enlarge {
+                if enlarge && enlargement == .centreSample {
+                    // The centre (kept inside the covered part), between two source centres
+                    // clamped to the source; the covered fraction gives a clipped edge its alpha.
+                    let coverage = (b0 - a0) * s
+                    let c = min(max((Double(j) + 0.5 - off) / s, a0), b0) - 0.5
+                    let k0 = Int(c.rounded(.down)), t = c - Double(k0)
+                    let lo = min(max(k0, 0), n - 1), hi = min(max(k0 + 1, 0), n - 1)
+                    row = lo == hi ? [(lo, coverage)] : [(lo, (1 - t) * coverage), (hi, t * coverage)]
+                } else if enlarge {
                     let k0 = max(0, Int((a0 - 0.5).rounded(.down)))
                     let k1 = min(n - 1, Int((b0 + 0.5).rounded(.up)))
                     if k0 <= k1 {

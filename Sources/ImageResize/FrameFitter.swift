@@ -55,10 +55,7 @@ public struct FrameFitter {
             return
         }
         let g = FitGeometry(width: crop.width, height: crop.height, size: size, inset: inset, mode: options.fit)
-        let x = AxisWeights(sourceCount: crop.width, origin: crop.x, outputCount: size, scale: g.scale,
-                            offset: g.offsetX, windowStart: g.windowX.lowerBound, windowEnd: g.windowX.upperBound)
-        let y = AxisWeights(sourceCount: crop.height, origin: crop.y, outputCount: size, scale: g.scale,
-                            offset: g.offsetY, windowStart: g.windowY.lowerBound, windowEnd: g.windowY.upperBound)
+        let (x, y) = g.axes(crop: crop, outputWidth: size, outputHeight: size)
         upscaled = g.scale > 1
         if upscaled {
             warnings.append("source is \(crop.width)×\(crop.height), smaller than the \(size)×\(size) sticker: enlarged")

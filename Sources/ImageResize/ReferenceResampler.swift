@@ -4,8 +4,9 @@ import ImageCore
 /// every output pixel the weighted sum of its source rectangle, in premultiplied alpha.
 enum ReferenceResampler {
     /// Resamples `image` to `x.outputCount × y.outputCount` with the given axis weights. Source
-    /// indices in the tables are absolute (a trim origin is already added).
-    static func resample(_ image: Image, x: AxisWeights, y: AxisWeights, linear: Bool) -> Image {
+    /// indices in the tables are absolute (a trim origin is already added). With a `background`
+    /// (sRGB only) every pixel is composited over it: opaque output.
+    static func resample(_ image: Image, x: AxisWeights, y: AxisWeights, linear: Bool, over background: RGBA? = nil) -> Image {
         let ow = x.outputCount, oh = y.outputCount
         var out = Image(width: ow, height: oh)
         for oy in 0..<oh {
@@ -23,6 +24,12 @@ enum ReferenceResampler {
                         b += w * alpha * channel(p.b, linear)
                         a += w * alpha
                     }
+                }
+                if let bg = background {
+                    let keep = 1 - min(a, 1)
+                    out[ox, oy] = RGBA(code(r + Double(bg.r) / 255 * keep, false), code(g + Double(bg.g) / 255 * keep, false),
+                                       code(b + Double(bg.b) / 255 * keep, false), 255)
+                    continue
                 }
                 let a8 = (min(a, 1) * 255).rounded()
                 guard a8 > 0 else { continue }

@@ -2,57 +2,26 @@ import Dispatch
 import Foundation
 import ImageCore
 
-/// A region of the canvas.
-struct CanvasRect: Equatable {
-    var x: Int, y: Int, width: Int, height: Int
-
-    /// Whether `other` lies inside this rectangle (or equals it).
-    func contains(_ other: CanvasRect) -> Bool {
-        other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
-    }
-}
-
 extension APNGEncoder {
-    /// One frame as it will be written.
-    struct WrittenFrame {
-        var rect: CanvasRect
-        /// 0 SOURCE, 1 OVER.
-        var blend: UInt8
-        /// 0 NONE, 1 BACKGROUND; decided when the next frame is laid out.
-        var dispose: UInt8
-        var delay: Delay
-        var stream: [UInt8]
-    }
-
-    /// One way of writing a frame: the previous frame's dispose op, this frame's blend op, and
-    /// the cropped raster with its filtered bytes at the comparison strategy.
-    struct Candidate {
-        var dispose: UInt8
-        var blend: UInt8
-        var rect: CanvasRect
-        var raster: Raster
-        var filtered: [UInt8]
-    }
-
     /// Frames whose final streams are compressed together, in parallel: enough to keep the cores
     /// busy, few enough that the held rasters stay small.
     static let compressionBatch = 8
 
     /// Each raster's stream under `plan`, on up to as many threads as there are cores and rasters
-    /// (`first` serves the calling thread). Every stream is made by one thread from its raster
-    /// alone, so the bytes do not depend on the scheduling.
-    static func compressInParallel(_ rasters: [Raster], plan: EncodingPlan, first: ZlibCompressor) -> [[UInt8]] {
+    /// (`compressor` serves a single-threaded call). Every stream is made by one thread from its
+    /// raster alone, so the bytes do not depend on the scheduling.
+    static func compressInParallel(_ rasters: [Raster], plan: EncodingPlan, compressor: ZlibCompressor) -> [[UInt8]] {
         let workers = min(rasters.count, ProcessInfo.processInfo.activeProcessorCount)
-        if workers <= 1 { return rasters.map { plan.compress($0, with: first) } }
+        if workers <= 1 { return rasters.map { plan.compress($0, with: compressor) } }
         var streams = [[UInt8]](repeating: [], count: rasters.count)
-        streams.withUnsafeMutableBufferPointer { out in
-            let out = out
+        streams.withUnsafeMutableBufferPointer { buffer in
+            let slots = DisjointSlots(buffer)
             DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let compressor = w == 0 ? first : ZlibCompressor()
-                var j = w
-                while j < rasters.count {
-                    out[j] = plan.compress(rasters[j], with: compressor)
-                    j += workers
+                // A libdeflate compressor is not thread-safe: one per worker.
+                let own = ZlibCompressor()
+                // Worker `w` fills the slots `w, w + workers, …`: no slot has two writers.
+                for j in stride(from: w, to: rasters.count, by: workers) {
+                    slots.store(plan.compress(rasters[j], with: own), at: j)
                 }
             }
         }
@@ -125,7 +94,7 @@ extension APNGEncoder {
         if frameCount == 1 && !alwaysAnimated {
             let (bytes, stream) = still(planFor)
             return (bytes, stream, APNGLayout(width: width, height: height, frameCount: 1,
-                                              frames: [.init(start: 0, end: 1, rect: full, blend: 0, dispose: 0)],
+                                              frames: [.init(start: 0, end: 1, rect: full, blend: .source, dispose: .none)],
                                               streamBytes: [stream]))
         }
         let plan = planFor(kind)
@@ -138,14 +107,14 @@ extension APNGEncoder {
 
         var canvas = APNGCanvas(width: width, height: height, clearKey: clearKey)
         keys(ofFrame: 0, into: &canvas.previous)
-        var laid = [APNGLayout.Frame(start: 0, end: 1, rect: full, blend: 0, dispose: 0)]
+        var laid = [APNGLayout.Frame(start: 0, end: 1, rect: full, blend: .source, dispose: .none)]
         var streams = [kept(0) ?? plan.compress(raster(ofFrame: 0, canvas, rect: full), with: compressor)]
         // Layouts are chosen frame by frame (each depends on the frame before); the chosen
         // rasters' final streams do not depend on each other, so they are compressed a batch at
         // a time on every core.
         var pending: [(index: Int, raster: Raster)] = []
         func compressPending() {
-            let done = APNGEncoder.compressInParallel(pending.map(\.raster), plan: plan, first: compressor)
+            let done = APNGEncoder.compressInParallel(pending.map(\.raster), plan: plan, compressor: compressor)
             for (k, p) in pending.enumerated() { streams[p.index] = done[k] }
             pending.removeAll(keepingCapacity: true)
         }
@@ -164,7 +133,7 @@ extension APNGEncoder {
             }
             for (w, f) in given.frames.enumerated().dropFirst() {
                 _ = load(f.start, into: &canvas)
-                let disposed = given.frames[w - 1].dispose == 1 ? given.frames[w - 1].rect : nil
+                let disposed = given.frames[w - 1].dispose == .background ? given.frames[w - 1].rect : nil
                 let bounds = disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds()
                 if let bounds, !f.rect.contains(bounds) {
                     throw layoutMismatch("frame \(f.start) changes \(bounds.width)×\(bounds.height) pixels at (\(bounds.x), \(bounds.y)), outside written frame \(w)'s rectangle")
@@ -177,7 +146,7 @@ extension APNGEncoder {
                     continue
                 }
                 let r: Raster
-                if f.blend == 1 {
+                if f.blend == .over {
                     guard let over = overRaster(canvas, rect: f.rect, disposed: disposed) else {
                         throw layoutMismatch("written frame \(w) blends OVER, but frame \(f.start) changes a pixel to a colour that is not opaque or the palette has no transparent entry")
                     }
@@ -198,28 +167,28 @@ extension APNGEncoder {
                     continue
                 }
                 var candidates: [Candidate] = []
-                for dispose: UInt8 in [0, 1] {
-                    let disposed = dispose == 1 ? laid[laid.count - 1].rect : nil
+                for dispose in [APNGDisposeOp.none, .background] {
+                    let disposed = dispose == .background ? laid[laid.count - 1].rect : nil
                     let rect = (disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds())
                         ?? CanvasRect(x: 0, y: 0, width: 1, height: 1)
                     // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
                     // a rectangle holding an earlier SOURCE's is those bytes and more.
-                    if !candidates.contains(where: { $0.blend == 0 && rect.contains($0.rect) }) {
+                    if !candidates.contains(where: { $0.blend == .source && rect.contains($0.rect) }) {
                         let r = raster(ofFrame: i, canvas, rect: rect)
-                        candidates.append(Candidate(dispose: dispose, blend: 0, rect: rect, raster: r,
+                        candidates.append(Candidate(dispose: dispose, blend: .source, rect: rect, raster: r,
                                                     filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
                     }
                     // With no pixel kept, OVER writes exactly the SOURCE raster of the same
                     // rectangle, which is always a candidate already (and wins the tie).
                     if let over = overRaster(canvas, rect: rect, disposed: disposed), over.kept > 0 {
-                        candidates.append(Candidate(dispose: dispose, blend: 1, rect: rect, raster: over.raster,
+                        candidates.append(Candidate(dispose: dispose, blend: .over, rect: rect, raster: over.raster,
                                                     filtered: ScanlineFilter.filter(over.raster, strategy: candidateStrategy)))
                     }
                 }
                 let (chosen, candidateStream) = choose(candidates, compressor: compressor, level: candidateLevel,
                                                        needStream: reuseCandidate)
                 laid[laid.count - 1].dispose = chosen.dispose
-                write(APNGLayout.Frame(start: i, end: i + 1, rect: chosen.rect, blend: chosen.blend, dispose: 0),
+                write(APNGLayout.Frame(start: i, end: i + 1, rect: chosen.rect, blend: chosen.blend, dispose: .none),
                       chosen.raster, stream: candidateStream)
                 canvas.commit()
             }
@@ -230,13 +199,13 @@ extension APNGEncoder {
             if laid.count == 1 && frameCount > 1 && delays[1...].reduce(Delay.zero, +) > .zero {
                 laid[0].end = 1
                 let pixel = CanvasRect(x: 0, y: 0, width: 1, height: 1)
-                write(APNGLayout.Frame(start: 1, end: frameCount, rect: pixel, blend: 0, dispose: 0),
+                write(APNGLayout.Frame(start: 1, end: frameCount, rect: pixel, blend: .source, dispose: .none),
                       raster(ofFrame: 1, canvas, rect: pixel), stream: nil)
             }
         }
         compressPending()
         let written = laid.indices.map { k in
-            WrittenFrame(rect: laid[k].rect, blend: laid[k].blend, dispose: laid[k].dispose,
+            APNGFrame(rect: laid[k].rect, blend: laid[k].blend, dispose: laid[k].dispose,
                          delay: delays[laid[k].start..<laid[k].end].reduce(Delay.zero, +), stream: streams[k])
         }
         var layout = APNGLayout(width: width, height: height, frameCount: frameCount, frames: laid,
@@ -259,9 +228,9 @@ extension APNGEncoder {
         var next = 0
         for (w, f) in layout.frames.enumerated() {
             let r = f.rect
-            guard f.start == next, f.end > f.start, f.end <= frameCount, f.blend <= 1, f.dispose <= 1,
+            guard f.start == next, f.end > f.start, f.end <= frameCount,
                   r.x >= 0, r.y >= 0, r.width > 0, r.height > 0, r.x + r.width <= width, r.y + r.height <= height,
-                  w > 0 || (r == CanvasRect(x: 0, y: 0, width: width, height: height) && f.blend == 0) else {
+                  w > 0 || (r == CanvasRect(x: 0, y: 0, width: width, height: height) && f.blend == .source) else {
                 throw layoutMismatch("written frame \(w) (frames \(f.start)..<\(f.end), \(r.width)×\(r.height) at (\(r.x), \(r.y))) is malformed")
             }
             next = f.end
@@ -301,46 +270,14 @@ extension APNGEncoder {
         }
     }
 
-    private func file(_ frames: [WrittenFrame]) -> [UInt8] {
-        var w = PNGChunkWriter(reservingCapacity: frames.reduce(0) { $0 + $1.stream.count + 64 })
+    /// The APNG file of `frames`.
+    private func file(_ frames: [APNGFrame]) -> [UInt8] {
         switch source {
         case .indexed(let layout, _):
-            w.append("IHDR", PNGChunkWriter.header(width: width, height: height, bitDepth: layout.bitDepth, colorType: 3))
+            PNGFile(header: layout.header(width: width, height: height), palette: layout).bytes(frames: frames, loopCount: loopCount)
         case .truecolor(let layout, _):
-            w.append("IHDR", PNGChunkWriter.header(width: width, height: height, bitDepth: 8, colorType: layout.colorType))
+            PNGFile(header: layout.header(width: width, height: height)).bytes(frames: frames, loopCount: loopCount)
         }
-        w.append("sRGB", PNGChunkWriter.srgbPerceptual)
-        var actl: [UInt8] = []
-        APNGEncoder.appendBigEndian(UInt32(frames.count), to: &actl)
-        APNGEncoder.appendBigEndian(UInt32(loopCount), to: &actl)
-        w.append("acTL", actl)
-        if case .indexed(let layout, _) = source {
-            w.append("PLTE", layout.plte)
-            if layout.translucentCount > 0 { w.append("tRNS", layout.trns) }
-        }
-        var sequence: UInt32 = 0
-        for (n, f) in frames.enumerated() {
-            var fctl: [UInt8] = []
-            fctl.reserveCapacity(26)
-            for v in [sequence, UInt32(f.rect.width), UInt32(f.rect.height), UInt32(f.rect.x), UInt32(f.rect.y)] {
-                APNGEncoder.appendBigEndian(v, to: &fctl)
-            }
-            let (num, den) = f.delay.apngFraction
-            fctl += [UInt8(num >> 8), UInt8(num & 0xFF), UInt8(den >> 8), UInt8(den & 0xFF), f.dispose, f.blend]
-            w.append("fcTL", fctl)
-            sequence += 1
-            if n == 0 {
-                w.appendImageData(f.stream)
-            } else {
-                w.appendFrameData(f.stream, sequence: &sequence)
-            }
-        }
-        w.append("IEND", [])
-        return w.bytes
-    }
-
-    private static func appendBigEndian(_ v: UInt32, to d: inout [UInt8]) {
-        d += [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
     }
 
     // MARK: Keys and samples
@@ -418,7 +355,7 @@ extension APNGEncoder {
                 canvas.cropOver(rect, disposed: disposed, alpha: $0.baseAddress, keep: APNGEncoder.keepKey)
             }
         case .truecolor(let layout, _):
-            guard layout.hasAlpha else { return nil }
+            guard layout.colorType.hasAlpha else { return nil }
             over = canvas.cropOver(rect, disposed: disposed, alpha: nil, keep: 0)
         }
         guard let over else { return nil }

@@ -5,7 +5,7 @@
 ///
 /// The layout search ranks candidates the same way at every effort, so a layout found at `.fast`
 /// is the one a fresh `.default` or `.max` encode would find, and reusing it gives the same bytes.
-public struct APNGLayout: Sendable, Equatable {
+package struct APNGLayout: Sendable, Equatable {
     /// One written frame.
     struct Frame: Sendable, Equatable {
         /// The input frames it shows: `start` is drawn, the rest are identical and only add their
@@ -13,24 +13,22 @@ public struct APNGLayout: Sendable, Equatable {
         var start: Int
         var end: Int
         var rect: CanvasRect
-        /// 0 SOURCE, 1 OVER.
-        var blend: UInt8
-        /// 0 NONE, 1 BACKGROUND.
-        var dispose: UInt8
+        var blend: APNGBlendOp
+        var dispose: APNGDisposeOp
     }
 
     let width: Int
     let height: Int
     /// Input frames the layout was made for.
-    public let frameCount: Int
+    package let frameCount: Int
     let frames: [Frame]
     /// The size of each written frame's zlib stream in the encode that made this layout (at
     /// libdeflate level 6 for a `.fast` palette encode): a per-frame cost for callers that
     /// drop or merge frames later.
-    public let streamBytes: [Int]
+    package let streamBytes: [Int]
 
     /// Frames written to the file (fewer than `frameCount` when identical frames were merged).
-    public var writtenFrameCount: Int { frames.count }
+    package var writtenFrameCount: Int { frames.count }
 
     /// The streams themselves and the size of the file they made: what `shrinkAnimation` keeps
     /// for the frames it does not recompress. Not part of equality (a layout is the same layout
@@ -38,7 +36,7 @@ public struct APNGLayout: Sendable, Equatable {
     var streams: [[UInt8]] = []
     var fileBytes = 0
 
-    public static func == (a: APNGLayout, b: APNGLayout) -> Bool {
+    package static func == (a: APNGLayout, b: APNGLayout) -> Bool {
         a.width == b.width && a.height == b.height && a.frameCount == b.frameCount && a.frames == b.frames
             && a.streamBytes == b.streamBytes
     }

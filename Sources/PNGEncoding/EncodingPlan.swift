@@ -33,14 +33,14 @@ struct EncodingPlan {
         switch (effort, kind) {
         case (_, .packedPalette):
             // Filters on bytes that pack several indices only scramble them.
-            return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1,
+            return EncodingPlan(level: level(effort), strategies: [.none], trialLevel: 6, finalists: 1,
                                 alternatives: effort == .max ? [plan(.default, kind: kind)] : [])
         case (.max, .palette):
             // "none" won on every quantized file measured; the others are cheap insurance at level 6.
-            return EncodingPlan(level: 12, strategies: [.none, .fixed(1), .minimumSum], trialLevel: 6, finalists: 1,
+            return EncodingPlan(level: 12, strategies: [.none, .fixed(.sub), .minimumSum], trialLevel: 6, finalists: 1,
                                 alternatives: [plan(.default, kind: kind)])
         case (_, .palette):
-            return EncodingPlan(level: levels[effort]!, strategies: [.none], trialLevel: 6, finalists: 1)
+            return EncodingPlan(level: level(effort), strategies: [.none], trialLevel: 6, finalists: 1)
         case (.max, .truecolor):
             // Three finalists: the level-6 ranking of the top ones is not the level-12 ranking.
             return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 3,
@@ -48,11 +48,18 @@ struct EncodingPlan {
         case (_, .truecolor):
             // Flat artwork compresses best unfiltered, photos with the heuristic: a level-6 trial
             // of both picks the one to finish.
-            return EncodingPlan(level: levels[effort]!, strategies: [.none, .minimumSum], trialLevel: 6, finalists: 1)
+            return EncodingPlan(level: level(effort), strategies: [.none, .minimumSum], trialLevel: 6, finalists: 1)
         }
     }
 
-    private static let levels: [Effort: Int] = [.fast: 6, .default: 10, .max: 12]
+    /// The libdeflate level of the stream written at `effort`.
+    private static func level(_ effort: Effort) -> Int {
+        switch effort {
+        case .fast: 6
+        case .default: 10
+        case .max: 12
+        }
+    }
 
     /// The plan behind the (palette-only) size estimators: one unfiltered level-6 pass, whose
     /// stream is about `1 / estimateScale` times the `.default` stream.

@@ -1,7 +1,7 @@
 /// How filter types are chosen for the rows of an image.
-enum FilterStrategy: Hashable, CustomStringConvertible {
-    /// The same filter type (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) on every row.
-    case fixed(UInt8)
+enum FilterStrategy: Hashable, Sendable, CustomStringConvertible {
+    /// The same filter type on every row.
+    case fixed(FilterType)
     /// Per row, the type whose output has the smallest sum of absolute values when the bytes are
     /// read as signed: the classic heuristic from the PNG specification.
     case minimumSum
@@ -9,15 +9,16 @@ enum FilterStrategy: Hashable, CustomStringConvertible {
     /// this one smallest (libdeflate level 1): slow, for `.max`.
     case bruteForce
 
-    static let none = FilterStrategy.fixed(0)
+    static let none = FilterStrategy.fixed(.none)
     /// Every whole-image strategy, in the order `.max` effort tries them.
-    static let all: [FilterStrategy] = [.fixed(0), .minimumSum, .fixed(1), .fixed(2), .fixed(3), .fixed(4), .bruteForce]
+    static let all: [FilterStrategy] = [.fixed(.none), .minimumSum, .fixed(.sub), .fixed(.up), .fixed(.average), .fixed(.paeth),
+                                        .bruteForce]
     /// Rows of context the brute-force choice compresses with the candidate row.
     static let bruteForceWindowRows = 4
 
     var description: String {
         switch self {
-        case .fixed(let t): ["none", "sub", "up", "average", "paeth"][Int(min(t, 4))]
+        case .fixed(let t): t.description
         case .minimumSum: "min-sum"
         case .bruteForce: "brute-force"
         }

@@ -1,6 +1,7 @@
 import CDeflate
 
-/// Builds a PNG byte stream: the signature, then chunks (length, type, data, CRC-32).
+/// Builds a PNG byte stream: the signature, then chunks (length, type, data, CRC-32). Which
+/// chunks come in which order is `PNGFile`'s business.
 struct PNGChunkWriter {
     static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
     /// Image data is split into chunks of at most this many bytes. One large chunk costs the
@@ -26,62 +27,42 @@ struct PNGChunkWriter {
     mutating func append(_ type: StaticString, prefix: UInt32?, data: UnsafeRawBufferPointer) {
         precondition(type.utf8CodeUnitCount == 4)
         let length = data.count + (prefix == nil ? 0 : 4)
-        appendBigEndian(UInt32(length))
+        bytes.appendBigEndian(UInt32(length))
         let typeStart = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(start: type.utf8Start, count: 4))
-        if let prefix { appendBigEndian(prefix) }
+        if let prefix { bytes.appendBigEndian(prefix) }
         if data.count > 0 { bytes.append(contentsOf: data) }
         let crc = bytes.withUnsafeBufferPointer { b in
             libdeflate_crc32(0, b.baseAddress! + typeStart, bytes.count - typeStart)
         }
-        appendBigEndian(crc)
+        bytes.appendBigEndian(crc)
     }
 
     /// Appends `stream` as IDAT chunks of at most `maxDataChunk` bytes.
     mutating func appendImageData(_ stream: [UInt8]) {
-        stream.withUnsafeBytes { s in
-            var offset = 0
-            repeat {
-                let n = min(PNGChunkWriter.maxDataChunk, s.count - offset)
-                append("IDAT", prefix: nil, data: UnsafeRawBufferPointer(rebasing: s[offset..<(offset + n)]))
-                offset += n
-            } while offset < s.count
-        }
+        appendSplit("IDAT", stream) { nil }
     }
 
-    /// Appends `stream` as fdAT chunks, each taking the next sequence number.
+    /// Appends `stream` as fdAT chunks of at most `maxDataChunk` bytes, each taking the next
+    /// sequence number.
     mutating func appendFrameData(_ stream: [UInt8], sequence: inout UInt32) {
+        var next = sequence
+        appendSplit("fdAT", stream) {
+            defer { next += 1 }
+            return next
+        }
+        sequence = next
+    }
+
+    /// `stream` in chunks of type `type`, each prefixed by `prefix()` when that is not nil.
+    private mutating func appendSplit(_ type: StaticString, _ stream: [UInt8], prefix: () -> UInt32?) {
         stream.withUnsafeBytes { s in
             var offset = 0
             repeat {
                 let n = min(PNGChunkWriter.maxDataChunk, s.count - offset)
-                append("fdAT", prefix: sequence, data: UnsafeRawBufferPointer(rebasing: s[offset..<(offset + n)]))
-                sequence += 1
+                append(type, prefix: prefix(), data: UnsafeRawBufferPointer(rebasing: s[offset..<(offset + n)]))
                 offset += n
             } while offset < s.count
         }
     }
-
-    mutating func appendBigEndian(_ v: UInt32) {
-        bytes.append(UInt8(truncatingIfNeeded: v >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: v >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: v >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: v))
-    }
-
-    /// IHDR data: size, bit depth, colour type; deflate, adaptive filtering, no interlace.
-    static func header(width: Int, height: Int, bitDepth: Int, colorType: Int) -> [UInt8] {
-        var d: [UInt8] = []
-        d.reserveCapacity(13)
-        for v in [UInt32(width), UInt32(height)] {
-            d.append(UInt8(truncatingIfNeeded: v >> 24)); d.append(UInt8(truncatingIfNeeded: v >> 16))
-            d.append(UInt8(truncatingIfNeeded: v >> 8)); d.append(UInt8(truncatingIfNeeded: v))
-        }
-        d += [UInt8(bitDepth), UInt8(colorType), 0, 0, 0]
-        return d
-    }
-
-    /// sRGB chunk data: rendering intent 0 (perceptual). Every file carries it, so viewers
-    /// treat the samples as sRGB, which is what every stage works in.
-    static let srgbPerceptual: [UInt8] = [0]
 }

@@ -1,20 +1,5 @@
 import ImageCore
 
-/// How hard the encoder works on filters and deflate.
-///
-/// - `fast`: libdeflate level 6. Palette images unfiltered; truecolour images unfiltered or
-///   with the per-row minimum-sum heuristic, whichever compresses smaller.
-/// - `default`: level 10, filters chosen as for `fast` by a level-6 trial.
-/// - `max`: level 12; for truecolour every filter strategy (five fixed types, the heuristic, and
-///   a per-row brute-force choice) is tried at level 6 and the best three are finished at level
-///   12; palette images try three strategies. The `.default`
-///   result is computed too and kept when smaller, so `.max` is never larger than `.default`.
-///
-/// Every level is lossless; they differ only in size and time (figures in NOTES.md).
-public enum Effort: String, Sendable, CaseIterable, Codable {
-    case fast, `default`, max
-}
-
 /// Entry point of the encoding stage: lossless PNG and APNG writing.
 ///
 /// Every file carries an sRGB chunk (perceptual intent). Encoding never fails: the input types
@@ -34,12 +19,7 @@ public enum PNGEncoder {
         let layout = TruecolorLayout(fitting: [image])
         let raster = layout.raster(image.pixels, width: image.width, height: image.height)
         let stream = plan(.truecolor).compress(raster, with: ZlibCompressor())
-        var w = PNGChunkWriter(reservingCapacity: stream.count)
-        w.append("IHDR", PNGChunkWriter.header(width: image.width, height: image.height, bitDepth: 8, colorType: layout.colorType))
-        w.append("sRGB", PNGChunkWriter.srgbPerceptual)
-        w.appendImageData(stream)
-        w.append("IEND", [])
-        return (w.bytes, stream.count)
+        return (PNGFile(header: layout.header(width: image.width, height: image.height)).bytes(stream: stream), stream.count)
     }
 
     /// An indexed PNG (colour type 3) with PLTE and, when some entry is translucent, tRNS.
@@ -65,7 +45,7 @@ public enum PNGEncoder {
     /// took 11–157 ms. Use it to rank or prune candidates; encode the final choice for real. (An
     /// 8-bit gray-ramp palette is written as gray, where filters can make the file smaller than
     /// this unfiltered estimate.)
-    public static func estimatedSize(_ image: IndexedImage) -> Int {
+    package static func estimatedSize(_ image: IndexedImage) -> Int {
         let (bytes, stream) = encodeIndexed(image, plan: { EncodingPlan.estimate(kind: $0) })
         return bytes.isEmpty ? 0 : EncodingPlan.estimatedSize(fileBytes: bytes.count, streamBytes: stream)
     }
@@ -84,14 +64,8 @@ public enum PNGEncoder {
         }
         let kind: EncodingPlan.Kind = layout.bitDepth < 8 ? .packedPalette : .palette
         let stream = plan(kind).compress(raster, with: ZlibCompressor())
-        var w = PNGChunkWriter(reservingCapacity: stream.count + 1024)
-        w.append("IHDR", PNGChunkWriter.header(width: image.width, height: image.height, bitDepth: layout.bitDepth, colorType: 3))
-        w.append("sRGB", PNGChunkWriter.srgbPerceptual)
-        w.append("PLTE", layout.plte)
-        if layout.translucentCount > 0 { w.append("tRNS", layout.trns) }
-        w.appendImageData(stream)
-        w.append("IEND", [])
-        return (w.bytes, stream.count)
+        let file = PNGFile(header: layout.header(width: image.width, height: image.height), palette: layout)
+        return (file.bytes(stream: stream), stream.count)
     }
 
     /// A palette image whose entries are all opaque levels of a gray ramp, as gray (colour type 0):
@@ -105,11 +79,7 @@ public enum PNGEncoder {
             Raster.packing($0.baseAddress!, width: image.width, height: image.height, bitDepth: depth)
         }
         let stream = plan(depth < 8 ? .packedPalette : .truecolor).compress(raster, with: ZlibCompressor())
-        var w = PNGChunkWriter(reservingCapacity: stream.count)
-        w.append("IHDR", PNGChunkWriter.header(width: image.width, height: image.height, bitDepth: depth, colorType: 0))
-        w.append("sRGB", PNGChunkWriter.srgbPerceptual)
-        w.appendImageData(stream)
-        w.append("IEND", [])
-        return (w.bytes, stream.count)
+        let header = PNGHeader(width: image.width, height: image.height, bitDepth: depth, colorType: .gray)
+        return (PNGFile(header: header).bytes(stream: stream), stream.count)
     }
 }

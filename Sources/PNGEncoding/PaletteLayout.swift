@@ -70,6 +70,11 @@ struct PaletteLayout {
         return nil
     }
 
+    /// IHDR of a `width × height` image written with this palette.
+    func header(width: Int, height: Int) -> PNGHeader {
+        PNGHeader(width: width, height: height, bitDepth: bitDepth, colorType: .palette)
+    }
+
     static func bitDepth(forEntries n: Int) -> Int {
         n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8
     }

@@ -23,10 +23,10 @@ enum ScanlineFilter {
                             let o = dst + y * (rowBytes + 1)
                             switch strategy {
                             case .fixed(let type):
-                                o[0] = type
-                                filterRow(type: Int(type), cur: cur, prev: prev, count: rowBytes, unit: unit, out: o + 1)
+                                o[0] = type.rawValue
+                                filterRow(type: type, cur: cur, prev: prev, count: rowBytes, unit: unit, out: o + 1)
                             case .minimumSum, .bruteForce:
-                                o[0] = minimumSumRow(cur: cur, prev: prev, count: rowBytes, unit: unit, scratch: s.baseAddress!, out: o + 1)
+                                o[0] = minimumSumRow(cur: cur, prev: prev, count: rowBytes, unit: unit, scratch: s.baseAddress!, out: o + 1).rawValue
                             }
                         }
                     }
@@ -58,15 +58,15 @@ enum ScanlineFilter {
                             // The chosen rows before this one, then the candidate.
                             w.update(from: dst + (y - context) * stride, count: context * stride)
                             let candidate = w + context * stride
-                            var best = 0, bestSize = Int.max
-                            for type in 0..<5 {
-                                candidate[0] = UInt8(type)
+                            var best = FilterType.none, bestSize = Int.max
+                            for type in FilterType.allCases {
+                                candidate[0] = type.rawValue
                                 filterRow(type: type, cur: cur, prev: prev, count: rowBytes, unit: unit, out: candidate + 1)
                                 let size = compressor.compressedSize(w, count: (context + 1) * stride, level: 1)
                                 if size < bestSize { bestSize = size; best = type }
                             }
                             let o = dst + y * stride
-                            o[0] = UInt8(best)
+                            o[0] = best.rawValue
                             filterRow(type: best, cur: cur, prev: prev, count: rowBytes, unit: unit, out: o + 1)
                         }
                     }
@@ -79,17 +79,17 @@ enum ScanlineFilter {
     /// Filters every way, keeps the one with the smallest signed-absolute sum; returns its type.
     @inline(never)
     static func minimumSumRow(cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>, count: Int, unit: Int,
-                              scratch: UnsafeMutablePointer<UInt8>, out: UnsafeMutablePointer<UInt8>) -> UInt8 {
-        var best = 0
+                              scratch: UnsafeMutablePointer<UInt8>, out: UnsafeMutablePointer<UInt8>) -> FilterType {
+        var best = FilterType.none
         var bestSum = Int.max
-        for type in 0..<5 {
-            let row = scratch + type * count
+        for type in FilterType.allCases {
+            let row = scratch + Int(type.rawValue) * count
             filterRow(type: type, cur: cur, prev: prev, count: count, unit: unit, out: row)
             let sum = signedAbsoluteSum(row, count: count)
             if sum < bestSum { bestSum = sum; best = type }
         }
-        out.update(from: scratch + best * count, count: count)
-        return UInt8(best)
+        out.update(from: scratch + Int(best.rawValue) * count, count: count)
+        return best
     }
 
     /// Σ |b| with each byte read as a signed 8-bit value. `min(b, 0 &- b)` is that magnitude
@@ -130,32 +130,32 @@ enum ScanlineFilter {
 
     /// One row through one filter type. `prev` is the unfiltered row above (zeros for row 0).
     @inline(never)
-    static func filterRow(type: Int, cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>, count: Int, unit: Int,
+    static func filterRow(type: FilterType, cur: UnsafePointer<UInt8>, prev: UnsafePointer<UInt8>, count: Int, unit: Int,
                           out: UnsafeMutablePointer<UInt8>) {
         // Wrapping `&+`/`&-` on the indices keeps overflow checks out of the loops, which lets
         // LLVM vectorise them (Paeth went from 6 ms to 0.4 ms on a 618² RGBA frame).
         let head = min(unit, count)
         var i = 0
         switch type {
-        case 1:
+        case .sub:
             while i < head { out[i] = cur[i]; i &+= 1 }
             while i < count { out[i] = cur[i] &- cur[i &- unit]; i &+= 1 }
-        case 2:
+        case .up:
             while i < count { out[i] = cur[i] &- prev[i]; i &+= 1 }
-        case 3:
+        case .average:
             while i < head { out[i] = cur[i] &- (prev[i] >> 1); i &+= 1 }
             while i < count {
                 out[i] = cur[i] &- UInt8(truncatingIfNeeded: (UInt16(cur[i &- unit]) &+ UInt16(prev[i])) >> 1)
                 i &+= 1
             }
-        case 4:
+        case .paeth:
             // With no left neighbour the Paeth predictor is the byte above.
             while i < head { out[i] = cur[i] &- prev[i]; i &+= 1 }
             while i < count {
                 out[i] = cur[i] &- paeth(Int16(cur[i &- unit]), Int16(prev[i]), Int16(prev[i &- unit]))
                 i &+= 1
             }
-        default:
+        case .none:
             out.update(from: cur, count: count)
         }
     }

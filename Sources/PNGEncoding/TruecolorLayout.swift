@@ -1,26 +1,32 @@
 import ImageCore
 
-/// The smallest lossless truecolour PNG form of some RGBA pixels: gray (0), RGB (2),
-/// gray+alpha (4) or RGBA (6), always 8 bits per sample.
+/// The smallest lossless truecolour PNG form of some RGBA pixels: gray, RGB, gray+alpha or
+/// RGBA, always 8 bits per sample.
 struct TruecolorLayout {
-    /// PNG colour type: 0, 2, 4 or 6.
-    let colorType: Int
+    /// `.gray`, `.rgb`, `.grayAlpha` or `.rgba`.
+    let colorType: PNGColorType
 
-    var channels: Int { [0: 1, 2: 3, 4: 2, 6: 4][colorType]! }
-    var hasAlpha: Bool { colorType == 4 || colorType == 6 }
-
-    init(colorType: Int) { self.colorType = colorType }
+    /// A layout of the given form; `colorType` must not be `.palette`.
+    init(colorType: PNGColorType) {
+        precondition(colorType != .palette, "a truecolour layout cannot be a palette")
+        self.colorType = colorType
+    }
 
     /// The form that holds every one of `images` exactly.
     init(fitting images: [Image]) {
         let opaque = images.allSatisfy(\.isOpaque)
         let gray = images.allSatisfy(\.isGray)
-        colorType = gray ? (opaque ? 0 : 4) : (opaque ? 2 : 6)
+        colorType = gray ? (opaque ? .gray : .grayAlpha) : (opaque ? .rgb : .rgba)
+    }
+
+    /// IHDR of a `width × height` image in this form.
+    func header(width: Int, height: Int) -> PNGHeader {
+        PNGHeader(width: width, height: height, bitDepth: 8, colorType: colorType)
     }
 
     /// The raster of `rgba` (`width × height` pixels, 4 bytes each) in this form.
     func raster(_ rgba: [UInt8], width: Int, height: Int) -> Raster {
-        let ch = channels
+        let ch = colorType.channels
         var out = [UInt8](repeating: 0, count: width * height * ch)
         rgba.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { o in
@@ -31,18 +37,20 @@ struct TruecolorLayout {
     }
 
     @inline(never)
-    private static func convert(_ s: UnsafePointer<UInt8>?, pixels n: Int, colorType: Int, into o: UnsafeMutablePointer<UInt8>?) {
+    private static func convert(_ s: UnsafePointer<UInt8>?, pixels n: Int, colorType: PNGColorType, into o: UnsafeMutablePointer<UInt8>?) {
         guard let s, let o else { return }
         var i = 0
         switch colorType {
-        case 0:
+        case .gray:
             while i < n { o[i] = s[4 * i]; i &+= 1 }
-        case 4:
+        case .grayAlpha:
             while i < n { o[2 * i] = s[4 * i]; o[2 * i + 1] = s[4 * i + 3]; i &+= 1 }
-        case 2:
+        case .rgb:
             while i < n { o[3 * i] = s[4 * i]; o[3 * i + 1] = s[4 * i + 1]; o[3 * i + 2] = s[4 * i + 2]; i &+= 1 }
-        default:
+        case .rgba:
             o.update(from: s, count: 4 * n)
+        case .palette:
+            preconditionFailure("a truecolour layout is never a palette (init checks it)")
         }
     }
 }

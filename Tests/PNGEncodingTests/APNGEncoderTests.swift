@@ -168,7 +168,7 @@ final class APNGEncoderTests: XCTestCase {
                     let apng = try PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 0, effort: effort)
                     let info = try assertDecodesExactly(apng, frames: frames, delays: delays, loopCount: 0)
                     if info.isAnimated {
-                        XCTAssertEqual(info.colorType, TruecolorLayout(fitting: frames).colorType)
+                        XCTAssertEqual(info.colorType, Int(TruecolorLayout(fitting: frames).colorType.rawValue))
                     }
                 }
             }
@@ -319,9 +319,9 @@ final class APNGEncoderTests: XCTestCase {
         }
         let plan = EncodingPlan.plan(.default, kind: .palette)
         let serial = rasters.map { plan.compress($0, with: ZlibCompressor()) }
-        let parallel = APNGEncoder.compressInParallel(rasters, plan: plan, first: ZlibCompressor())
+        let parallel = APNGEncoder.compressInParallel(rasters, plan: plan, compressor: ZlibCompressor())
         XCTAssertEqual(parallel, serial)
-        XCTAssertEqual(APNGEncoder.compressInParallel([], plan: plan, first: ZlibCompressor()), [])
+        XCTAssertEqual(APNGEncoder.compressInParallel([], plan: plan, compressor: ZlibCompressor()), [])
     }
 
 }

@@ -83,7 +83,7 @@ final class APNGLayoutTests: XCTestCase {
         let corners = changed([(2, 2), (26, 15)], to: 2)
         let (_, layout) = try PNGEncoder.encodeAnimationWithLayout(frames: [base, corners], delays: Array(d[0..<2]))
         XCTAssertEqual(layout.writtenFrameCount, 2)
-        XCTAssertEqual(layout.frames[1].blend, 1, "the test needs an OVER frame")
+        XCTAssertEqual(layout.frames[1].blend, .over, "the test needs an OVER frame")
         let (_, merging) = try PNGEncoder.encodeAnimationWithLayout(frames: [base, base, corners], delays: d)
 
         func assertRefused(_ frames: [IndexedImage], _ layout: APNGLayout, _ what: String, line: UInt = #line) {

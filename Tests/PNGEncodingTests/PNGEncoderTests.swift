@@ -137,20 +137,17 @@ final class PNGEncoderTests: XCTestCase {
     func testEachFilterStrategyRoundTrips() throws {
         // Every strategy on every raster kind, through libpng.
         let images: [Raster] = [
-            TruecolorLayout(colorType: 6).raster(TestImages.truecolor(.rgba, width: 13, height: 7, seed: 5).pixels, width: 13, height: 7),
-            TruecolorLayout(colorType: 2).raster(TestImages.truecolor(.rgb, width: 13, height: 7, seed: 6).pixels, width: 13, height: 7),
+            TruecolorLayout(colorType: .rgba).raster(TestImages.truecolor(.rgba, width: 13, height: 7, seed: 5).pixels, width: 13, height: 7),
+            TruecolorLayout(colorType: .rgb).raster(TestImages.truecolor(.rgb, width: 13, height: 7, seed: 6).pixels, width: 13, height: 7),
         ]
         for raster in images {
             for strategy in FilterStrategy.all {
                 let plan = EncodingPlan(level: 6, strategies: [strategy], trialLevel: 6, finalists: 1)
                 let stream = plan.compress(raster, with: ZlibCompressor())
-                var w = PNGChunkWriter()
-                let type = raster.bitsPerPixel == 32 ? 6 : 2
-                w.append("IHDR", PNGChunkWriter.header(width: raster.width, height: raster.height, bitDepth: 8, colorType: type))
-                w.appendImageData(stream)
-                w.append("IEND", [])
-                let decoded = try LibPNGDecoder.decode(w.bytes)
-                let back = TruecolorLayout(colorType: type).raster(decoded.pixels, width: raster.width, height: raster.height)
+                let layout = TruecolorLayout(colorType: raster.bitsPerPixel == 32 ? .rgba : .rgb)
+                let file = PNGFile(header: layout.header(width: raster.width, height: raster.height)).bytes(stream: stream)
+                let decoded = try LibPNGDecoder.decode(file)
+                let back = layout.raster(decoded.pixels, width: raster.width, height: raster.height)
                 XCTAssertEqual(back.data, raster.data, "\(strategy)")
             }
         }
@@ -158,13 +155,11 @@ final class PNGEncoderTests: XCTestCase {
 
     func testStoredFallbackStreamDecodes() throws {
         let image = TestImages.truecolor(.rgba, width: 200, height: 90, seed: 8) // > 65535 bytes: several stored blocks
-        let raster = TruecolorLayout(colorType: 6).raster(image.pixels, width: 200, height: 90)
+        let layout = TruecolorLayout(colorType: .rgba)
+        let raster = layout.raster(image.pixels, width: 200, height: 90)
         let stream = ScanlineFilter.filter(raster, strategy: .none).withUnsafeBufferPointer { ZlibCompressor.stored($0) }
-        var w = PNGChunkWriter()
-        w.append("IHDR", PNGChunkWriter.header(width: 200, height: 90, bitDepth: 8, colorType: 6))
-        w.appendImageData(stream)
-        w.append("IEND", [])
-        XCTAssertEqual(try LibPNGDecoder.decode(w.bytes), image)
+        let file = PNGFile(header: layout.header(width: 200, height: 90)).bytes(stream: stream)
+        XCTAssertEqual(try LibPNGDecoder.decode(file), image)
     }
 
     func testLargeImageDataIsSplitIntoSeveralIDATChunks() throws {

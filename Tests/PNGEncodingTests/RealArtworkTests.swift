@@ -94,7 +94,7 @@ final class RealArtworkTests: XCTestCase {
         }
     }
 
-    func testConcurrentEncodesMatchSerialOnes() throws {
+    func testConcurrentEncodesMatchSerialOnes() async throws {
         let image = try LibPNGDecoder.decode(try fixture("noto_2764_red_heart_512.png"))
         let indexed = try XCTUnwrap(Self.exactIndexed([image])?.first)
         let frames = APNGEncoderTests.walk(width: 40, height: 30, frames: 6, palette: TestImages.palette(20, translucent: true, seed: 1), seed: 2)
@@ -102,15 +102,20 @@ final class RealArtworkTests: XCTestCase {
         let serial = (PNGEncoder.encode(image, effort: .fast), PNGEncoder.encode(indexed, effort: .fast),
                       try PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 0, effort: .fast))
         XCTAssertEqual(try APNGTestDecoder.decode(serial.2).frames, APNGEncoderTests.merged(frames.map { $0.expanded() }, delays).0)
-        let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: 12)
-        results.initialize(repeating: [])
-        defer { results.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: 12) { i in
-            switch i % 3 {
-            case 0: results[i] = PNGEncoder.encode(image, effort: .fast)
-            case 1: results[i] = PNGEncoder.encode(indexed, effort: .fast)
-            default: results[i] = (try? PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 0, effort: .fast)) ?? []
+        // Twelve encodes as concurrent tasks, four of each kind.
+        let results = await withTaskGroup(of: (Int, [UInt8]).self) { group in
+            for i in 0..<12 {
+                group.addTask {
+                    switch i % 3 {
+                    case 0: (i, PNGEncoder.encode(image, effort: .fast))
+                    case 1: (i, PNGEncoder.encode(indexed, effort: .fast))
+                    default: (i, (try? PNGEncoder.encodeAnimation(frames: frames, delays: delays, loopCount: 0, effort: .fast)) ?? [])
+                    }
+                }
             }
+            var out = [[UInt8]](repeating: [], count: 12)
+            for await (i, bytes) in group { out[i] = bytes }
+            return out
         }
         for i in 0..<12 {
             XCTAssertEqual(results[i], [serial.0, serial.1, serial.2][i % 3], "run \(i)")

@@ -37,7 +37,7 @@ final class ScanlineFilterTests: XCTestCase {
                     cur.withUnsafeBufferPointer { c in
                         prev.withUnsafeBufferPointer { p in
                             out.withUnsafeMutableBufferPointer { o in
-                                ScanlineFilter.filterRow(type: type, cur: c.baseAddress!, prev: p.baseAddress!, count: count, unit: unit, out: o.baseAddress!)
+                                ScanlineFilter.filterRow(type: FilterType(rawValue: UInt8(type))!, cur: c.baseAddress!, prev: p.baseAddress!, count: count, unit: unit, out: o.baseAddress!)
                             }
                         }
                     }

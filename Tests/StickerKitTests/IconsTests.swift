@@ -1,4 +1,6 @@
 import XCTest
+import ImageDecoding
+import ImageResize
 @testable import StickerKit
 
 final class IconsTests: XCTestCase {
@@ -62,49 +64,13 @@ final class IconsTests: XCTestCase {
         XCTAssertEqual(files.count, 13, "file names are unique")
     }
 
-    func testCoverFitCropsCentreToTheTargetAspect() {
-        // 100×100: a green band in rows 0..<12, white below. A 120×90 cover keeps rows 12.5…87.5.
-        var img = Image(width: 100, height: 100)
-        for y in 0..<100 { for x in 0..<100 { img[x, y] = y < 12 ? RGBA(0, 255, 0) : RGBA(255, 255, 255) } }
-        let out = CoverScaler.flatten(CoverScaler.cover(img, width: 120, height: 90), width: 120, height: 90, over: RGBA(0, 0, 0))
-        XCTAssertEqual(out.width, 120)
-        XCTAssertEqual(out.height, 90)
-        XCTAssertEqual(out[60, 0], RGBA(255, 255, 255))
-
-        // 200×100, red left half, blue right half → 100×100 keeps columns 50..<150: half red, half blue.
-        var wide = Image(width: 200, height: 100)
-        for y in 0..<100 { for x in 0..<200 { wide[x, y] = x < 100 ? RGBA(255, 0, 0) : RGBA(0, 0, 255) } }
-        let sq = CoverScaler.flatten(CoverScaler.cover(wide, width: 100, height: 100), width: 100, height: 100, over: RGBA(0, 0, 0))
-        XCTAssertEqual(sq[10, 50], RGBA(255, 0, 0))
-        XCTAssertEqual(sq[48, 50], RGBA(255, 0, 0))
-        XCTAssertEqual(sq[51, 50], RGBA(0, 0, 255))
-        XCTAssertEqual(sq[90, 50], RGBA(0, 0, 255))
-    }
-
-    func testTransparencyBecomesTheBackgroundAndSolidStaysSolid() {
-        let clear = Image(width: 64, height: 64)
-        let onYellow = CoverScaler.flatten(CoverScaler.cover(clear, width: 54, height: 40), width: 54, height: 40, over: RGBA(255, 200, 0))
-        XCTAssertTrue(onYellow.isOpaque)
-        XCTAssertEqual(onYellow[27, 20], RGBA(255, 200, 0))
-
-        var half = Image(width: 7, height: 5)
-        for y in 0..<5 { for x in 0..<7 { half[x, y] = RGBA(10, 100, 200, 128) } }
-        for (w, h) in [(3, 2), (13, 11), (7, 5)] {
-            let s = CoverScaler.unpremultiply(CoverScaler.cover(half, width: w, height: h), width: w, height: h)
-            for y in 0..<h { for x in 0..<w {
-                let p = s[x, y]
-                XCTAssertEqual(Int(p.a), 128, accuracy: 1)
-                XCTAssertEqual(Int(p.r), 10, accuracy: 1); XCTAssertEqual(Int(p.g), 100, accuracy: 1); XCTAssertEqual(Int(p.b), 200, accuracy: 1)
-            } }
+    func testEverySlotIsTheSourceCoverResizedOverTheBackground() throws {
+        let image = source()
+        let set = try IconSetFiles.render(image, background: RGBA(255, 200, 0), effort: .fast)
+        for (slot, png) in zip(set.slots, set.pngs) {
+            let expected = Resizer.resize(image, width: slot.pixelWidth, height: slot.pixelHeight, fit: .cover, over: RGBA(255, 200, 0))
+            XCTAssertEqual(try ImageDecoder.decode(png).animation.frames[0].image, expected, slot.fileName)
         }
-    }
-
-    func testAreaAverageOfAnEvenCheckerIsTheMean() {
-        var img = Image(width: 8, height: 8)
-        for y in 0..<8 { for x in 0..<8 { img[x, y] = (x + y) % 2 == 0 ? RGBA(0, 0, 0) : RGBA(200, 200, 200) } }
-        let s = CoverScaler.unpremultiply(CoverScaler.cover(img, width: 2, height: 2), width: 2, height: 2)
-        XCTAssertEqual(s[0, 0], RGBA(100, 100, 100))
-        XCTAssertEqual(s[1, 1], RGBA(100, 100, 100))
     }
 
     func testEmptySourceIsAParameterError() {

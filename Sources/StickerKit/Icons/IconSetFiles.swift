@@ -1,4 +1,5 @@
 import Foundation
+import ImageResize
 import PNGEncoding
 
 /// A rendered iMessage app icon set: one opaque PNG per `IconSlot` and its Contents.json.
@@ -20,8 +21,7 @@ public struct IconSetFiles: Sendable {
         for slot in slots {
             let key = "\(slot.pixelWidth)x\(slot.pixelHeight)"
             if let done = cache[key] { pngs.append(done); continue }
-            let premul = CoverScaler.cover(image, width: slot.pixelWidth, height: slot.pixelHeight)
-            let flat = CoverScaler.flatten(premul, width: slot.pixelWidth, height: slot.pixelHeight, over: background)
+            let flat = Resizer.resize(image, width: slot.pixelWidth, height: slot.pixelHeight, fit: .cover, over: background)
             let png = PNGEncoder.encode(flat, effort: effort)
             if png.isEmpty { throw ImageError(.encoding, .png, "encoder returned no bytes for the \(key) icon") }
             cache[key] = png
@@ -38,7 +38,7 @@ public struct IconSetFiles: Sendable {
     /// The set's Contents.json (`images` with filename, idiom, platform, scale, size; `info`).
     public var contentsJSON: [UInt8] {
         let images = slots.map {
-            CatalogContents.IconSet.Image(filename: $0.fileName, idiom: $0.idiom, platform: $0.platform,
+            CatalogContents.IconSet.Image(filename: $0.fileName, idiom: $0.idiom.rawValue, platform: $0.platform?.rawValue,
                                           scale: "\($0.scale)x", size: $0.sizeString)
         }
         var data = (try? CatalogFiles.encoder().encode(CatalogContents.IconSet(images: images))) ?? Data()

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCore
 import ImageDecoding
+import ImageResize
 import PNGEncoding
 
 /// The preview as one PNG: a row per sticker (its first frame), a column per
@@ -23,9 +24,7 @@ public enum ContactSheet {
         let photo = photoCell(cell)
         for (row, sticker) in stickers.enumerated() {
             let w = PreviewPage.cssSize(sticker.width), h = PreviewPage.cssSize(sticker.height)
-            let scaled = sticker.width > 0 && sticker.height > 0
-                ? CoverScaler.scale(sticker, x: 0, y: 0, w: Double(sticker.width), h: Double(sticker.height), width: w, height: h)
-                : []
+            let scaled = sticker.width > 0 && sticker.height > 0 ? Resizer.resize(sticker, width: w, height: h, fit: .cover) : nil
             for (col, bg) in PreviewBackground.allCases.enumerated() {
                 let x0 = gap + col * (cell + gap), y0 = gap + row * (cell + gap)
                 fill(&px, width, x0, y0, cell, cell) { x, y in
@@ -33,8 +32,8 @@ public enum ContactSheet {
                     if bg == .checkerboard { return (x / 8 + y / 8) % 2 == 0 ? RGBA(200, 200, 200) : RGBA(255, 255, 255) }
                     return photo.map { $0[x, y] } ?? RGBA(128, 128, 128)
                 }
-                if !scaled.isEmpty {
-                    composite(scaled, w, h, onto: &px, width, x0 + (cell - w) / 2, y0 + (cell - h) / 2)
+                if let scaled {
+                    composite(scaled, onto: &px, width, x0 + (cell - w) / 2, y0 + (cell - h) / 2)
                 }
             }
         }
@@ -51,7 +50,7 @@ public enum ContactSheet {
     static func photoCell(_ side: Int) -> Image? {
         guard let decoded = try? ImageDecoder.decode(PreviewPhoto.jpeg) else { return nil }
         let img = decoded.animation.frames[0].image
-        return CoverScaler.flatten(CoverScaler.cover(img, width: side, height: side), width: side, height: side, over: RGBA(0, 0, 0))
+        return Resizer.resize(img, width: side, height: side, fit: .cover, over: RGBA(0, 0, 0))
     }
 
     /// Sets a `w × h` block at (x0, y0) from `color(x, y)` (coordinates within the block).
@@ -65,25 +64,18 @@ public enum ContactSheet {
         }
     }
 
-    /// Premultiplied `w × h` pixels composited over the opaque sheet at (x0, y0).
-    static func composite(_ src: [Float], _ w: Int, _ h: Int, onto px: inout [UInt8], _ width: Int, _ x0: Int, _ y0: Int) {
-        src.withUnsafeBufferPointer { s in
-            px.withUnsafeMutableBufferPointer { d in
-                for y in 0..<h {
-                    compositeRow(s.baseAddress! + y * w * 4, d.baseAddress! + ((y0 + y) * width + x0) * 4, w)
-                }
+    /// `image` (straight alpha) composited over the opaque sheet at (x0, y0).
+    static func composite(_ image: Image, onto px: inout [UInt8], _ width: Int, _ x0: Int, _ y0: Int) {
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let s = image[x, y]
+                let i = ((y0 + y) * width + x0 + x) * 4
+                let a = Int(s.a)
+                // c·a + d·(255 − a), divided by 255 rounding to nearest.
+                px[i] = UInt8((Int(s.r) * a + Int(px[i]) * (255 - a) + 127) / 255)
+                px[i + 1] = UInt8((Int(s.g) * a + Int(px[i + 1]) * (255 - a) + 127) / 255)
+                px[i + 2] = UInt8((Int(s.b) * a + Int(px[i + 2]) * (255 - a) + 127) / 255)
             }
-        }
-    }
-
-    private static func compositeRow(_ s: UnsafePointer<Float>, _ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
-        var i = 0
-        while i < n {
-            let keep = 1 - s[i * 4 + 3] * (1.0 / 255.0)
-            d[i * 4] = CoverScaler.clamp8(s[i * 4] + Float(d[i * 4]) * keep)
-            d[i * 4 + 1] = CoverScaler.clamp8(s[i * 4 + 1] + Float(d[i * 4 + 1]) * keep)
-            d[i * 4 + 2] = CoverScaler.clamp8(s[i * 4 + 2] + Float(d[i * 4 + 2]) * keep)
-            i += 1
         }
     }
 }

@@ -1,39 +1,12 @@
 import ImageCore
 
-/// A palette built from a histogram, ready to remap frames to.
-public struct Palette: Sendable {
-    /// Straight-alpha entries: (0,0,0,0) first when present, then translucent, then opaque.
-    public let colors: [RGBA]
-    /// True when the histogram had no more colours than the palette holds.
-    public let exact: Bool
-}
-
-extension Quantizer {
-    /// The histogram + palette stage alone: lets a caller that tries several colour counts build
-    /// the histogram of many frames once.
-    public static func palette(from histogram: Histogram, maxColors: Int) -> Palette {
-        let built = PaletteBuilder.build(histogram, maxColors: maxColors)
-        return Palette(colors: built.palette, exact: built.exact)
-    }
-
-    /// The remap stage alone: every frame mapped to `palette`, with selective error diffusion
-    /// scaled by `dithering` (0…1; off when the palette is exact).
-    public static func remap(_ frames: [Image], to palette: Palette, dithering: Float) -> QuantizeResult {
-        if frames.isEmpty || palette.colors.isEmpty {
-            let out = frames.map { IndexedImage(width: $0.width, height: $0.height, palette: palette.colors, indices: []) }
-            return QuantizeResult(palette: palette.colors, frames: out, meanSquaredError: 0, quality: 100, exact: true)
-        }
-        return PaletteMapper(palette).quantize(frames, dithering: dithering)
-    }
-}
-
 /// Remaps frames one at a time to one palette, keeping its search structures and colour cache
 /// between frames: for callers that remap a few frames of an animation at a time. Not thread-safe.
-public final class PaletteMapper {
-    public let palette: Palette
+package final class PaletteMapper {
+    package let palette: Palette
     private let remapper: Remapper
 
-    public init(_ palette: Palette) {
+    package init(_ palette: Palette) {
         self.palette = palette
         remapper = Remapper(palette: palette.colors)
     }
@@ -41,7 +14,7 @@ public final class PaletteMapper {
     /// One frame mapped to the palette, and its mean error (per-channel MSE scale). `ditherMap`,
     /// when given, must have been made from this frame: it saves recomputing where dithering is
     /// allowed when the same frame is remapped to several palettes.
-    public func remap(_ frame: Image, dithering: Float, ditherMap: FrameDitherMap? = nil) -> (image: IndexedImage, meanSquaredError: Double) {
+    package func remap(_ frame: Image, dithering: Float, ditherMap: FrameDitherMap? = nil) -> (image: IndexedImage, meanSquaredError: Double) {
         let (image, total) = mapped(frame, dithering: dithering, ditherMap: ditherMap)
         let n = frame.width * frame.height
         return (image, n > 0 ? total / 3 / Double(n) : 0)
@@ -49,7 +22,7 @@ public final class PaletteMapper {
 
     /// Every frame mapped to the palette, as one result whose error is the mean over all their
     /// pixels. `ditherMaps`, when given, holds one map per frame, each made from its frame.
-    public func quantize(_ frames: [Image], dithering: Float, ditherMaps: [FrameDitherMap]? = nil) -> QuantizeResult {
+    package func quantize(_ frames: [Image], dithering: Float, ditherMaps: [FrameDitherMap]? = nil) -> QuantizeResult {
         var total = 0.0
         var pixels = 0
         var out = [IndexedImage]()
@@ -102,42 +75,5 @@ public final class PaletteMapper {
     }
 
     /// The 0…100 quality of a mean error, on the scale of `QuantizeResult.quality`.
-    public static func quality(meanSquaredError: Double) -> Int { Quality.quality(meanSquaredError: meanSquaredError) }
-}
-
-/// An undithered remap of one frame with its `ErrorSpace` error per row, which lets a later frame
-/// of the same size reuse the rows it shares with this one (`PaletteMapper.remapUndithered`).
-package struct RowRemap: Sendable {
-    package let image: IndexedImage
-    /// Each row's error: over its runs of equal pixels, left to right, run length × the run's error.
-    package let rowErrors: [Double]
-    /// Per row, whether it equalled the earlier frame's (empty when there was none to reuse).
-    package let equalRows: [Bool]
-    /// The rows' errors summed from the top, / 3 / pixels (as `PaletteMapper.remap` reports it).
-    package let meanSquaredError: Double
-}
-
-/// Where error diffusion is allowed in one frame (edges and flat areas get none): depends on the
-/// frame alone, so it can be made once and reused for every palette the frame is remapped to.
-public struct FrameDitherMap: Sendable {
-    let map: [UInt8]
-    public init(_ frame: Image) { map = DitherMap.make(frame) }
-}
-
-/// Palettes of several sizes from one histogram: the histogram's colours are collected and reduced
-/// to median cut's working points once, not once per palette (on many-colour animations that was
-/// half of every palette's cost). Each palette equals `Quantizer.palette(from:maxColors:)`.
-public final class HistogramPalettes {
-    private var prepared: PaletteBuilder.Prepared
-
-    /// Takes what it needs from `histogram`; later changes to the histogram are not seen.
-    public init(_ histogram: Histogram) {
-        prepared = PaletteBuilder.Prepared(histogram, pointLimit: PaletteBuilder.defaultPointLimit)
-    }
-
-    /// The palette of at most `maxColors` entries.
-    public func palette(maxColors: Int) -> Palette {
-        let built = PaletteBuilder.build(&prepared, maxColors: maxColors)
-        return Palette(colors: built.palette, exact: built.exact)
-    }
+    package static func quality(meanSquaredError: Double) -> Int { Quality.quality(meanSquaredError: meanSquaredError) }
 }
