@@ -31,15 +31,13 @@ public struct DecodedImage: Sendable {
 
 /// Entry point of the decoding stage: sniff → limits → header → frames.
 public enum ImageDecoder {
-    /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png` here;
-    /// the PNG decoder tells them apart.
+    /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png`; the
+    /// PNG decoder tells them apart. Beyond `ImageFormat.identify`, a PNG signature damaged in
+    /// transfer (high bit stripped, CR/LF rewritten) still says "PNG" at bytes 1–3 and goes to
+    /// the PNG decoder, which names the damage.
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
-        // "PNG" at bytes 1–3 is enough: a signature damaged in transfer (high bit stripped, CR/LF
-        // rewritten) still goes to the PNG decoder, which names the damage.
-        if bytes.count >= 4, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return .png }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if let format = ImageFormat.identify(bytes) { return format }
+        if bytes.count >= 4, bytes[1..<4].elementsEqual(PNGChunkReader.signature[1..<4]) { return .png }
         return nil
     }
 
@@ -62,11 +60,6 @@ public enum ImageDecoder {
                                      _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
         if bytes.isEmpty { throw ImageError.unsupported(nil, "empty file (0 bytes)") }
         guard let format = sniff(bytes) else {
-            // "\x89PNG" with the rest altered is a PNG damaged in transfer (CR/LF conversion, a
-            // stripped high bit): the PNG reader names the damage, better than "unknown format".
-            if bytes.count >= 8, bytes[0] & 0x7F == 0x09, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 {
-                try PNGChunkReader.checkSignature(bytes)
-            }
             throw ImageError.unsupported(nil, "not an image: unknown format (first bytes \(hexPrefix(bytes)))")
         }
         // Browsers show a delay of 10 ms or less as 100 ms; so do we, so that timing is what the

@@ -4,7 +4,8 @@ import ImageCore
 /// Walks a PNG file chunk by chunk: checks the signature, each chunk's length, type and CRC, and
 /// says precisely where the data ends when the file is cut short.
 struct PNGChunkReader {
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The 8 bytes every PNG opens with (`ImageFormat.png`'s signature).
+    static let signature: [UInt8] = ImageFormat.png.signatures[0].parts[0].bytes
 
     let bytes: [UInt8]
     let lenient: Bool
