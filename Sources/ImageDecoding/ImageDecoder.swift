@@ -1,35 +1,10 @@
 import ImageCore
 
-/// How strict and how large decoding may be.
-public struct DecodeOptions: Sendable {
-    public var limits: Limits
-    /// Salvage what decodes from damaged files (bad CRCs, truncated data) instead of failing.
-    public var lenient: Bool
-    /// Decode only the first frame of an animation (cheaper; used by `check` and previews).
-    public var firstFrameOnly: Bool
-
-    public init(limits: Limits = .default, lenient: Bool = false, firstFrameOnly: Bool = false) {
-        self.limits = limits
-        self.lenient = lenient
-        self.firstFrameOnly = firstFrameOnly
-    }
-}
-
-/// A decoded file: its frames on the full canvas, the format it really was, and notes worth
-/// telling the user (e.g. a colour profile that was applied).
-public struct DecodedImage: Sendable {
-    public var format: ImageFormat
-    public var animation: Animation
-    public var warnings: [String]
-
-    public init(format: ImageFormat, animation: Animation, warnings: [String] = []) {
-        self.format = format
-        self.animation = animation
-        self.warnings = warnings
-    }
-}
-
 /// Entry point of the decoding stage: sniff → limits → header → frames.
+///
+/// Every decode here hands out frames composited on the full canvas with their delays as
+/// displayed: `Delay.displayed` (10 ms or less shows as 100 ms) for an animation's frames, zero
+/// for a still's one frame. Delays as stored in the file are in `ImageOutline.storedDelays`.
 public enum ImageDecoder {
     /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png`; the
     /// PNG decoder tells them apart. Beyond `ImageFormat.identify`, a PNG signature damaged in
@@ -48,6 +23,12 @@ public enum ImageDecoder {
         try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
     }
 
+    /// Decodes `bytes` as `format` whatever their signature says (`.apng` is read as `.png`,
+    /// which tells the two apart): for callers that must exercise one decoder, such as a fuzzer.
+    public static func decode(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions = .init()) throws -> DecodedImage {
+        try FrameStreamInfo.collect { try decodeFrames(bytes, as: format, options: options, $0) }
+    }
+
     /// Decodes any supported file frame by frame: `body` gets every frame composited on the full
     /// canvas, in order, with the delays `decode` gives, and may drop each one before the next is
     /// decoded. Between frames the decoder holds its compositing canvas (plus the region saved for
@@ -58,12 +39,18 @@ public enum ImageDecoder {
     /// act on a partial file waits for the return.
     public static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions = .init(),
                                      _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
-        if bytes.isEmpty { throw ImageError.unsupported(nil, "empty file (0 bytes)") }
+        if bytes.isEmpty { throw ImageError(nil, SniffError.emptyFile) }
         guard let format = sniff(bytes) else {
-            throw ImageError.unsupported(nil, "not an image: unknown format (first bytes \(hexPrefix(bytes)))")
+            throw ImageError(nil, SniffError.unknownFormat(firstBytes: Array(bytes.prefix(8))))
         }
-        // Browsers show a delay of 10 ms or less as 100 ms; so do we, so that timing is what the
-        // artist saw. Stills keep their zero delay, so the first frame waits for the second.
+        return try decodeFrames(bytes, as: format, options: options, body)
+    }
+
+    /// `decodeFrames` with the format given: the per-format decoders hand over delays as stored,
+    /// and this is the one place that turns them into delays as displayed.
+    static func decodeFrames(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions,
+                             _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+        // Stills keep their zero delay, so the first frame waits for the second to tell.
         var seen = 0
         var first: Frame?
         func deliver(_ frame: Frame) throws {
@@ -87,12 +74,5 @@ public enum ImageDecoder {
             try body(still)
         }
         return info
-    }
-
-    static func hexPrefix(_ bytes: [UInt8]) -> String {
-        bytes.prefix(8).map { b in
-            let s = String(b, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }.joined(separator: " ")
     }
 }

@@ -1,11 +1,12 @@
 import ImageCore
+import ImageDecoding
 
 /// Reads a sticker's facts from its headers alone — PNG/APNG chunks, GIF blocks, JPEG markers,
 /// WebP RIFF chunks — so that `check` can judge files the pixel decoders cannot (or need not) open.
-/// Every read is bounds-checked; malformed data throws `ImageError` naming the format and values.
+/// Every read is bounds-checked; malformed data throws `ImageError` with an `OutlineError` reason.
 enum StickerProbe {
     static func probe(_ b: [UInt8]) throws -> StickerFacts {
-        if b.isEmpty { throw ImageError.unsupported(nil, "empty file (0 bytes)") }
+        if b.isEmpty { throw ImageError(nil, SniffError.emptyFile) }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return try png(b) }
         if b.starts(with: [0xFF, 0xD8, 0xFF]) { return try jpeg(b) }
         if b.starts(with: Array("GIF87a".utf8)) || b.starts(with: Array("GIF89a".utf8)) { return try gif(b) }
@@ -33,38 +34,37 @@ enum StickerProbe {
         var hasTRNS = false
         while pos < b.count {
             guard b.count - pos >= 12 else {
-                throw ImageError.decoding(.png, "truncated chunk header at byte \(pos) of \(b.count)")
+                throw ImageError(.png, OutlineError.pngChunkHeaderTruncated(at: pos, fileSize: b.count))
             }
             let length = be32(b, pos)
             let type = String(decoding: b[(pos + 4)..<(pos + 8)], as: UTF8.self)
             guard length <= 0x7FFF_FFFF, length <= b.count - pos - 12 else {
-                throw ImageError.decoding(.png, "\(type) chunk at byte \(pos) says \(length) bytes, file has \(b.count - pos - 12) left")
+                throw ImageError(.png, OutlineError.pngChunkPastEnd(chunk: type, at: pos, length: length, left: b.count - pos - 12))
             }
             let data = pos + 8
             let stored = UInt32(be32(b, data + length))
             let computed = CRC32.checksum(b, from: pos + 4, count: length + 4)
             if stored != computed {
-                throw ImageError.decoding(.png, "\(type) chunk at byte \(pos): CRC \(hex(stored)) stored, \(hex(computed)) computed")
+                throw ImageError(.png, OutlineError.pngChunkCRC(chunk: type, at: pos, stored: stored, computed: computed))
             }
             if !sawIHDR && type != "IHDR" {
-                throw ImageError.decoding(.png, "first chunk is \(type), not IHDR")
+                throw ImageError(.png, OutlineError.pngFirstChunkNotHeader(chunk: type))
             }
             switch type {
             case "IHDR":
-                guard length == 13 else { throw ImageError.decoding(.png, "IHDR is \(length) bytes, not 13") }
+                guard length == 13 else { throw ImageError(.png, OutlineError.pngHeaderLength(length)) }
                 facts.width = be32(b, data)
                 facts.height = be32(b, data + 4)
                 let depth = Int(b[data + 8])
                 colorType = Int(b[data + 9])
-                let allowed: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
-                guard let depths = allowed[colorType] else {
-                    throw ImageError.decoding(.png, "IHDR colour type \(colorType) is not 0, 2, 3, 4 or 6")
+                guard let type = PNGColorType(rawValue: UInt8(colorType)) else {
+                    throw ImageError(.png, OutlineError.pngColorType(UInt8(colorType)))
                 }
-                guard depths.contains(depth) else {
-                    throw ImageError.decoding(.png, "IHDR bit depth \(depth) is not valid for colour type \(colorType)")
+                guard type.allowedBitDepths.contains(depth) else {
+                    throw ImageError(.png, OutlineError.pngBitDepth(depth, colorType: type))
                 }
                 guard facts.width! > 0, facts.height! > 0 else {
-                    throw ImageError.decoding(.png, "IHDR says \(facts.width!)×\(facts.height!): zero size")
+                    throw ImageError(.png, OutlineError.pngZeroSize(width: facts.width!, height: facts.height!))
                 }
                 sawIHDR = true
             case "tRNS":
@@ -75,11 +75,11 @@ enum StickerProbe {
                     hasTRNS = true
                 }
             case "acTL":
-                guard length == 8 else { throw ImageError.decoding(.apng, "acTL is \(length) bytes, not 8") }
+                guard length == 8 else { throw ImageError(.apng, OutlineError.apngControlLength(length)) }
                 declaredFrames = be32(b, data)
                 facts.loopCount = be32(b, data + 4)
             case "fcTL":
-                guard length == 26 else { throw ImageError.decoding(.apng, "fcTL is \(length) bytes, not 26") }
+                guard length == 26 else { throw ImageError(.apng, OutlineError.apngFrameControlLength(length)) }
                 fcTLCount += 1
                 delays.append(StickerFacts.displayed(numerator: be16(b, data + 20), denominator: be16(b, data + 22)))
             case "IDAT":
@@ -92,15 +92,15 @@ enum StickerProbe {
             pos = data + length + 4
             if sawIEND { break }
         }
-        guard sawIHDR else { throw ImageError.decoding(.png, "truncated: no IHDR chunk") }
-        guard sawIEND else { throw ImageError.decoding(.png, "truncated: no IEND chunk after \(b.count) bytes") }
-        guard sawIDAT else { throw ImageError.decoding(.png, "no IDAT chunk") }
+        guard sawIHDR else { throw ImageError(.png, OutlineError.pngNoHeader) }
+        guard sawIEND else { throw ImageError(.png, OutlineError.pngNoEnd(fileSize: b.count)) }
+        guard sawIDAT else { throw ImageError(.png, OutlineError.pngNoImageData) }
         facts.mayHaveAlpha = colorType == 4 || colorType == 6 || hasTRNS
         if let declared = declaredFrames {
             facts.format = "APNG"
-            guard declared >= 1 else { throw ImageError.decoding(.apng, "acTL says 0 frames") }
+            guard declared >= 1 else { throw ImageError(.apng, OutlineError.apngZeroFrames) }
             guard declared == fcTLCount else {
-                throw ImageError.decoding(.apng, "acTL says \(declared) frames, file has \(fcTLCount) fcTL chunks")
+                throw ImageError(.apng, OutlineError.apngFrameCount(declared: declared, frameControls: fcTLCount))
             }
             facts.frames = declared
             facts.setTiming(delays)
@@ -109,15 +109,10 @@ enum StickerProbe {
         return facts
     }
 
-    static func hex(_ v: UInt32) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, 8 - s.count)) + s
-    }
-
     // MARK: GIF
 
     static func gif(_ b: [UInt8]) throws -> StickerFacts {
-        guard b.count >= 13 else { throw ImageError.decoding(.gif, "truncated header: \(b.count) bytes") }
+        guard b.count >= 13 else { throw ImageError(.gif, OutlineError.gifHeaderTruncated(fileSize: b.count)) }
         var facts = StickerFacts(format: "GIF", width: le16(b, 6), height: le16(b, 8))
         var pos = 13
         if b[10] & 0x80 != 0 { pos += 3 << (Int(b[10] & 7) + 1) }
@@ -128,7 +123,7 @@ enum StickerProbe {
         var loopCount: Int?
         func skipSubBlocks(_ p: inout Int) throws {
             while true {
-                guard p < b.count else { throw ImageError.decoding(.gif, "truncated data sub-blocks at byte \(p)") }
+                guard p < b.count else { throw ImageError(.gif, OutlineError.gifSubBlocksTruncated(at: p)) }
                 let n = Int(b[p])
                 p += 1 + n
                 if n == 0 { return }
@@ -136,11 +131,11 @@ enum StickerProbe {
         }
         loop: while true {
             guard pos < b.count else {
-                throw ImageError.decoding(.gif, "truncated: no trailer after \(frames) frames (\(b.count) bytes)")
+                throw ImageError(.gif, OutlineError.gifNoTrailer(frames: frames, fileSize: b.count))
             }
             switch b[pos] {
             case 0x21:
-                guard pos + 2 < b.count else { throw ImageError.decoding(.gif, "truncated extension at byte \(pos)") }
+                guard pos + 2 < b.count else { throw ImageError(.gif, OutlineError.gifExtensionTruncated(at: pos)) }
                 let label = b[pos + 1]
                 if label == 0xF9, pos + 7 < b.count, b[pos + 2] == 4 {
                     pendingDelay = le16(b, pos + 4)
@@ -152,7 +147,7 @@ enum StickerProbe {
                 pos += 2
                 try skipSubBlocks(&pos)
             case 0x2C:
-                guard pos + 10 < b.count else { throw ImageError.decoding(.gif, "truncated image descriptor at byte \(pos)") }
+                guard pos + 10 < b.count else { throw ImageError(.gif, OutlineError.gifDescriptorTruncated(at: pos)) }
                 let flags = b[pos + 9]
                 pos += 10
                 if flags & 0x80 != 0 { pos += 3 << (Int(flags & 7) + 1) }
@@ -164,12 +159,12 @@ enum StickerProbe {
             case 0x3B:
                 break loop
             default:
-                throw ImageError.decoding(.gif, "unknown block 0x\(String(b[pos], radix: 16)) at byte \(pos)")
+                throw ImageError(.gif, OutlineError.gifUnknownBlock(b[pos], at: pos))
             }
         }
-        guard frames > 0 else { throw ImageError.decoding(.gif, "no image in file") }
+        guard frames > 0 else { throw ImageError(.gif, OutlineError.gifNoImage) }
         guard facts.width! > 0, facts.height! > 0 else {
-            throw ImageError.decoding(.gif, "logical screen is \(facts.width!)×\(facts.height!)")
+            throw ImageError(.gif, OutlineError.gifZeroScreen(width: facts.width!, height: facts.height!))
         }
         facts.frames = frames
         facts.mayHaveAlpha = transparent
@@ -185,23 +180,23 @@ enum StickerProbe {
     static func jpeg(_ b: [UInt8]) throws -> StickerFacts {
         var pos = 2
         while pos + 3 < b.count {
-            guard b[pos] == 0xFF else { throw ImageError.decoding(.jpeg, "expected a marker at byte \(pos), found 0x\(String(b[pos], radix: 16))") }
+            guard b[pos] == 0xFF else { throw ImageError(.jpeg, OutlineError.jpegExpectedMarker(at: pos, found: b[pos])) }
             let marker = b[pos + 1]
             if marker == 0xFF { pos += 1; continue }           // fill byte
             if marker == 0x01 || (0xD0...0xD8).contains(marker) { pos += 2; continue }
             if marker == 0xD9 || marker == 0xDA { break }
             let length = be16(b, pos + 2)
-            guard length >= 2 else { throw ImageError.decoding(.jpeg, "segment 0xFF\(String(marker, radix: 16)) says length \(length)") }
+            guard length >= 2 else { throw ImageError(.jpeg, OutlineError.jpegSegmentLength(marker: marker, length: length)) }
             let isSOF = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
             if isSOF {
-                guard pos + 9 <= b.count, length >= 7 else { throw ImageError.decoding(.jpeg, "truncated SOF at byte \(pos)") }
+                guard pos + 9 <= b.count, length >= 7 else { throw ImageError(.jpeg, OutlineError.jpegFrameHeaderTruncated(at: pos)) }
                 let height = be16(b, pos + 5), width = be16(b, pos + 7)
-                guard width > 0, height > 0 else { throw ImageError.decoding(.jpeg, "SOF says \(width)×\(height)") }
+                guard width > 0, height > 0 else { throw ImageError(.jpeg, OutlineError.jpegZeroSize(width: width, height: height)) }
                 return StickerFacts(format: "JPEG", width: width, height: height, mayHaveAlpha: false)
             }
             pos += 2 + length
         }
-        throw ImageError.decoding(.jpeg, "no SOF marker before the image data (\(b.count) bytes)")
+        throw ImageError(.jpeg, OutlineError.jpegNoFrameHeader(fileSize: b.count))
     }
 
     // MARK: WebP (size only: Messages does not take WebP)
