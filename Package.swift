@@ -16,7 +16,7 @@ let package = Package(
     ],
     targets: [
         // Value types shared by every stage: Image, Frame, Animation, Delay, Limits, errors. No dependencies.
-        .target(name: "ImageCore"),
+        .target(name: "ImageCore", swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // Thin system-library shims (module map + shim.h), one per C library.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
         .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"],
-                exclude: ["NOTES.md"]),
+                exclude: ["NOTES.md"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
@@ -43,8 +43,9 @@ let package = Package(
 
         // Test helpers shared by the test targets (not a product; never linked into the library).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"]),
-        .testTarget(name: "ImageDecodingTests", dependencies: ["ImageDecoding", "CPNG", "TestSupport"]),
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "ImageDecodingTests", dependencies: ["ImageDecoding", "CPNG", "TestSupport"],
+                    swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
