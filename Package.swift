@@ -33,33 +33,26 @@ let package = Package(
 
         .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"],
                 exclude: ["NOTES.md"]),
-        .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
+        .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
+        .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
-                exclude: ["NOTES.md"], swiftSettings: [.swiftLanguageMode(.v6)]),
+                exclude: ["NOTES.md"]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
         // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.
         .executableTarget(name: "StickerkitCLI", dependencies: [
             "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: [.swiftLanguageMode(.v6)]),
+        ]),
 
         // Test helpers shared by the test targets (not a product; never linked into the library).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"]),
         .testTarget(name: "ImageDecodingTests", dependencies: ["ImageDecoding", "CPNG", "TestSupport"]),
-        .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"],
-                    swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"],
-                    swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"],
-                    swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "ImageResize", "PNGEncoding", "TestSupport"],
-                    swiftSettings: [.swiftLanguageMode(.v6)]),
-        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
+        .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
+        .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
+        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "ImageResize", "PNGEncoding", "TestSupport"]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -1,14 +1,3 @@
-/// One frame of an animation: the whole canvas as it is shown, and how long it is shown.
-public struct Frame: Sendable, Equatable {
-    public var image: Image
-    public var delay: Delay
-
-    public init(image: Image, delay: Delay) {
-        self.image = image
-        self.delay = delay
-    }
-}
-
 /// What every decoder returns: frames composited on the full canvas, exact delays and a loop
 /// count. A still image is an animation of one frame.
 public struct Animation: Sendable, Equatable {
@@ -35,6 +24,7 @@ public struct Animation: Sendable, Equatable {
 
     public var isAnimated: Bool { frames.count > 1 }
 
-    /// Sum of the frame delays as shown by browsers (≤ 10 ms counts as 100 ms).
+    /// Sum of the frame delays as browsers show them (`Delay.displayed`: 10 ms or less counts as
+    /// 100 ms).
     public var duration: Delay { frames.reduce(Delay.zero) { $0 + $1.delay.displayed } }
 }

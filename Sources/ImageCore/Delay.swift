@@ -25,9 +25,17 @@ public struct Delay: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var seconds: Double { Double(numerator) / Double(denominator) }
     public var milliseconds: Double { seconds * 1000 }
 
-    /// The delay browsers actually show: 10 ms or less is shown as 100 ms.
+    /// The longest delay browsers (and Messages) refuse to honour: a delay of 10 ms or less is
+    /// shown as `shownInsteadOfTooShort`. The one home of that rule: every stage that shows,
+    /// sums or judges delays goes through `displayed`.
+    public static let longestTooShort = Delay(milliseconds: 10)
+    /// What a too-short delay is shown as: 100 ms.
+    public static let shownInsteadOfTooShort = Delay(milliseconds: 100)
+
+    /// The delay as browsers show it: `shownInsteadOfTooShort` (100 ms) for a delay of
+    /// `longestTooShort` (10 ms) or less, otherwise the delay itself.
     public var displayed: Delay {
-        numerator * 100 <= denominator ? Delay(milliseconds: 100) : self
+        self <= Delay.longestTooShort ? Delay.shownInsteadOfTooShort : self
     }
 
     /// The delay as an APNG fcTL pair (both fit in UInt16), exact when possible, otherwise the

@@ -1,6 +1,11 @@
-/// A typed error from any stage, classified by who is at fault, carrying the format and a message
-/// that names the offending values ("IHDR says 100000×100000, over the 100 MP limit").
+/// A typed error from any stage: what went wrong (`reason`, a case of the stage's own error enum
+/// carrying the offending values), in which format, and — through the reason — who is at fault.
+///
+/// Match the reason's case to learn what happened (`error.reason as? LimitsError`); print the
+/// error for one line that names the format and the values ("PNG: IHDR says 100000×100000, over
+/// the 65535×65535 limit").
 public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Who is at fault.
     public enum Kind: String, Sendable {
         /// The data is malformed or truncated.
         case decoding
@@ -14,23 +19,28 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case parameter
     }
 
-    public var kind: Kind
-    public var format: ImageFormat?
-    public var message: String
+    /// The format of the data at fault, when known.
+    public let format: ImageFormat?
+    /// What went wrong, with the offending values.
+    public let reason: any ImageErrorReason
 
-    public init(_ kind: Kind, _ format: ImageFormat?, _ message: String) {
-        self.kind = kind
+    public init(_ format: ImageFormat?, _ reason: any ImageErrorReason) {
         self.format = format
-        self.message = message
+        self.reason = reason
     }
 
-    public static func decoding(_ format: ImageFormat?, _ message: String) -> ImageError { .init(.decoding, format, message) }
-    public static func limits(_ format: ImageFormat?, _ message: String) -> ImageError { .init(.limits, format, message) }
-    public static func unsupported(_ format: ImageFormat?, _ message: String) -> ImageError { .init(.unsupported, format, message) }
+    /// Who is at fault, from the reason.
+    public var kind: Kind { reason.kind }
+    /// The reason in words, without the format.
+    public var message: String { reason.message }
 
     /// "PNG: IHDR says 0×16" — one line, format first.
     public var description: String {
         if let format { return "\(format.displayName): \(message)" }
         return message
+    }
+
+    public static func == (a: ImageError, b: ImageError) -> Bool {
+        a.format == b.format && a.reason.isEqual(to: b.reason)
     }
 }

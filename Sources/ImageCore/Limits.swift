@@ -22,34 +22,35 @@ public struct Limits: Sendable, Equatable {
     /// No bounds at all: only as an explicit choice.
     public static let unlimited = Limits(maxWidth: .max, maxHeight: .max, maxPixels: .max, maxFrames: .max, maxTotalBytes: .max)
 
-    /// Checks one canvas. `what` names the source of the numbers, e.g. "IHDR says".
+    /// Checks one canvas. `what` names the source of the numbers, e.g. "IHDR says". Throws
+    /// `ImageError` with a `LimitsError` reason.
     public func check(width: Int, height: Int, format: ImageFormat?, what: String = "image is") throws {
         guard width > 0, height > 0 else {
-            throw ImageError.decoding(format, "\(what) \(width)×\(height): zero size")
+            throw ImageError(format, LimitsError.zeroSize(source: what, width: width, height: height))
         }
         if width > maxWidth || height > maxHeight {
-            throw ImageError.limits(format, "\(what) \(width)×\(height), over the \(maxWidth)×\(maxHeight) limit")
+            throw ImageError(format, LimitsError.overDimensions(source: what, width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight))
         }
         let (px, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || px > maxPixels {
-            throw ImageError.limits(format, "\(what) \(width)×\(height), over the \(Limits.describePixels(maxPixels)) limit")
+            throw ImageError(format, LimitsError.overPixels(source: what, width: width, height: height, maxPixels: maxPixels))
         }
         let (bytes, o2) = px.multipliedReportingOverflow(by: 4)
         if o2 || bytes > maxTotalBytes {
-            throw ImageError.limits(format, "\(what) \(width)×\(height), over the \(Limits.describeBytes(maxTotalBytes)) decoded-size limit")
+            throw ImageError(format, LimitsError.overDecodedSize(source: what, width: width, height: height, maxTotalBytes: maxTotalBytes))
         }
     }
 
     /// Checks that `frames` frames of a `width × height` canvas stay within the frame and byte limits.
     public func check(frames: Int, width: Int, height: Int, format: ImageFormat?) throws {
         if frames > maxFrames {
-            throw ImageError.limits(format, "\(frames) frames, over the \(maxFrames)-frame limit")
+            throw ImageError(format, LimitsError.overFrames(frames: frames, maxFrames: maxFrames))
         }
         let (px, o1) = width.multipliedReportingOverflow(by: height)
         let (perFrame, o2) = px.multipliedReportingOverflow(by: 4)
         let (total, o3) = perFrame.multipliedReportingOverflow(by: max(frames, 1))
         if o1 || o2 || o3 || total > maxTotalBytes {
-            throw ImageError.limits(format, "\(frames) frames of \(width)×\(height) decode to more than the \(Limits.describeBytes(maxTotalBytes)) limit")
+            throw ImageError(format, LimitsError.framesOverDecodedSize(frames: frames, width: width, height: height, maxTotalBytes: maxTotalBytes))
         }
     }
 

@@ -16,7 +16,7 @@ public struct FrameStreamInfo: Sendable, Equatable {
     public var warnings: [String]
 
     /// Facts from their parts.
-    public init(format: ImageFormat, width: Int, height: Int, frameCount: Int, loopCount: Int, warnings: [String]) {
+    init(format: ImageFormat, width: Int, height: Int, frameCount: Int, loopCount: Int, warnings: [String]) {
         self.format = format
         self.width = width
         self.height = height

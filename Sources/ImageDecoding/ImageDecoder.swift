@@ -1,45 +1,18 @@
 import ImageCore
 
-/// How strict and how large decoding may be.
-public struct DecodeOptions: Sendable {
-    public var limits: Limits
-    /// Salvage what decodes from damaged files (bad CRCs, truncated data) instead of failing.
-    public var lenient: Bool
-    /// Decode only the first frame of an animation (cheaper; used by `check` and previews).
-    public var firstFrameOnly: Bool
-
-    public init(limits: Limits = .default, lenient: Bool = false, firstFrameOnly: Bool = false) {
-        self.limits = limits
-        self.lenient = lenient
-        self.firstFrameOnly = firstFrameOnly
-    }
-}
-
-/// A decoded file: its frames on the full canvas, the format it really was, and notes worth
-/// telling the user (e.g. a colour profile that was applied).
-public struct DecodedImage: Sendable {
-    public var format: ImageFormat
-    public var animation: Animation
-    public var warnings: [String]
-
-    public init(format: ImageFormat, animation: Animation, warnings: [String] = []) {
-        self.format = format
-        self.animation = animation
-        self.warnings = warnings
-    }
-}
-
 /// Entry point of the decoding stage: sniff → limits → header → frames.
+///
+/// Every decode here hands out frames composited on the full canvas with their delays as
+/// displayed: `Delay.displayed` (10 ms or less shows as 100 ms) for an animation's frames, zero
+/// for a still's one frame. Delays as stored in the file are in `ImageOutline.storedDelays`.
 public enum ImageDecoder {
-    /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png` here;
-    /// the PNG decoder tells them apart.
+    /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png`; the
+    /// PNG decoder tells them apart. Beyond `ImageFormat.identify`, a PNG signature damaged in
+    /// transfer (high bit stripped, CR/LF rewritten) still says "PNG" at bytes 1–3 and goes to
+    /// the PNG decoder, which names the damage.
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
-        // "PNG" at bytes 1–3 is enough: a signature damaged in transfer (high bit stripped, CR/LF
-        // rewritten) still goes to the PNG decoder, which names the damage.
-        if bytes.count >= 4, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 { return .png }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return .webp }
+        if let format = ImageFormat.identify(bytes) { return format }
+        if bytes.count >= 4, bytes[1..<4].elementsEqual(PNGChunkReader.signature[1..<4]) { return .png }
         return nil
     }
 
@@ -48,6 +21,12 @@ public enum ImageDecoder {
     /// This is `decodeFrames` keeping every frame.
     public static func decode(_ bytes: [UInt8], options: DecodeOptions = .init()) throws -> DecodedImage {
         try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+    }
+
+    /// Decodes `bytes` as `format` whatever their signature says (`.apng` is read as `.png`,
+    /// which tells the two apart): for callers that must exercise one decoder, such as a fuzzer.
+    public static func decode(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions = .init()) throws -> DecodedImage {
+        try FrameStreamInfo.collect { try decodeFrames(bytes, as: format, options: options, $0) }
     }
 
     /// Decodes any supported file frame by frame: `body` gets every frame composited on the full
@@ -60,17 +39,18 @@ public enum ImageDecoder {
     /// act on a partial file waits for the return.
     public static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions = .init(),
                                      _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
-        if bytes.isEmpty { throw ImageError.unsupported(nil, "empty file (0 bytes)") }
+        if bytes.isEmpty { throw ImageError(nil, SniffError.emptyFile) }
         guard let format = sniff(bytes) else {
-            // "\x89PNG" with the rest altered is a PNG damaged in transfer (CR/LF conversion, a
-            // stripped high bit): the PNG reader names the damage, better than "unknown format".
-            if bytes.count >= 8, bytes[0] & 0x7F == 0x09, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 {
-                try PNGChunkReader.checkSignature(bytes)
-            }
-            throw ImageError.unsupported(nil, "not an image: unknown format (first bytes \(hexPrefix(bytes)))")
+            throw ImageError(nil, SniffError.unknownFormat(firstBytes: Array(bytes.prefix(8))))
         }
-        // Browsers show a delay of 10 ms or less as 100 ms; so do we, so that timing is what the
-        // artist saw. Stills keep their zero delay, so the first frame waits for the second.
+        return try decodeFrames(bytes, as: format, options: options, body)
+    }
+
+    /// `decodeFrames` with the format given: the per-format decoders hand over delays as stored,
+    /// and this is the one place that turns them into delays as displayed.
+    static func decodeFrames(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions,
+                             _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+        // Stills keep their zero delay, so the first frame waits for the second to tell.
         var seen = 0
         var first: Frame?
         func deliver(_ frame: Frame) throws {
@@ -94,12 +74,5 @@ public enum ImageDecoder {
             try body(still)
         }
         return info
-    }
-
-    static func hexPrefix(_ bytes: [UInt8]) -> String {
-        bytes.prefix(8).map { b in
-            let s = String(b, radix: 16)
-            return s.count == 1 ? "0" + s : s
-        }.joined(separator: " ")
     }
 }

@@ -217,7 +217,7 @@ extension APNGEncoder {
     }
 
     private func layoutMismatch(_ what: String) -> ImageError {
-        ImageError(.parameter, .apng, "the given layout does not fit these frames: \(what)")
+        ImageError(.apng, APNGEncodingError.layoutMismatch(detail: what))
     }
 
     /// Throws unless `layout` is well formed for this animation's size and frame count.

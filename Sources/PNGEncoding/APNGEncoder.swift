@@ -32,7 +32,7 @@ struct APNGEncoder {
     init(indexed frames: [IndexedImage], delays: [Delay], loopCount: Int) throws {
         let first = try APNGEncoder.check(frames.map { ($0.width, $0.height) }, delays: delays, loopCount: loopCount)
         if let n = frames.firstIndex(where: { $0.palette != frames[0].palette }) {
-            throw ImageError(.parameter, .apng, "frame \(n) has a palette (\(frames[n].palette.count) entries) that differs from frame 0's (\(frames[0].palette.count) entries); all frames must share one palette")
+            throw ImageError(.apng, APNGEncodingError.paletteDiffers(frame: n, entries: frames[n].palette.count, firstEntries: frames[0].palette.count))
         }
         var used = [Bool](repeating: false, count: 256)
         PaletteLayout.markUsed(frames.map(\.indices), rowBytes: first.0, in: &used)
@@ -67,21 +67,21 @@ struct APNGEncoder {
     }
 
     private static func check(_ sizes: [(Int, Int)], delays: [Delay], loopCount: Int) throws -> (Int, Int) {
-        guard let first = sizes.first else { throw ImageError(.parameter, .apng, "no frames to encode") }
+        guard let first = sizes.first else { throw ImageError(.apng, APNGEncodingError.noFrames) }
         guard delays.count == sizes.count else {
-            throw ImageError(.parameter, .apng, "\(sizes.count) frames but \(delays.count) delays")
+            throw ImageError(.apng, APNGEncodingError.delayCount(frames: sizes.count, delays: delays.count))
         }
         guard first.0 > 0, first.1 > 0, first.0 <= Int(Int32.max), first.1 <= Int(Int32.max) else {
-            throw ImageError(.parameter, .apng, "frame size \(first.0)×\(first.1) cannot be written")
+            throw ImageError(.apng, APNGEncodingError.unwritableSize(width: first.0, height: first.1))
         }
         if let n = sizes.firstIndex(where: { $0 != first }) {
-            throw ImageError(.parameter, .apng, "frame \(n) is \(sizes[n].0)×\(sizes[n].1), frame 0 is \(first.0)×\(first.1)")
+            throw ImageError(.apng, APNGEncodingError.frameSize(frame: n, width: sizes[n].0, height: sizes[n].1, firstWidth: first.0, firstHeight: first.1))
         }
         guard loopCount >= 0, loopCount <= Int(UInt32.max) else {
-            throw ImageError(.parameter, .apng, "loop count \(loopCount) is outside 0…\(UInt32.max)")
+            throw ImageError(.apng, APNGEncodingError.loopCount(loopCount))
         }
         guard sizes.count <= Int(UInt32.max / 4) else {
-            throw ImageError(.parameter, .apng, "\(sizes.count) frames, more than APNG sequence numbers can count")
+            throw ImageError(.apng, APNGEncodingError.tooManyFrames(sizes.count))
         }
         return first
     }

@@ -4,7 +4,9 @@ import StickerKit
 
 /// File discovery and table rendering for `check` (kept apart from the command for tests).
 enum CheckRun {
-    static let imageExtensions: Set<String> = ["png", "apng", "gif", "jpg", "jpeg", "webp", "heic", "heif", "bmp", "tif", "tiff"]
+    /// What `check` looks at in a folder: every format Stickerkit reads, and the image formats it
+    /// recognises by name only, which are reported rather than passed over.
+    static let imageExtensions = ImageFormat.readableExtensions.union(ImageFormat.unreadExtensions)
 
     static func run(paths: [String], rules: CheckRules) throws -> CheckReport {
         var stickers: [StickerCheckReport] = []

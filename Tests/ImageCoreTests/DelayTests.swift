@@ -23,6 +23,8 @@ final class DelayTests: XCTestCase {
         XCTAssertEqual(Delay(milliseconds: 10).displayed, Delay(milliseconds: 100))
         XCTAssertEqual(Delay.zero.displayed, Delay(milliseconds: 100))
         XCTAssertEqual(Delay(milliseconds: 11).displayed, Delay(milliseconds: 11))
+        XCTAssertEqual(Delay(numerator: 1, denominator: 99).displayed, Delay(numerator: 1, denominator: 99), "just over 10 ms")
+        XCTAssertEqual(Delay.longestTooShort.displayed, Delay.shownInsteadOfTooShort)
     }
 
     func testAPNGFractionIsExactWhenItFits() {

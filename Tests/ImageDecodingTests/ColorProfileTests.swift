@@ -66,6 +66,7 @@ final class ColorProfileTests: XCTestCase {
             let error = OtherFormatFixture.expectError(.decoding) {
                 try ColorProfile.convertToSRGB(&image, iccProfile: bytes, format: .jpeg)
             }
+            XCTAssertEqual(error, ImageError(.jpeg, ColorProfileError.invalidProfile(bytes: bytes.count)))
             XCTAssertEqual(error?.description, "JPEG: embedded ICC profile is invalid (\(bytes.count) bytes)")
         }
     }
@@ -106,9 +107,10 @@ final class ColorProfileTests: XCTestCase {
 
     static func save(_ profile: cmsHPROFILE?) throws -> [UInt8] {
         var size: cmsUInt32Number = 0
-        guard cmsSaveProfileToMem(profile, nil, &size) != 0 else { throw ImageError(.encoding, nil, "lcms2 could not save the test profile") }
+        struct CannotSave: Error {}
+        guard cmsSaveProfileToMem(profile, nil, &size) != 0 else { throw CannotSave() }
         var icc = [UInt8](repeating: 0, count: Int(size))
-        guard cmsSaveProfileToMem(profile, &icc, &size) != 0 else { throw ImageError(.encoding, nil, "lcms2 could not save the test profile") }
+        guard cmsSaveProfileToMem(profile, &icc, &size) != 0 else { throw CannotSave() }
         return icc
     }
 

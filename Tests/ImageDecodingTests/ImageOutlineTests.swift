@@ -77,6 +77,70 @@ final class ImageOutlineTests: XCTestCase {
         g += [0x21, 0xF9, 4, 0, 10, 0, 0, 0]
         g += image(localTable: true)
         g += [0x3B]
-        XCTAssertEqual(ImageOutline.read(g), ImageOutline(format: .gif, width: 5, height: 3, frameCount: 2))
+        let expected = ImageOutline(format: .gif, width: 5, height: 3, frameCount: 2, storedDelays: [.zero, Delay(centiseconds: 10)],
+                                    loopCount: 1, mayHaveAlpha: false)
+        XCTAssertEqual(ImageOutline.read(g), expected)
+        XCTAssertEqual(try ImageOutline.inspect(g), expected)
+    }
+
+    /// `inspect` agrees with the decoder on every file that decodes: format, size, frames, the
+    /// delays (the decoder shows them as displayed), the loop count.
+    func testInspectionAgreesWithDecoding() throws {
+        for (url, bytes, decoded) in try decodableFiles() {
+            let name = url.lastPathComponent
+            let o: ImageOutline
+            do {
+                guard let inspected = try ImageOutline.inspect(bytes) else { XCTFail("\(name): no outline"); continue }
+                o = inspected
+            } catch {
+                XCTFail("\(name): \(error)"); continue
+            }
+            let a = decoded.animation
+            XCTAssertEqual(o.format, decoded.format, name)
+            XCTAssertEqual(o.frameCount, a.frames.count, name)
+            if o.format != .jpeg { XCTAssertEqual([o.width, o.height], [a.width, a.height], name) }
+            if a.isAnimated {
+                XCTAssertEqual(o.storedDelays.map(\.displayed), a.frames.map(\.delay), name)
+                XCTAssertEqual(o.loopCount, a.loopCount, name)
+            }
+            if !o.mayHaveAlpha { XCTAssertTrue(a.frames.allSatisfy { $0.image.isOpaque }, "\(name): opaque by its header") }
+            // A plan agrees on everything it reads.
+            let plan = try XCTUnwrap(ImageOutline.read(bytes), name)
+            XCTAssertEqual([plan.width, plan.height, plan.frameCount], [o.width, o.height, o.frameCount], name)
+            XCTAssertEqual(plan.format, o.format, name)
+        }
+    }
+
+    /// Structural problems `inspect` names, with their values; nil for bytes no signature opens.
+    func testInspectionNamesStructuralProblems() throws {
+        func outlineError(_ bytes: [UInt8], line: UInt = #line) -> ImageError? {
+            do {
+                _ = try ImageOutline.inspect(bytes)
+                XCTFail("no error", line: line)
+            } catch let e as ImageError {
+                return e
+            } catch {
+                XCTFail("\(error)", line: line)
+            }
+            return nil
+        }
+        let png = Hostile.pngSignature + Hostile.ihdr(3, 3) + Hostile.pngChunk("IDAT", Hostile.zlibStored([UInt8](repeating: 0, count: 39)))
+            + Hostile.pngChunk("IEND", [])
+        XCTAssertEqual(try ImageOutline.inspect(png)?.pngColorType, .truecolorAlpha)
+        XCTAssertEqual(try ImageOutline.inspect(png)?.pngBitDepth, 8)
+        var badCRC = png
+        badCRC[29] ^= 0xFF   // the IHDR CRC's first byte
+        let ihdrCRC = Hostile.crc32(Array(png[12..<29]))
+        XCTAssertEqual(outlineError(badCRC), ImageError(.png, OutlineError.pngChunkCRC(chunk: "IHDR", at: 8, stored: ihdrCRC ^ 0xFF00_0000, computed: ihdrCRC)))
+        XCTAssertEqual(outlineError(Array(png.dropLast(12))), ImageError(.png, OutlineError.pngNoEnd(fileSize: png.count - 12)))
+        XCTAssertEqual(outlineError(Hostile.apngClaiming(frames: 3)), ImageError(.apng, OutlineError.apngFrameCount(declared: 3, frameControls: 1)))
+        XCTAssertEqual(outlineError(Hostile.apngClaiming(frames: 3))?.description, "APNG: acTL says 3 frames, file has 1 fcTL chunks")
+        let gif = Hostile.gifWithScreen(4, 4)
+        XCTAssertEqual(outlineError(Array(gif.dropLast())), ImageError(.gif, OutlineError.gifNoTrailer(frames: 1, fileSize: gif.count - 1)))
+        XCTAssertEqual(outlineError([0xFF, 0xD8, 0xFF, 0xD9, 0, 0]), ImageError(.jpeg, OutlineError.jpegNoFrameHeader(fileSize: 6)))
+        XCTAssertEqual(outlineError([]), ImageError(nil, SniffError.emptyFile))
+        // A damaged signature is no known format here (the decoder still names the damage).
+        XCTAssertNil(try ImageOutline.inspect([0x09] + Array(png.dropFirst())))
+        XCTAssertNil(try ImageOutline.inspect(Array("not an image".utf8)))
     }
 }

@@ -126,7 +126,7 @@ final class PNGAnimationTests: XCTestCase {
         XCTAssertThrowsError(try decode(bytes)) { e in
             let e = e as! ImageError
             XCTAssertEqual(e.format, .apng)
-            XCTAssertTrue(e.message.hasPrefix("data ends after 227407 bytes (in "), e.message)
+            guard case .endsInChunk(227_407, _, _, _)? = e.reason as? PNGError else { return XCTFail("\(e)") }
         }
         let d = try decode(bytes, lenient: true)
         XCTAssertEqual(d.format, .apng)
@@ -252,19 +252,18 @@ final class PNGAnimationTests: XCTestCase {
 
     // MARK: - Structural errors
 
-    func assertError(_ file: [UInt8], kind: ImageError.Kind = .decoding, _ parts: [String], line: UInt = #line) {
-        guard let e = T.decodeError(file) else { return XCTFail("decoded; expected \(parts)", line: line) }
-        XCTAssertEqual(e.kind, kind, "\(e)", line: line)
-        XCTAssertEqual(e.format, .apng, "\(e)", line: line)
-        for p in parts { XCTAssertTrue(e.message.contains(p), "“\(e.message)” lacks “\(p)”", line: line) }
+    /// Decoding `file` must fail with exactly `reason`, as an APNG.
+    func assertError(_ file: [UInt8], _ reason: PNGError, line: UInt = #line) {
+        guard let e = T.decodeError(file) else { return XCTFail("decoded; expected \(reason)", line: line) }
+        XCTAssertEqual(e, ImageError(.apng, reason), "\(e)", line: line)
     }
 
     func testSequenceNumbers() throws {
         let frames = (0..<3).map { i in FrameSpec(width: 2, height: 2, pixels: Self.solid(2, 2, [UInt8(i * 50), 0, 0, 255])) }
         // Sequence: fcTL 0 (IDAT), fcTL 1, fdAT 2, fcTL 3, fdAT 4.
-        assertError(Self.apng(width: 2, height: 2, frames: frames, sequence: [2: 7]), ["fdAT sequence number 7, expected 2"])
-        assertError(Self.apng(width: 2, height: 2, frames: frames, sequence: [0: 1]), ["fcTL sequence number 1, expected 0"])
-        assertError(Self.apng(width: 2, height: 2, frames: frames, sequence: [3: 2]), ["fcTL sequence number 2, expected 3"])
+        assertError(Self.apng(width: 2, height: 2, frames: frames, sequence: [2: 7]), .sequenceNumber(chunk: "fdAT", found: 7, expected: 2))
+        assertError(Self.apng(width: 2, height: 2, frames: frames, sequence: [0: 1]), .sequenceNumber(chunk: "fcTL", found: 1, expected: 0))
+        assertError(Self.apng(width: 2, height: 2, frames: frames, sequence: [3: 2]), .sequenceNumber(chunk: "fcTL", found: 2, expected: 3))
         // Lenient mode accepts them, with a warning.
         let d = try decode(Self.apng(width: 2, height: 2, frames: frames, sequence: [2: 7]), lenient: true)
         XCTAssertEqual(d.animation.frames.count, 3)
@@ -273,21 +272,22 @@ final class PNGAnimationTests: XCTestCase {
 
     func testFrameCountsAndRegions() throws {
         let two = (0..<2).map { _ in FrameSpec(width: 2, height: 2, pixels: Self.solid(2, 2, [1, 2, 3, 255])) }
-        assertError(Self.apng(width: 2, height: 2, frames: two, numFrames: 3), ["acTL says 3 frames but the file has 2 fcTL chunks"])
-        assertError(Self.apng(width: 2, height: 2, frames: two, numFrames: 1), ["more fcTL chunks than the 1 frames acTL declares"])
-        assertError(Self.apng(width: 2, height: 2, frames: two, numFrames: 0), ["acTL says 0 frames"])
+        assertError(Self.apng(width: 2, height: 2, frames: two, numFrames: 3), .frameCountMismatch(declared: 3, found: 2))
+        assertError(Self.apng(width: 2, height: 2, frames: two, numFrames: 1), .moreFrameControlsThanFrames(declared: 1))
+        assertError(Self.apng(width: 2, height: 2, frames: two, numFrames: 0), .zeroFrames)
         var outside = two
         outside[1] = FrameSpec(x: 1, y: 1, width: 2, height: 1, pixels: Self.solid(2, 1, [1, 2, 3, 255]))
-        assertError(Self.apng(width: 2, height: 2, frames: outside), ["fcTL of frame 1 puts 2×1 at (1,1), outside the 2×2 canvas"])
+        assertError(Self.apng(width: 2, height: 2, frames: outside),
+                    .frameOutsideCanvas(frame: 1, width: 2, height: 1, x: 1, y: 1, canvasWidth: 2, canvasHeight: 2))
         var small = two
         small[0] = FrameSpec(width: 1, height: 2, pixels: Self.solid(1, 2, [1, 2, 3, 255]))
-        assertError(Self.apng(width: 2, height: 2, frames: small), ["frame 0 (the IDAT image) is 1×2", "not the whole 2×2 canvas"])
+        assertError(Self.apng(width: 2, height: 2, frames: small), .defaultImageNotCanvas(width: 1, height: 2, x: 0, y: 0, canvasWidth: 2, canvasHeight: 2))
         var badOps = two
         badOps[1].dispose = 3
-        assertError(Self.apng(width: 2, height: 2, frames: badOps), ["fcTL of frame 1 has invalid dispose_op 3"])
+        assertError(Self.apng(width: 2, height: 2, frames: badOps), .invalidDisposeOp(frame: 1, 3))
         badOps[1].dispose = 0
         badOps[1].blend = 2
-        assertError(Self.apng(width: 2, height: 2, frames: badOps), ["fcTL of frame 1 has invalid blend_op 2"])
+        assertError(Self.apng(width: 2, height: 2, frames: badOps), .invalidBlendOp(frame: 1, 2))
         // Lenient mode keeps the frames before a bad fcTL, or shows the IDAT image when frame 0 is bad.
         let keptOne = try decode(Self.apng(width: 2, height: 2, frames: outside), lenient: true)
         XCTAssertEqual(keptOne.format, .apng)
@@ -319,7 +319,7 @@ final class PNGAnimationTests: XCTestCase {
         let third = T.chunkOffsets(file).filter { $0.type == "fdAT" }[1]
         let cut = Array(file.prefix(third.offset + 8 + 4 + third.length / 2))
         XCTAssertThrowsError(try decode(cut)) { e in
-            XCTAssertTrue((e as! ImageError).message.contains("data ends after \(cut.count) bytes (in fdAT"))
+            XCTAssertEqual(e as? ImageError, ImageError(.apng, PNGError.endsInChunk(fileSize: cut.count, chunk: "fdAT", length: third.length, offset: third.offset)))
         }
         let d = try decode(cut, lenient: true)
         XCTAssertEqual(d.animation.frames.count, 3)

@@ -3,6 +3,7 @@ import CDeflate
 import CPNG
 import Foundation
 import ImageCore
+import XCTest
 @testable import ImageDecoding
 
 /// Test-side PNG tools, written independently of the decoder: a tiny PNG/APNG writer (filters,
@@ -199,7 +200,8 @@ enum PNGTestSupport {
         } catch let e as ImageError {
             return e
         } catch {
-            return ImageError(.decoding, nil, "non-ImageError \(error)")
+            XCTFail("non-ImageError \(error)")
+            return nil
         }
     }
 }

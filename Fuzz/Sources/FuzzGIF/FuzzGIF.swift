@@ -5,7 +5,7 @@ import StickerKit
 /// libFuzzer entry point: bytes straight into GIFDecoder, past the sniffer.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    FuzzHarness.run(FuzzHarness.bytes(data, size)) { try GIFDecoder.decode($0, options: $1) }
+    FuzzHarness.run(FuzzHarness.bytes(data, size)) { try ImageDecoder.decode($0, as: .gif, options: $1) }
     return 0
 }
 

@@ -5,7 +5,7 @@ import StickerKit
 /// libFuzzer entry point: bytes straight into PNGDecoder, past the sniffer (chunk reader, IHDR checks, inflate, unfilter, APNG fcTL/fdAT composition).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    FuzzHarness.run(FuzzHarness.bytes(data, size)) { try PNGDecoder.decode($0, options: $1) }
+    FuzzHarness.run(FuzzHarness.bytes(data, size)) { try ImageDecoder.decode($0, as: .png, options: $1) }
     return 0
 }
 

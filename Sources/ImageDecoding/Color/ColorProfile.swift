@@ -5,7 +5,7 @@ import ImageCore
 ///
 /// Stickers are shown as sRGB, so a photo tagged "Adobe RGB (1998)" must be converted or it looks
 /// dull. Alpha is never touched.
-public enum ColorProfile {
+enum ColorProfile {
     /// Converts `image` in place from the colour space described by `iccProfile` to sRGB
     /// (perceptual intent, which lcms2 turns into relative colorimetric for matrix profiles).
     ///
@@ -13,8 +13,9 @@ public enum ColorProfile {
     /// pixels, when the profile behaves like sRGB. An RGB profile converts RGBA data; a gray
     /// profile converts gray data stored as RGBA with r == g == b (the red channel is read).
     /// A profile for another colour space (CMYK, Lab…) is ignored with a note.
-    /// Throws `ImageError.decoding` for a profile lcms2 cannot open; lenient callers may ignore it.
-    public static func convertToSRGB(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) throws -> String? {
+    /// Throws `ImageError` (`ColorProfileError`) for a profile lcms2 cannot use; lenient callers may
+    /// ignore it.
+    static func convertToSRGB(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) throws -> String? {
         let profile = try ICCProfile(bytes: iccProfile, format: format)
         let inputFormat: cmsUInt32Number
         switch profile.colorSpace {
@@ -29,7 +30,7 @@ public enum ColorProfile {
             return "ignored embedded ICC profile '\(profile.name)': it describes \(profile.colorSpaceName) data, the image is RGB"
         }
         guard let transform = profile.transformToSRGB(from: inputFormat, to: LCMSFormat.rgba8) else {
-            throw ImageError.decoding(format, "embedded ICC profile '\(profile.name)' cannot be converted to sRGB (\(iccProfile.count) bytes)")
+            throw ImageError(format, ColorProfileError.notConvertible(name: profile.name, bytes: iccProfile.count))
         }
         defer { cmsDeleteTransform(transform) }
         if isIdentity(transform, grayInput: profile.colorSpace == cmsSigGrayData) { return nil }
@@ -149,15 +150,4 @@ public enum ColorProfile {
             i += 1
         }
     }
-}
-
-/// lcms2 pixel-format words. The `TYPE_*` macros are built with `|` and are not imported into
-/// Swift, so they are spelled out here from lcms2.h's bit layout:
-/// colour space << 16, flavor << 13, extra channels << 7, channels << 3, bytes per channel.
-enum LCMSFormat {
-    static let rgba8: cmsUInt32Number = (4 << 16) | (1 << 7) | (3 << 3) | 1           // TYPE_RGBA_8
-    /// One gray channel followed by three ignored bytes: gray data stored as RGBA.
-    static let grayIn4Bytes: cmsUInt32Number = (3 << 16) | (3 << 7) | (1 << 3) | 1
-    static let cmyk8: cmsUInt32Number = (6 << 16) | (4 << 3) | 1                        // TYPE_CMYK_8
-    static let cmyk8Inverted: cmsUInt32Number = (6 << 16) | (1 << 13) | (4 << 3) | 1    // TYPE_CMYK_8_REV
 }

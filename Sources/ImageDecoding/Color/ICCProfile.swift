@@ -11,7 +11,7 @@ final class ICCProfile {
     init(bytes: [UInt8], format: ImageFormat) throws {
         guard bytes.count >= 132, bytes.count <= Int(UInt32.max),
               let h = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
-            throw ImageError.decoding(format, "embedded ICC profile is invalid (\(bytes.count) bytes)")
+            throw ImageError(format, ColorProfileError.invalidProfile(bytes: bytes.count))
         }
         handle = h
         colorSpace = cmsGetColorSpace(h)

@@ -44,7 +44,7 @@ struct GIFDecodeState {
                     warnings.append("data ends after frame \(frameNumber) (\(byteCount) bytes) without a trailer")
                     break records
                 }
-                try fail(canvas: canvas, place: frameCount == 0 ? "before the first frame" : "after frame \(frameNumber)", body)
+                try fail(canvas: canvas, place: frameCount == 0 ? .beforeFirstFrame : .afterFrame(frameNumber), body)
                 break records
             }
             atFrameEnd = false
@@ -55,39 +55,37 @@ struct GIFDecodeState {
                 do {
                     try readFrame(into: &canvas, line: &line, body)
                 } catch is GIFStop {
-                    try fail(canvas: canvas, place: "in frame \(frameNumber)", body)
+                    try fail(canvas: canvas, place: .inFrame(frameNumber), body)
                     break records
                 }
                 atFrameEnd = true
                 if options.firstFrameOnly { break records }
             case EXTENSION_RECORD_TYPE:
                 if !readExtension() {
-                    try fail(canvas: canvas, place: frameCount == 0 ? "in an extension before the first frame" : "in an extension after frame \(frameNumber)", body)
+                    try fail(canvas: canvas, place: frameCount == 0 ? .inExtensionBeforeFirstFrame : .inExtensionAfterFrame(frameNumber), body)
                     break records
                 }
             case TERMINATE_RECORD_TYPE:
                 break records
             default:
-                try fail(canvas: canvas, place: "after frame \(frameNumber)", body)
+                try fail(canvas: canvas, place: .afterFrame(frameNumber), body)
                 break records
             }
         }
-        guard frameCount > 0 else { throw ImageError.decoding(.gif, "no image in the file (\(byteCount) bytes)") }
+        guard frameCount > 0 else { throw ImageError(.gif, GIFError.noImage(fileSize: byteCount)) }
         return FrameStreamInfo(format: .gif, width: width, height: height, frameCount: frameCount,
                                loopCount: loopCount, warnings: warnings)
     }
 
     /// Turns a giflib failure into an error (strict, or nothing to keep) or a warning (lenient).
-    private mutating func fail(canvas: GIFCanvas, place: String, _ body: (Frame) throws -> Void) throws {
-        let message: String
-        if source.pointee.ranOut {
-            message = "data ends \(place) (after \(byteCount) bytes)"
-        } else {
-            message = "\(GIFDecoder.errorText(gif.pointee.Error)) \(place) (at byte \(source.pointee.offset))"
-        }
-        guard options.lenient else { throw ImageError.decoding(.gif, message) }
+    private mutating func fail(canvas: GIFCanvas, place: GIFPlace, _ body: (Frame) throws -> Void) throws {
+        let reason: GIFError = source.pointee.ranOut
+            ? .dataEnds(place, fileSize: byteCount)
+            : .giflib(code: Int(gif.pointee.Error), place, offset: source.pointee.offset)
+        let message = reason.message
+        guard options.lenient else { throw ImageError(.gif, reason) }
         if frameCount == 0 {
-            guard partialRows > 0 else { throw ImageError.decoding(.gif, message) }
+            guard partialRows > 0 else { throw ImageError(.gif, reason) }
             try deliver(canvas, body)
             warnings.append("\(message); kept the \(partialRows) rows of frame 1 that decoded")
         } else {
@@ -136,9 +134,12 @@ struct GIFDecodeState {
         if left + w > canvas.width || top + h > canvas.height {
             // Browsers clip such frames; strict decoding refuses the file (its structure is
             // wrong), lenient decoding clips as browsers do and says so.
-            let what = "frame \(frameNumber) at (\(left),\(top)) size \(w)×\(h) extends past the \(canvas.width)×\(canvas.height) screen"
-            guard options.lenient else { throw ImageError.decoding(.gif, what + " (--lenient clips it)") }
-            warnings.append(what + "; clipped")
+            guard options.lenient else {
+                throw ImageError(.gif, GIFError.frameOutsideScreen(frame: frameNumber, left: left, top: top, width: w, height: h,
+                                                                   screenWidth: canvas.width, screenHeight: canvas.height))
+            }
+            warnings.append(GIFError.outsideScreen(frame: frameNumber, left: left, top: top, width: w, height: h,
+                                                   screenWidth: canvas.width, screenHeight: canvas.height) + "; clipped")
         }
         var table = [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: 256)
         let map = desc.ColorMap ?? gif.pointee.SColorMap
@@ -197,6 +198,3 @@ struct GIFDecodeState {
         return order
     }
 }
-
-/// giflib reported an error; the decoder looks at giflib's state to say what happened.
-struct GIFStop: Error {}

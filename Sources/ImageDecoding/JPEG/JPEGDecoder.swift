@@ -4,11 +4,11 @@ import ImageCore
 /// Decodes JPEG files with libjpeg-turbo (through the setjmp shim in CJPEGShim): baseline,
 /// progressive, grayscale, CMYK and YCCK. Applies the embedded ICC profile and the EXIF
 /// orientation, so the result is upright sRGB as a viewer would show it.
-public enum JPEGDecoder {
+enum JPEGDecoder {
     /// Decodes `bytes` into a one-frame animation. Order: header → limits → allocate → pixels.
-    public static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
+    static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
         guard let decoder = sk_jpeg_new() else {
-            throw ImageError.decoding(.jpeg, "libjpeg could not allocate a decoder")
+            throw ImageError(.jpeg, JPEGError.decoderAllocationFailed)
         }
         defer { sk_jpeg_free(decoder) }
         return try bytes.withUnsafeBufferPointer { data in
@@ -31,7 +31,7 @@ public enum JPEGDecoder {
         let headerStatus = sk_jpeg_read_header(decoder, data.baseAddress, data.count, &header)
         if headerStatus != 0 {
             if sk_jpeg_data_ended(decoder) != 0 {
-                throw ImageError.decoding(.jpeg, "data ends after \(data.count) bytes, inside the header")
+                throw ImageError(.jpeg, JPEGError.endsInHeader(fileSize: data.count))
             }
             throw error(decoder)
         }
@@ -60,11 +60,11 @@ public enum JPEGDecoder {
                 warnings.append("libjpeg: \(String(cString: sk_jpeg_first_warning(decoder))) (\(sk_jpeg_warning_count(decoder)) warnings)")
             }
         case Int(SK_JPEG_DATA_ENDS):
-            throw ImageError.decoding(.jpeg, "data ends after \(data.count) bytes")
+            throw ImageError(.jpeg, JPEGError.dataEnds(fileSize: data.count))
         default:
             // A hard error part-way: lenient mode keeps the rows that decoded.
             guard options.lenient, rows > 0 else { throw error(decoder) }
-            warnings.append("\(message(decoder)); kept the first \(rows) of \(height) rows")
+            warnings.append("\(libjpegError(decoder).message); kept the first \(rows) of \(height) rows")
         }
 
         var image: Image
@@ -79,8 +79,8 @@ public enum JPEGDecoder {
         } else {
             image = Image(width: width, height: height, pixels: pixels)
             if let problem = markers.iccProblem {
-                if !options.lenient { throw ImageError.decoding(.jpeg, problem) }
-                warnings.append("ignored: \(problem)")
+                if !options.lenient { throw ImageError(.jpeg, problem) }
+                warnings.append("ignored: \(problem.message)")
             } else if let icc = markers.icc {
                 do {
                     if let note = try ColorProfile.convertToSRGB(&image, iccProfile: icc, format: .jpeg) {
@@ -98,16 +98,12 @@ public enum JPEGDecoder {
         return DecodedImage(format: .jpeg, animation: Animation(still: image), warnings: warnings)
     }
 
-    /// libjpeg's message as an error: 12-bit data, features left out of the build and colour
-    /// conversions it lacks are unsupported; anything else is bad data.
+    /// libjpeg's message as an error (`JPEGError.kind` tells unsupported features from bad data).
     private static func error(_ decoder: OpaquePointer) -> ImageError {
-        let text = message(decoder)
-        let unsupported = ["data precision", "omitted at compile time", "color conversion"].contains { text.contains($0) }
-        return unsupported ? .unsupported(.jpeg, text) : .decoding(.jpeg, text)
+        ImageError(.jpeg, libjpegError(decoder))
     }
 
-    private static func message(_ decoder: OpaquePointer) -> String {
-        let text = String(cString: sk_jpeg_message(decoder))
-        return text.isEmpty ? "libjpeg failed without a message" : "libjpeg: \(text)"
+    private static func libjpegError(_ decoder: OpaquePointer) -> JPEGError {
+        .libjpeg(String(cString: sk_jpeg_message(decoder)))
     }
 }

@@ -7,7 +7,7 @@ struct JPEGMarkers {
     /// The ICC profile, reassembled from its `ICC_PROFILE` chunks in sequence order.
     var icc: [UInt8]?
     /// Why the ICC chunks could not be reassembled, when they could not.
-    var iccProblem: String?
+    var iccProblem: JPEGError?
 
     init(decoder: OpaquePointer) {
         var chunks: [(sequence: Int, count: Int, payload: [UInt8])] = []
@@ -36,7 +36,7 @@ struct JPEGMarkers {
         let count = chunks[0].count
         let sequences = chunks.map(\.sequence).sorted()
         guard count > 0, chunks.allSatisfy({ $0.count == count }), sequences == Array(1...count) else {
-            iccProblem = "embedded ICC profile chunks are inconsistent (sequence numbers \(chunks.map(\.sequence)) of \(chunks.map(\.count)))"
+            iccProblem = .inconsistentICCChunks(sequences: chunks.map(\.sequence), counts: chunks.map(\.count))
             return
         }
         icc = chunks.sorted { $0.sequence < $1.sequence }.flatMap(\.payload)

@@ -18,7 +18,7 @@ struct APNGFrameControl {
     /// Parses fcTL number `index` (0-based); its region must lie inside the canvas.
     init(_ d: ArraySlice<UInt8>, index: Int, canvasWidth: Int, canvasHeight: Int) throws {
         guard d.count == 26 else {
-            throw ImageError.decoding(.apng, "fcTL of frame \(index) is \(d.count) bytes, expected 26")
+            throw ImageError(.apng, PNGError.frameControlLength(frame: index, bytes: d.count))
         }
         let b = Array(d)
         func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
@@ -30,17 +30,18 @@ struct APNGFrameControl {
         delayNumerator = Int(b[20]) << 8 | Int(b[21])
         delayDenominator = Int(b[22]) << 8 | Int(b[23])
         guard width > 0 && height > 0 else {
-            throw ImageError.decoding(.apng, "fcTL of frame \(index) has zero size \(width)×\(height)")
+            throw ImageError(.apng, PNGError.frameZeroSize(frame: index, width: width, height: height))
         }
         // Each term is < 2^32, so the sums cannot overflow Int.
         guard x + width <= canvasWidth && y + height <= canvasHeight else {
-            throw ImageError.decoding(.apng, "fcTL of frame \(index) puts \(width)×\(height) at (\(x),\(y)), outside the \(canvasWidth)×\(canvasHeight) canvas")
+            throw ImageError(.apng, PNGError.frameOutsideCanvas(frame: index, width: width, height: height, x: x, y: y,
+                                                                 canvasWidth: canvasWidth, canvasHeight: canvasHeight))
         }
         guard let dispose = Dispose(rawValue: Int(b[24])) else {
-            throw ImageError.decoding(.apng, "fcTL of frame \(index) has invalid dispose_op \(b[24])")
+            throw ImageError(.apng, PNGError.invalidDisposeOp(frame: index, b[24]))
         }
         guard let blend = Blend(rawValue: Int(b[25])) else {
-            throw ImageError.decoding(.apng, "fcTL of frame \(index) has invalid blend_op \(b[25])")
+            throw ImageError(.apng, PNGError.invalidBlendOp(frame: index, b[25]))
         }
         self.dispose = dispose
         self.blend = blend

@@ -1,3 +1,5 @@
+import CDeflate
+
 /// One chunk as found in the file: its type and where its data lies.
 struct PNGChunk {
     /// The four type bytes, big-endian, e.g. 0x4948_4452 for IHDR.
@@ -20,6 +22,12 @@ struct PNGChunk {
         let bytes = [UInt8(truncatingIfNeeded: type >> 24), UInt8(truncatingIfNeeded: type >> 16),
                      UInt8(truncatingIfNeeded: type >> 8), UInt8(truncatingIfNeeded: type)]
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The CRC of the chunk at `start` whose data is `length` bytes: over its type and data, as
+    /// stored after them (the caller has checked that the chunk lies inside `file`).
+    static func crc(_ file: UnsafeBufferPointer<UInt8>, chunkAt start: Int, length: Int) -> UInt32 {
+        UInt32(libdeflate_crc32(0, file.baseAddress! + start + 4, 4 + length))
     }
 
     static let IHDR: UInt32 = 0x4948_4452

@@ -32,11 +32,11 @@ import ImageCore
 /// Order of work: signature → IHDR → `Limits` (before any allocation) → chunk walk (CRCs, order,
 /// APNG sequence numbers) → inflate (libdeflate, into a buffer of the exact size IHDR implies)
 /// → unfilter → expand → colour → compose.
-public enum PNGDecoder {
-    /// Decodes `bytes`. The format is `.apng` when an acTL before the image data makes the file
+enum PNGDecoder {
+    /// Decodes `bytes`, with delays as stored (`ImageDecoder` shows them as displayed). The format is `.apng` when an acTL before the image data makes the file
     /// animated, `.png` otherwise. Throws `ImageError` naming the format and the problem; with
     /// `options.lenient`, CRC mismatches are ignored and truncated data keeps what decoded.
-    public static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
+    static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
         try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
     }
 
@@ -52,7 +52,7 @@ public enum PNGDecoder {
         let color = PNGColorSpace.choose(hasSRGB: layout.hasSRGB, iccp: iccp, gamma: layout.gamma, warnings: &warnings)
         let pixelFormat = PNGPixelFormat(header: header, palette: layout.palette, transparency: layout.transparency)
 
-        func decodeImage(_ ranges: [Range<Int>], width: Int, height: Int, what: String) throws -> PNGRaster {
+        func decodeImage(_ ranges: [Range<Int>], width: Int, height: Int, what: PNGImageData) throws -> PNGRaster {
             var raster = try withContiguous(bytes, ranges) {
                 try PNGRaster.decode($0, width: width, height: height, pixelFormat: pixelFormat,
                                      lenient: options.lenient, format: format, what: what)
@@ -65,7 +65,7 @@ public enum PNGDecoder {
         }
 
         guard let animation = layout.animation else {
-            let raster = try decodeImage(layout.idat, width: header.width, height: header.height, what: "IDAT")
+            let raster = try decodeImage(layout.idat, width: header.width, height: header.height, what: .idat)
             try body(Frame(image: raster.image, delay: .zero))
             return FrameStreamInfo(format: format, width: header.width, height: header.height, frameCount: 1,
                                    loopCount: 0, warnings: warnings)
@@ -74,14 +74,14 @@ public enum PNGDecoder {
         // Limits bound the canvas unless the caller chose `.unlimited`; even then, no overflow.
         let (_, overflow) = header.width.multipliedReportingOverflow(by: header.height * 4)
         if overflow || header.height > Int.max / 4 {
-            throw ImageError.limits(format, "canvas \(header.width)×\(header.height) is too large to allocate")
+            throw ImageError(format, PNGError.canvasTooLarge(width: header.width, height: header.height))
         }
         var compositor = APNGCompositor(width: header.width, height: header.height)
         var delivered = 0
         for (i, frame) in layout.frames.enumerated() {
             let c = frame.control
             let raster = try decodeImage(frame.usesIDAT ? layout.idat : frame.data, width: c.width, height: c.height,
-                                         what: frame.usesIDAT ? "frame 0 (IDAT)" : "frame \(i)")
+                                         what: frame.usesIDAT ? .firstFrameIDAT : .frame(i))
             compositor.draw(raster.image, rows: raster.rowsDecoded, control: c, isFirst: i == 0)
             try body(Frame(image: compositor.snapshot, delay: c.delay))
             delivered += 1

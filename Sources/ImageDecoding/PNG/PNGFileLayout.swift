@@ -33,10 +33,10 @@ struct PNGFileLayout {
         let lenient = options.lenient
         var reader = PNGChunkReader(bytes: bytes, lenient: lenient)
         guard let first = try reader.next(format: .png), !first.isTruncated else {
-            throw ImageError.decoding(.png, "data ends after \(bytes.count) bytes (no complete IHDR chunk)")
+            throw ImageError(.png, PNGError.endsBeforeHeader(fileSize: bytes.count))
         }
         guard first.type == PNGChunk.IHDR else {
-            throw ImageError.decoding(.png, "first chunk is \(first.name), not IHDR")
+            throw ImageError(.png, PNGError.firstChunkNotHeader(chunk: first.name))
         }
         let header = try PNGHeader(bytes[first.dataRange])
         try options.limits.check(width: header.width, height: header.height, format: .png, what: "IHDR says")
@@ -47,15 +47,16 @@ struct PNGFileLayout {
         var sequence: UInt32 = 0
         var sawIEND = false
 
-        func fail(_ message: String) throws {
-            if !lenient { throw ImageError.decoding(layout.format, message) }
-            layout.warnings.append(message)
+        /// Strict mode throws; lenient mode notes the problem and goes on.
+        func fail(_ reason: PNGError) throws {
+            if !lenient { throw ImageError(layout.format, reason) }
+            layout.warnings.append(reason.message)
         }
         func read32(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
         }
         func checkSequence(_ found: UInt32, _ name: String) throws {
-            if found != sequence { try fail("\(name) sequence number \(found), expected \(sequence)") }
+            if found != sequence { try fail(.sequenceNumber(chunk: name, found: found, expected: sequence)) }
             sequence = found &+ 1
         }
 
@@ -69,19 +70,19 @@ struct PNGFileLayout {
                 if reader.endedInsideChunk { layout.warnings.append("file is truncated: data ends after \(bytes.count) bytes, inside IEND") }
                 break walk
             case PNGChunk.IHDR:
-                throw ImageError.decoding(layout.format, "second IHDR chunk")
+                throw ImageError(layout.format, PNGError.secondHeader)
             case PNGChunk.PLTE:
-                if idatState > 0 { try fail("PLTE after IDAT"); continue }
-                if layout.palette != nil { try fail("second PLTE chunk"); continue }
-                if header.colorType == 0 || header.colorType == 4 {
-                    try fail("PLTE chunk in a greyscale image (colour type \(header.colorType))")
+                if idatState > 0 { try fail(.paletteAfterImageData); continue }
+                if layout.palette != nil { try fail(.secondPalette); continue }
+                if header.colorType.isGrayscale {
+                    try fail(.paletteInGrayscale(colorType: header.colorType))
                     continue
                 }
-                if header.colorType != 3 { continue }  // a suggested palette for RGB: not needed
+                if header.colorType != .indexed { continue }  // a suggested palette for RGB: not needed
                 var entries = data.count / 3
                 let allowed = 1 << header.bitDepth
                 if data.count % 3 != 0 || entries == 0 || entries > allowed {
-                    try fail("PLTE of \(data.count) bytes is not 1 to \(allowed) RGB entries (bit depth \(header.bitDepth))")
+                    try fail(.paletteSize(bytes: data.count, maxEntries: allowed, bitDepth: header.bitDepth))
                     entries = min(entries, allowed)
                     if entries == 0 { continue }
                 }
@@ -89,16 +90,16 @@ struct PNGFileLayout {
             case PNGChunk.tRNS:
                 if idatState > 0 || layout.transparency != nil { continue }
                 switch header.colorType {
-                case 3:
-                    guard let palette = layout.palette else { try fail("tRNS before PLTE"); continue }
+                case .indexed:
+                    guard let palette = layout.palette else { try fail(.transparencyBeforePalette); continue }
                     if data.count > palette.count / 3 {
-                        try fail("tRNS has \(data.count) entries, more than the \(palette.count / 3) in PLTE")
+                        try fail(.transparencyOverPalette(entries: data.count, paletteEntries: palette.count / 3))
                     }
                     layout.transparency = Array(data.prefix(palette.count / 3))
-                case 0 where data.count == 2, 2 where data.count == 6:
+                case .grayscale where data.count == 2, .truecolor where data.count == 6:
                     layout.transparency = Array(data)
-                case 0, 2:
-                    try fail("tRNS of \(data.count) bytes for colour type \(header.colorType) (expected \(header.colorType == 0 ? 2 : 6))")
+                case .grayscale, .truecolor:
+                    try fail(.transparencySize(bytes: data.count, colorType: header.colorType))
                 default:
                     break  // images with an alpha channel ignore tRNS
                 }
@@ -114,7 +115,7 @@ struct PNGFileLayout {
                 let count = Int(read32(chunk.dataStart))
                 let plays = Int(read32(chunk.dataStart + 4))
                 if count == 0 {
-                    if !lenient { throw ImageError.decoding(.apng, "acTL says 0 frames") }
+                    if !lenient { throw ImageError(.apng, PNGError.zeroFrames) }
                     layout.warnings.append("ignored acTL that says 0 frames")
                     continue
                 }
@@ -126,11 +127,11 @@ struct PNGFileLayout {
                 if data.count >= 4 { try checkSequence(read32(chunk.dataStart), "fcTL") }
                 let index = layout.frames.count
                 if index >= animation.frames {
-                    try fail("more fcTL chunks than the \(animation.frames) frames acTL declares")
+                    try fail(.moreFrameControlsThanFrames(declared: animation.frames))
                     break walk
                 }
                 if let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
-                    try fail("frame \(index - 1) has no fdAT data")
+                    try fail(.frameWithoutData(frame: index - 1))
                     layout.frames.removeLast()
                 }
                 if options.firstFrameOnly && !layout.frames.isEmpty {
@@ -141,7 +142,8 @@ struct PNGFileLayout {
                 do {
                     control = try APNGFrameControl(data, index: index, canvasWidth: header.width, canvasHeight: header.height)
                     if idatState == 0 && (control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height) {
-                        throw ImageError.decoding(.apng, "frame 0 (the IDAT image) is \(control.width)×\(control.height) at (\(control.x),\(control.y)), not the whole \(header.width)×\(header.height) canvas")
+                        throw ImageError(.apng, PNGError.defaultImageNotCanvas(width: control.width, height: control.height, x: control.x, y: control.y,
+                                                                               canvasWidth: header.width, canvasHeight: header.height))
                     }
                 } catch let error as ImageError {
                     if !lenient { throw error }
@@ -156,51 +158,50 @@ struct PNGFileLayout {
                 }
                 layout.frames.append(Frame(control: control, usesIDAT: idatState == 0))
             case PNGChunk.IDAT:
-                if idatState == 2 { try fail("IDAT chunks are not consecutive") }
+                if idatState == 2 { try fail(.imageDataNotConsecutive) }
                 idatState = 1
                 layout.idat.append(chunk.dataRange)
             case PNGChunk.fdAT:
                 guard layout.animation != nil else { continue }
                 if chunk.length < 4 {
                     if chunk.isTruncated { break walk }
-                    throw ImageError.decoding(.apng, "fdAT of \(chunk.length) bytes has no room for its sequence number")
+                    throw ImageError(.apng, PNGError.frameDataTooShort(bytes: chunk.length))
                 }
                 try checkSequence(read32(chunk.dataStart), "fdAT")
-                if idatState == 0 { try fail("fdAT before IDAT"); continue }
+                if idatState == 0 { try fail(.frameDataBeforeImageData); continue }
                 guard let last = layout.frames.last, !last.usesIDAT else {
-                    try fail("fdAT without its own fcTL")
+                    try fail(.frameDataWithoutControl)
                     continue
                 }
                 layout.frames[layout.frames.count - 1].data.append((chunk.dataStart + 4)..<chunk.dataRange.upperBound)
             default:
                 if chunk.isCritical {
-                    throw ImageError.unsupported(layout.format, "unknown critical chunk \(chunk.name)")
+                    throw ImageError(layout.format, PNGError.unknownCriticalChunk(chunk.name))
                 }
             }
             if chunk.isTruncated { break walk }
         }
 
-        layout.warnings.append(contentsOf: reader.ignoredCRCMismatches)
+        layout.warnings.append(contentsOf: reader.ignoredCRCMismatches.map(\.message))
         if !sawIEND && !layout.stoppedEarly {
-            let end = "data ends after \(bytes.count) bytes"
             if layout.idat.isEmpty {
-                throw ImageError.decoding(layout.format, "\(end), before any IDAT chunk")
+                throw ImageError(layout.format, PNGError.endsBeforeImageData(fileSize: bytes.count))
             }
-            if !lenient { throw ImageError.decoding(layout.format, "\(end) without an IEND chunk") }
+            if !lenient { throw ImageError(layout.format, PNGError.endsWithoutIEND(fileSize: bytes.count)) }
             layout.stoppedEarly = true
-            layout.warnings.append("file is truncated: \(end)")
+            layout.warnings.append("file is truncated: data ends after \(bytes.count) bytes")
         }
-        if layout.idat.isEmpty { throw ImageError.decoding(layout.format, "no IDAT chunk") }
-        if header.colorType == 3 && layout.palette == nil {
-            throw ImageError.decoding(layout.format, "palette image (colour type 3) has no PLTE chunk")
+        if layout.idat.isEmpty { throw ImageError(layout.format, PNGError.noImageData) }
+        if header.colorType == .indexed && layout.palette == nil {
+            throw ImageError(layout.format, PNGError.noPalette)
         }
         if let animation = layout.animation {
             if let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
-                try fail("frame \(layout.frames.count - 1) has no fdAT data")
+                try fail(.frameWithoutData(frame: layout.frames.count - 1))
                 layout.frames.removeLast()
             }
             if !layout.stoppedEarly && layout.frames.count != animation.frames {
-                try fail("acTL says \(animation.frames) frames but the file has \(layout.frames.count) fcTL chunks")
+                try fail(.frameCountMismatch(declared: animation.frames, found: layout.frames.count))
             }
             if layout.frames.isEmpty {
                 // Lenient: nothing animated survived; show the default image.

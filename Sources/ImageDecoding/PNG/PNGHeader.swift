@@ -5,19 +5,11 @@ struct PNGHeader {
     let width: Int
     let height: Int
     let bitDepth: Int
-    /// 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA.
-    let colorType: Int
+    let colorType: PNGColorType
     let interlaced: Bool
 
     /// Samples per pixel.
-    var channels: Int {
-        switch colorType {
-        case 0, 3: 1
-        case 4: 2
-        case 2: 3
-        default: 4
-        }
-    }
+    var channels: Int { colorType.channels }
 
     var bitsPerPixel: Int { channels * bitDepth }
     /// Distance in bytes to the corresponding byte of the previous pixel, as the filters use it.
@@ -25,31 +17,24 @@ struct PNGHeader {
 
     /// Parses and validates the 13 bytes of IHDR.
     init(_ d: ArraySlice<UInt8>) throws {
-        guard d.count == 13 else {
-            throw ImageError.decoding(.png, "IHDR is \(d.count) bytes, expected 13")
-        }
+        func fail(_ reason: PNGError) -> ImageError { ImageError(.png, reason) }
+        guard d.count == 13 else { throw fail(.headerLength(d.count)) }
         let b = Array(d)
         func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
         width = be32(0)
         height = be32(4)
         bitDepth = Int(b[8])
-        colorType = Int(b[9])
         if width > 0x7FFF_FFFF || height > 0x7FFF_FFFF {
-            throw ImageError.decoding(.png, "IHDR says \(width)×\(height), over PNG's 2^31−1 maximum")
+            throw fail(.sizeOverPNGMaximum(width: width, height: height))
         }
-        let allowed: [Int]
-        switch colorType {
-        case 0: allowed = [1, 2, 4, 8, 16]
-        case 3: allowed = [1, 2, 4, 8]
-        case 2, 4, 6: allowed = [8, 16]
-        default: throw ImageError.decoding(.png, "invalid colour type \(colorType)")
+        guard let colorType = PNGColorType(rawValue: b[9]) else { throw fail(.invalidColorType(b[9])) }
+        self.colorType = colorType
+        if !colorType.allowedBitDepths.contains(bitDepth) {
+            throw fail(.invalidBitDepth(bitDepth, colorType: colorType))
         }
-        if !allowed.contains(bitDepth) {
-            throw ImageError.decoding(.png, "invalid bit depth \(bitDepth) for colour type \(colorType) (allowed: \(allowed.map(String.init).joined(separator: ", ")))")
-        }
-        if b[10] != 0 { throw ImageError.decoding(.png, "unknown compression method \(b[10]) in IHDR") }
-        if b[11] != 0 { throw ImageError.decoding(.png, "unknown filter method \(b[11]) in IHDR") }
-        if b[12] > 1 { throw ImageError.decoding(.png, "unknown interlace method \(b[12]) in IHDR") }
+        if b[10] != 0 { throw fail(.unknownCompressionMethod(b[10])) }
+        if b[11] != 0 { throw fail(.unknownFilterMethod(b[11])) }
+        if b[12] > 1 { throw fail(.unknownInterlaceMethod(b[12])) }
         interlaced = b[12] == 1
     }
 
@@ -86,10 +71,4 @@ struct PNGHeader {
         }
         return total
     }
-}
-
-/// One pass of the image data: the whole image, or one of Adam7's seven sub-images.
-struct PNGPass {
-    let x0: Int, y0: Int, dx: Int, dy: Int
-    let width: Int, height: Int
 }

@@ -23,14 +23,14 @@ struct PNGPixelFormat {
         var paletteCount = 256
         let trns = transparency ?? []
         switch header.colorType {
-        case 3:
+        case .indexed:
             let pal = palette ?? []
             paletteCount = pal.count / 3
             for i in 0..<paletteCount {
                 table[i] = PNGPixelFormat.pack(pal[3 * i], pal[3 * i + 1], pal[3 * i + 2], i < trns.count ? trns[i] : 255)
             }
             layout = .lookup
-        case 0:
+        case .grayscale:
             if trns.count == 2 { key = Int(trns[0]) << 8 | Int(trns[1]) }
             if depth <= 8 {
                 let maxValue = (1 << depth) - 1
@@ -42,7 +42,7 @@ struct PNGPixelFormat {
             } else {
                 layout = .gray16
             }
-        case 2:
+        case .truecolor:
             if trns.count == 6 {
                 if depth == 8 {
                     // An 8-bit image's key samples are 16-bit fields; only values ≤ 255 can match.
@@ -54,9 +54,9 @@ struct PNGPixelFormat {
                 }
             }
             layout = depth == 8 ? .rgb8 : .rgb16
-        case 4:
+        case .grayscaleAlpha:
             layout = depth == 8 ? .grayAlpha8 : .grayAlpha16
-        default:
+        case .truecolorAlpha:
             layout = depth == 8 ? .rgba8 : .rgba16
         }
         self.table = table

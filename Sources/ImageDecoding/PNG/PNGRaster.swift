@@ -12,19 +12,20 @@ struct PNGRaster {
     var isComplete: Bool { rowsDecoded == image.height && note == nil }
 
     /// Inflates, unfilters and expands `width × height` pixels from the zlib stream `compressed`.
-    /// `what` names the data in messages ("IDAT", "frame 3").
+    /// `what` names the data in errors and notes.
     static func decode(_ compressed: UnsafeRawBufferPointer, width: Int, height: Int, pixelFormat pf: PNGPixelFormat,
-                       lenient: Bool, format: ImageFormat, what: String) throws -> PNGRaster {
+                       lenient: Bool, format: ImageFormat, what: PNGImageData) throws -> PNGRaster {
+        func fail(_ reason: PNGError) -> ImageError { ImageError(format, reason) }
         let header = pf.header
         let (pixelBytes, overflow) = width.multipliedReportingOverflow(by: height * 4)
         guard !overflow, height <= Int.max / 4, let expected = header.scanlineBytes(width: width, height: height) else {
-            throw ImageError.limits(format, "\(what): \(width)×\(height) image data size overflows")
+            throw fail(.imageSizeOverflows(what, width: width, height: height))
         }
         // Deflate cannot expand more than 1032:1; refuse before allocating for a stream that
         // cannot possibly fill the image.
         let (maxOut, o) = compressed.count.multipliedReportingOverflow(by: 1032)
         if !lenient && !o && maxOut + 1024 < expected {
-            throw ImageError.decoding(format, "image data is incomplete: \(compressed.count) compressed bytes in \(what) cannot hold the \(expected) bytes a \(width)×\(height) image needs")
+            throw fail(.imageDataCannotFill(compressed: compressed.count, in: what, needed: expected, width: width, height: height))
         }
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(expected, 1))
         defer { buffer.deallocate() }
@@ -37,19 +38,18 @@ struct PNGRaster {
         case .overlong:
             note = "\(what) holds more data than a \(width)×\(height) image needs; the rest was ignored"
         case .short(let n):
-            if !lenient { throw ImageError.decoding(format, "image data is incomplete (decoded \(n) of \(expected) bytes in \(what))") }
+            let short = PNGError.imageDataShort(decoded: n, expected: expected, in: what)
+            if !lenient { throw fail(short) }
             available = n
-            note = "image data is incomplete (decoded \(n) of \(expected) bytes in \(what)); the rest is transparent"
+            note = "\(short.message); the rest is transparent"
         case .damaged(let n):
             if !lenient {
-                if n == expected {
-                    throw ImageError.decoding(format, "zlib stream in \(what) is damaged after all \(expected) bytes decoded (bad Adler-32 checksum)")
-                }
-                throw ImageError.decoding(format, "image data is incomplete or damaged (decoded \(n) of \(expected) bytes in \(what))")
+                if n == expected { throw fail(.badAdler32(bytes: expected, in: what)) }
+                throw fail(.imageDataDamaged(decoded: n, expected: expected, in: what))
             }
             available = n
             if n < expected {
-                note = "image data is incomplete or damaged (decoded \(n) of \(expected) bytes in \(what)); the rest is transparent"
+                note = "\(PNGError.imageDataDamaged(decoded: n, expected: expected, in: what).message); the rest is transparent"
             }
         }
 
@@ -67,11 +67,11 @@ struct PNGRaster {
         if let failure {
             switch failure {
             case .filter(let type, let row, let pass):
-                let place = pass.map { "row \(row) of Adam7 pass \($0)" } ?? "row \(row)"
-                if !lenient { throw ImageError.decoding(format, "invalid filter type \(type) in \(place) of \(what)") }
-                note = "invalid filter type \(type) in \(place) of \(what); the rest is transparent"
+                let invalid = PNGError.invalidFilterType(type, row: row, pass: pass, in: what)
+                if !lenient { throw fail(invalid) }
+                note = "\(invalid.message); the rest is transparent"
             case .palette(let index, let row):
-                throw ImageError.decoding(format, "palette index \(index) out of range in row \(row) of \(what) (PLTE has \(pf.paletteCount) entries)")
+                throw fail(.paletteIndexOutOfRange(index: index, row: row, in: what, paletteEntries: pf.paletteCount))
             }
         }
         return PNGRaster(image: Image(width: width, height: height, pixels: pixels), rowsDecoded: rows, note: note)
@@ -91,7 +91,7 @@ struct PNGRaster {
         let passes = PNGHeader.passes(width: width, height: height, interlaced: header.interlaced)
         let stride = header.filterStride
         let depth = header.bitDepth
-        let paletteLimit = header.colorType == 3 && checkPalette && pf.paletteCount < (1 << depth) ? pf.paletteCount : -1
+        let paletteLimit = header.colorType == .indexed && checkPalette && pf.paletteCount < (1 << depth) ? pf.paletteCount : -1
         // rowBytes cannot overflow here: scanlineBytes succeeded for the whole image.
         let maxRowBytes = header.rowBytes(width: width)!
         let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: maxRowBytes + 1)

@@ -16,19 +16,25 @@ struct WebPChunks {
 
     init(_ bytes: [UInt8]) {
         guard bytes.count >= 12 else { return }
-        declaredLength = WebPChunks.u32(bytes, 4) + 8
-        var offset = 12
-        while offset + 8 <= bytes.count {
-            let fourCC = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            let size = WebPChunks.u32(bytes, offset + 4)
-            if imageDataStart == nil, ["VP8 ", "VP8L"].contains(fourCC) { imageDataStart = offset + 8 }
-            let end = offset + 8 + size
-            guard end <= bytes.count else { cutChunk = fourCC; return }
-            if fourCC == "ANMF" { completeFrames += 1 }
-            completeEnd = end
-            offset = end + (size & 1)
+        bytes.withUnsafeBufferPointer { file in
+            declaredLength = RIFFChunk.le32(file, 4) + 8
+            var offset = 12
+            while let chunk = RIFFChunk.at(offset, in: file) {
+                if imageDataStart == nil, ["VP8 ", "VP8L"].contains(chunk.fourCC) { imageDataStart = chunk.dataStart }
+                guard chunk.end <= file.count else { cutChunk = chunk.fourCC; return }
+                if chunk.fourCC == "ANMF" { completeFrames += 1 }
+                completeEnd = chunk.end
+                offset = chunk.next
+            }
+            if offset < file.count { cutChunk = "chunk header" }
         }
-        if offset < bytes.count { cutChunk = "chunk header" }
+    }
+
+    /// Where an animation cut short stops: inside a frame, or in a chunk around the frames
+    /// (metadata after the last one).
+    var cut: WebPCut {
+        guard let cutChunk, cutChunk != "ANMF" else { return .inFrame(completeFrames + 1) }
+        return .inChunk(cutChunk, afterFrames: completeFrames)
     }
 
     /// The first `completeEnd` bytes with the RIFF size patched, so that the demuxer sees a
@@ -39,9 +45,5 @@ struct WebPChunks {
         out[4] = UInt8(truncatingIfNeeded: size); out[5] = UInt8(truncatingIfNeeded: size >> 8)
         out[6] = UInt8(truncatingIfNeeded: size >> 16); out[7] = UInt8(truncatingIfNeeded: size >> 24)
         return out
-    }
-
-    static func u32(_ b: [UInt8], _ at: Int) -> Int {
-        Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
     }
 }

@@ -5,9 +5,9 @@ import ImageCore
 /// `WebPDecode` into a buffer allocated after the limits check, animations with
 /// `WebPAnimDecoder`, which composites frames on the canvas for us. An ICCP chunk is applied.
 /// WebP's loop count is the number of plays (0 = forever) and is kept as is.
-public enum WebPDecoder {
-    /// Decodes `bytes`. Order: features → limits → allocate → pixels.
-    public static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
+enum WebPDecoder {
+    /// Decodes `bytes`, with delays as stored (`ImageDecoder` shows them as displayed). Order: features → limits → allocate → pixels.
+    static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
         try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
     }
 
@@ -21,9 +21,9 @@ public enum WebPDecoder {
         let truncated = bytes.count < chunks.declaredLength
         guard status == VP8_STATUS_OK else {
             if truncated || status == VP8_STATUS_NOT_ENOUGH_DATA {
-                throw ImageError.decoding(.webp, "data ends after \(bytes.count) bytes (header only)")
+                throw ImageError(.webp, WebPError.endsInHeader(fileSize: bytes.count))
             }
-            throw ImageError.decoding(.webp, "libwebp cannot read the header: \(describe(status))")
+            throw ImageError(.webp, WebPError.cannotReadHeader(status: Int(status.rawValue)))
         }
         try options.limits.check(width: Int(features.width), height: Int(features.height), format: .webp, what: "header says")
         if features.has_animation != 0 {
@@ -41,10 +41,10 @@ public enum WebPDecoder {
         var warnings: [String] = []
         if truncated {
             guard let start = chunks.imageDataStart, bytes.count > start + 10 else {
-                throw ImageError.decoding(.webp, "data ends after \(bytes.count) bytes (header only)")
+                throw ImageError(.webp, WebPError.endsInHeader(fileSize: bytes.count))
             }
             if !options.lenient {
-                throw ImageError.decoding(.webp, "data ends after \(bytes.count) of \(chunks.declaredLength) bytes, in the image data")
+                throw ImageError(.webp, WebPError.endsInImageData(fileSize: bytes.count, declared: chunks.declaredLength))
             }
         }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -52,13 +52,13 @@ public enum WebPDecoder {
         if truncated {
             rows = decodePartial(bytes, into: &pixels, width: width, height: height)
             guard rows > 0 else {
-                throw ImageError.decoding(.webp, "data ends after \(bytes.count) of \(chunks.declaredLength) bytes, before the first row")
+                throw ImageError(.webp, WebPError.endsBeforeFirstRow(fileSize: bytes.count, declared: chunks.declaredLength))
             }
             warnings.append("data ends after \(bytes.count) of \(chunks.declaredLength) bytes; kept the first \(rows) of \(height) rows")
         } else {
             let status = decodeWhole(bytes, into: &pixels, width: width, height: height)
             guard status == VP8_STATUS_OK else {
-                throw ImageError.decoding(.webp, "libwebp cannot decode the image: \(describe(status))")
+                throw ImageError(.webp, WebPError.cannotDecodeImage(status: Int(status.rawValue)))
             }
         }
         var image = Image(width: width, height: height, pixels: pixels)
@@ -111,30 +111,26 @@ public enum WebPDecoder {
         var warnings: [String] = []
         var data = bytes
         if truncated {
-            // Cut inside a frame, or in a chunk around the frames (metadata after the last one).
-            let place = chunks.cutChunk == "ANMF" || chunks.cutChunk == nil
-                ? "animation truncated in frame \(chunks.completeFrames + 1)"
-                : "animation truncated in its '\(chunks.cutChunk!)' chunk after \(chunks.completeFrames) frames"
-            let message = "\(place) (data ends after \(bytes.count) of \(chunks.declaredLength) bytes)"
-            guard options.lenient, chunks.completeFrames > 0 else { throw ImageError.decoding(.webp, message) }
+            let truncation = WebPError.animationTruncated(chunks.cut, fileSize: bytes.count, declared: chunks.declaredLength)
+            guard options.lenient, chunks.completeFrames > 0 else { throw ImageError(.webp, truncation) }
             data = WebPChunks.completePrefix(bytes, end: chunks.completeEnd)
-            warnings.append("\(message); kept \(chunks.completeFrames) complete frames")
+            warnings.append("\(truncation.message); kept \(chunks.completeFrames) complete frames")
         }
         return try data.withUnsafeBufferPointer { buffer in
             var webpData = WebPData(bytes: buffer.baseAddress, size: buffer.count)
             var animOptions = WebPAnimDecoderOptions()
             guard WebPAnimDecoderOptionsInit(&animOptions) != 0 else {
-                throw ImageError.decoding(.webp, "libwebp animation decoder version mismatch")
+                throw ImageError(.webp, WebPError.animationDecoderVersion)
             }
             animOptions.color_mode = MODE_RGBA
             animOptions.use_threads = 0
             guard let decoder = WebPAnimDecoderNew(&webpData, &animOptions) else {
-                throw ImageError.decoding(.webp, "libwebp cannot parse the animation (\(buffer.count) bytes)")
+                throw ImageError(.webp, WebPError.cannotParseAnimation(bytes: buffer.count))
             }
             defer { WebPAnimDecoderDelete(decoder) }
             var info = WebPAnimInfo()
             guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
-                throw ImageError.decoding(.webp, "libwebp cannot read the animation header")
+                throw ImageError(.webp, WebPError.cannotReadAnimationHeader)
             }
             let width = Int(info.canvas_width), height = Int(info.canvas_height)
             try options.limits.check(width: width, height: height, format: .webp, what: "canvas is")
@@ -152,9 +148,9 @@ public enum WebPDecoder {
                 var canvas: UnsafeMutablePointer<UInt8>?
                 var timestamp: Int32 = 0
                 guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
-                    let message = "libwebp cannot decode frame \(delivered + 1) of \(info.frame_count)"
-                    guard options.lenient, delivered > 0 else { throw ImageError.decoding(.webp, message) }
-                    warnings.append("\(message); kept \(delivered) frames")
+                    let failure = WebPError.cannotDecodeFrame(frame: delivered + 1, of: Int(info.frame_count))
+                    guard options.lenient, delivered > 0 else { throw ImageError(.webp, failure) }
+                    warnings.append("\(failure.message); kept \(delivered) frames")
                     break
                 }
                 var image = Image(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: byteCount)))
@@ -167,7 +163,7 @@ public enum WebPDecoder {
                 try body(Frame(image: image, delay: Delay(milliseconds: duration)))
                 delivered += 1
             }
-            guard delivered > 0 else { throw ImageError.decoding(.webp, "animation has no frames") }
+            guard delivered > 0 else { throw ImageError(.webp, WebPError.noFrames) }
             if let note { warnings.append(note) }
             return FrameStreamInfo(format: .webp, width: width, height: height, frameCount: delivered,
                                    loopCount: Int(info.loop_count), warnings: warnings)
@@ -198,18 +194,5 @@ public enum WebPDecoder {
         defer { WebPDemuxReleaseChunkIterator(&iterator) }
         guard let bytes = iterator.chunk.bytes, iterator.chunk.size > 0 else { return nil }
         return Array(UnsafeBufferPointer(start: bytes, count: iterator.chunk.size))
-    }
-
-    private static func describe(_ status: VP8StatusCode) -> String {
-        switch status {
-        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
-        case VP8_STATUS_INVALID_PARAM: "invalid parameter"
-        case VP8_STATUS_BITSTREAM_ERROR: "bitstream error"
-        case VP8_STATUS_UNSUPPORTED_FEATURE: "unsupported feature"
-        case VP8_STATUS_SUSPENDED: "suspended"
-        case VP8_STATUS_USER_ABORT: "aborted"
-        case VP8_STATUS_NOT_ENOUGH_DATA: "not enough data"
-        default: "status \(status.rawValue)"
-        }
     }
 }

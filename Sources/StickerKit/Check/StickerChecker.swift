@@ -12,7 +12,7 @@ public enum StickerChecker {
         var findings: [StickerFinding] = []
         let facts: StickerFacts
         do {
-            facts = try StickerProbe.probe(bytes)
+            facts = try StickerFacts(reading: bytes)
         } catch {
             findings.append(.init(.error, .unreadable, "\(error)"))
             findings.append(contentsOf: budgetFindings(bytes.count, rules))

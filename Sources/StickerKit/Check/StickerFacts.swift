@@ -1,3 +1,6 @@
+import ImageCore
+import ImageDecoding
+
 /// What a sticker file's headers say, read without decoding pixels.
 public struct StickerFacts: Sendable, Codable, Equatable {
     /// "PNG", "APNG", "GIF", "JPEG", "WebP", or nil when the bytes are no known image format.
@@ -6,7 +9,7 @@ public struct StickerFacts: Sendable, Codable, Equatable {
     public var height: Int?
     /// Frames shown (1 for a still).
     public var frames: Int
-    /// Sum of the frame delays as browsers show them (≤ 10 ms counts as 100 ms); nil for stills.
+    /// Sum of the frame delays as browsers show them (`Delay.displayed`); nil for stills.
     public var durationMs: Double?
     /// Frames per second over the whole loop (`frames / duration`); nil for stills.
     public var fps: Double?
@@ -31,6 +34,27 @@ public struct StickerFacts: Sendable, Codable, Equatable {
         self.mayHaveAlpha = mayHaveAlpha
     }
 
+    /// The facts of the file in `bytes`, from its outline (`ImageOutline.inspect`). Throws
+    /// `ImageError` when the file is empty or its structure is broken.
+    init(reading bytes: [UInt8]) throws {
+        if ImageFormat.identify(bytes) == .webp {
+            // Messages does not take WebP: only its size is reported, its structure is not checked.
+            let outline = ImageOutline.read(bytes)
+            self.init(format: ImageFormat.webp.displayName, width: outline?.width, height: outline?.height,
+                      mayHaveAlpha: outline?.mayHaveAlpha ?? true)
+            return
+        }
+        guard let outline = try ImageOutline.inspect(bytes) else {
+            self.init(format: nil)
+            return
+        }
+        let animated = outline.frameCount > 1
+        self.init(format: outline.format.displayName, width: outline.width, height: outline.height,
+                  frames: outline.frameCount, loopCount: animated ? outline.loopCount : nil,
+                  mayHaveAlpha: outline.mayHaveAlpha)
+        if animated { setTiming(outline.storedDelays.map(\.displayed.seconds)) }
+    }
+
     /// Fills in duration and rates from the frame delays in seconds, as displayed. Summed as
     /// doubles: exact fractions could overflow on hostile denominators.
     mutating func setTiming(_ delays: [Double]) {
@@ -39,12 +63,5 @@ public struct StickerFacts: Sendable, Codable, Equatable {
         durationMs = total * 1000
         if total > 0 { fps = Double(frames) / total }
         if let longest = delays.max(), longest > 0 { lowestFPS = 1 / longest }
-    }
-
-    /// A delay as browsers show it: 10 ms or less counts as 100 ms.
-    static func displayed(numerator: Int, denominator: Int) -> Double {
-        let den = denominator == 0 ? 100 : denominator
-        let s = Double(numerator) / Double(den)
-        return s <= 0.010 ? 0.1 : s
     }
 }

@@ -13,7 +13,7 @@ public struct IconSetFiles: Sendable {
     /// `background`, because Apple requires app icons to be opaque.
     public static func render(_ image: Image, background: RGBA = RGBA(255, 255, 255), effort: Effort = .default) throws -> IconSetFiles {
         guard image.width > 0, image.height > 0 else {
-            throw ImageError(.parameter, nil, "icon source is \(image.width)×\(image.height): empty")
+            throw ImageError(nil, IconError.emptySource(width: image.width, height: image.height))
         }
         let slots = IconSlot.messagesAppIcon
         var pngs: [[UInt8]] = []
@@ -23,7 +23,7 @@ public struct IconSetFiles: Sendable {
             if let done = cache[key] { pngs.append(done); continue }
             let flat = Resizer.resize(image, width: slot.pixelWidth, height: slot.pixelHeight, fit: .cover, over: background)
             let png = PNGEncoder.encode(flat, effort: effort)
-            if png.isEmpty { throw ImageError(.encoding, .png, "encoder returned no bytes for the \(key) icon") }
+            if png.isEmpty { throw ImageError(.png, IconError.noBytes(icon: key)) }
             cache[key] = png
             pngs.append(png)
         }

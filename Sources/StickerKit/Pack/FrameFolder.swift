@@ -1,4 +1,5 @@
 import Foundation
+import ImageCore
 
 /// A folder of still frames that `pack` turns into one animated sticker: no subfolders, two or
 /// more images, all named one common prefix followed by a number (`wave_01.png`, `wave_02.png`,
@@ -8,8 +9,6 @@ public struct FrameFolder: Sendable, Equatable {
     public var path: String
     /// Frame files in number order (ties by UTF-8 bytes).
     public var frames: [String]
-
-    static let imageExtensions: Set<String> = ["png", "apng", "gif", "jpg", "jpeg", "jfif", "webp"]
 
     /// The sticker's name: the folder's name without a `.frames` ending.
     public var stickerName: String {
@@ -27,7 +26,7 @@ public struct FrameFolder: Sendable, Equatable {
             let p = (dir as NSString).appendingPathComponent(name)
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: p, isDirectory: &isDir), !isDir.boolValue else { return nil }
-            guard FrameFolder.imageExtensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
+            guard ImageFormat.readableExtensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
             let stem = (name as NSString).deletingPathExtension
             let digits = stem.reversed().prefix { $0.isASCII && $0.isNumber }
             guard !digits.isEmpty, digits.count <= 9, let n = Int(String(digits.reversed())) else { return nil }

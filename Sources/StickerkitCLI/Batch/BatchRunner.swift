@@ -201,9 +201,7 @@ struct BatchRunner: Sendable {
     /// A note when the name promises another format than the bytes hold (the bytes decide).
     private func extensionMismatch(_ path: String, _ format: ImageFormat) -> String? {
         let ext = (path as NSString).pathExtension.lowercased()
-        let expected: [String: Set<ImageFormat>] = ["png": [.png, .apng], "apng": [.png, .apng], "gif": [.gif],
-                                                    "jpg": [.jpeg], "jpeg": [.jpeg], "jfif": [.jpeg], "webp": [.webp]]
-        guard let ok = expected[ext], !ok.contains(format) else { return nil }
+        guard ImageFormat.readableExtensions.contains(ext), !format.fileExtensions.contains(ext) else { return nil }
         return "named .\(ext) but holds \(format.displayName) data; read as \(format.displayName)"
     }
 }

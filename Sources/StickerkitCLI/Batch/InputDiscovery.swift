@@ -3,11 +3,6 @@ import StickerKit
 
 /// Expands the command line's files and folders into input files, in a stable order.
 enum InputDiscovery {
-    /// File name endings that mark a file in a folder as artwork. Files in folders with other
-    /// endings are still taken when their first bytes are an image's (the format is sniffed,
-    /// never taken from the name); files given by name are always taken.
-    static let imageExtensions: Set<String> = ["png", "apng", "gif", "jpg", "jpeg", "jfif", "webp"]
-
     struct Outcome {
         var files: [InputFile]
         /// Paths that do not exist or cannot be read, with the reason.
@@ -45,7 +40,9 @@ enum InputDiscovery {
                 guard (walker.fileAttributes?[.type] as? FileAttributeType) == .typeRegular else { continue }
                 let full = (arg as NSString).appendingPathComponent(rel)
                 let ext = (name as NSString).pathExtension.lowercased()
-                if imageExtensions.contains(ext) || looksLikeImage(full) {
+                // Artwork is named by a readable format's extension; a file with another name is
+                // still taken when its first bytes are an image's (the bytes decide the format).
+                if ImageFormat.readableExtensions.contains(ext) || looksLikeImage(full) {
                     found.append(rel)
                 } else {
                     ignored += 1

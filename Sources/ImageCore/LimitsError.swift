@@ -1,0 +1,36 @@
+/// Why `Limits` refused a canvas or an animation. `source` names where the numbers came from as
+/// the message says it ("IHDR says", "logical screen is", "image is").
+public enum LimitsError: ImageErrorReason {
+    /// A width or height of zero: bad data rather than a limit.
+    case zeroSize(source: String, width: Int, height: Int)
+    case overDimensions(source: String, width: Int, height: Int, maxWidth: Int, maxHeight: Int)
+    /// Width × height over `maxPixels` (or overflowing `Int`).
+    case overPixels(source: String, width: Int, height: Int, maxPixels: Int)
+    /// One frame's decoded bytes (width × height × 4) over `maxTotalBytes`.
+    case overDecodedSize(source: String, width: Int, height: Int, maxTotalBytes: Int)
+    case overFrames(frames: Int, maxFrames: Int)
+    /// All frames' decoded bytes over `maxTotalBytes`.
+    case framesOverDecodedSize(frames: Int, width: Int, height: Int, maxTotalBytes: Int)
+
+    public var kind: ImageError.Kind {
+        if case .zeroSize = self { return .decoding }
+        return .limits
+    }
+
+    public var message: String {
+        switch self {
+        case let .zeroSize(source, w, h):
+            "\(source) \(w)×\(h): zero size"
+        case let .overDimensions(source, w, h, maxW, maxH):
+            "\(source) \(w)×\(h), over the \(maxW)×\(maxH) limit"
+        case let .overPixels(source, w, h, max):
+            "\(source) \(w)×\(h), over the \(Limits.describePixels(max)) limit"
+        case let .overDecodedSize(source, w, h, max):
+            "\(source) \(w)×\(h), over the \(Limits.describeBytes(max)) decoded-size limit"
+        case let .overFrames(frames, max):
+            "\(frames) frames, over the \(max)-frame limit"
+        case let .framesOverDecodedSize(frames, w, h, max):
+            "\(frames) frames of \(w)×\(h) decode to more than the \(Limits.describeBytes(max)) limit"
+        }
+    }
+}

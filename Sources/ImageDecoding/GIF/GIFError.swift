@@ -1,0 +1,46 @@
+import CGIF
+import ImageCore
+
+/// Why a GIF file could not be decoded, with the offending values.
+public enum GIFError: ImageErrorReason {
+    case endsInScreenDescriptor(fileSize: Int)
+    /// giflib refused the file's opening; `code` is giflib's error code.
+    case cannotOpen(code: Int)
+    case noImage(fileSize: Int)
+    /// The data ends at `place`.
+    case dataEnds(GIFPlace, fileSize: Int)
+    /// giflib failed with error `code` at `place`, having read `offset` bytes.
+    case giflib(code: Int, GIFPlace, offset: Int)
+    /// A frame reaches past the logical screen (browsers clip it; lenient decoding does too).
+    case frameOutsideScreen(frame: Int, left: Int, top: Int, width: Int, height: Int, screenWidth: Int, screenHeight: Int)
+
+    public var kind: ImageError.Kind { .decoding }
+
+    public var message: String {
+        switch self {
+        case .endsInScreenDescriptor(let total):
+            "data ends after \(total) bytes, inside the screen descriptor"
+        case .cannotOpen(let code):
+            "giflib cannot open the file: \(GIFError.giflibText(code))"
+        case .noImage(let total):
+            "no image in the file (\(total) bytes)"
+        case let .dataEnds(place, total):
+            "data ends \(place) (after \(total) bytes)"
+        case let .giflib(code, place, offset):
+            "\(GIFError.giflibText(code)) \(place) (at byte \(offset))"
+        case let .frameOutsideScreen(frame, left, top, w, h, sw, sh):
+            "\(GIFError.outsideScreen(frame: frame, left: left, top: top, width: w, height: h, screenWidth: sw, screenHeight: sh)) (--lenient clips it)"
+        }
+    }
+
+    /// The words for a frame past the screen, shared by the error and lenient decoding's note.
+    static func outsideScreen(frame: Int, left: Int, top: Int, width: Int, height: Int, screenWidth: Int, screenHeight: Int) -> String {
+        "frame \(frame) at (\(left),\(top)) size \(width)×\(height) extends past the \(screenWidth)×\(screenHeight) screen"
+    }
+
+    /// giflib's text for an error code.
+    static func giflibText(_ code: Int) -> String {
+        if let text = GifErrorString(Int32(truncatingIfNeeded: code)) { return String(cString: text) }
+        return "giflib error \(code)"
+    }
+}

@@ -1,0 +1,32 @@
+import ImageCore
+
+extension OutlineWalk {
+    /// JPEG: markers up to the first start-of-frame, which holds the size as stored (EXIF
+    /// orientation may swap it in the decoded image).
+    mutating func jpeg() throws {
+        func fail(_ reason: OutlineError) -> ImageError { ImageError(.jpeg, reason) }
+        format = .jpeg
+        mayHaveAlpha = false
+        var pos = 2
+        while pos + 3 < b.count {
+            guard b[pos] == 0xFF else { throw fail(.jpegExpectedMarker(at: pos, found: b[pos])) }
+            let marker = b[pos + 1]
+            if marker == 0xFF { pos += 1; continue }   // fill byte
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) { pos += 2; continue }   // no length
+            if marker == 0xD9 || marker == 0xDA { break }   // end of image, start of scan
+            let length = be16(pos + 2) ?? 0   // in range: pos + 3 < b.count
+            guard length >= 2 else { throw fail(.jpegSegmentLength(marker: marker, length: length)) }
+            // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+            if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+                guard pos + 9 <= b.count, length >= 7, let h = be16(pos + 5), let w = be16(pos + 7) else {
+                    throw fail(.jpegFrameHeaderTruncated(at: pos))
+                }
+                guard w > 0, h > 0 else { throw fail(.jpegZeroSize(width: w, height: h)) }
+                (width, height) = (w, h)
+                return
+            }
+            pos += 2 + length
+        }
+        throw fail(.jpegNoFrameHeader(fileSize: b.count))
+    }
+}

@@ -1,0 +1,34 @@
+import ImageCore
+
+extension OutlineWalk {
+    /// WebP: the canvas from the first chunk (VP8X for the extended format, else the VP8 or VP8L
+    /// bitstream's header), the loop count from ANIM, one frame and its duration per ANMF.
+    mutating func webp() throws {
+        format = .webp
+        var pos = 12
+        while let chunk = RIFFChunk.at(pos, in: b) {
+            let data = chunk.dataStart
+            switch chunk.fourCC {
+            case "VP8X" where pos == 12:
+                if let w = le24(data + 4), let h = le24(data + 7) { (width, height) = (w + 1, h + 1) }
+            case "VP8L" where pos == 12:
+                if u8(data) == 0x2F, let bits = le32(data + 1) {
+                    (width, height) = ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+                }
+            case "VP8 " where pos == 12:
+                // A simple lossy file: no alpha anywhere.
+                mayHaveAlpha = false
+                if let w = le16(data + 6), let h = le16(data + 8) { (width, height) = (w & 0x3FFF, h & 0x3FFF) }
+            case "ANIM":
+                if let loops = le16(data + 4) { loopCount = loops }
+            case "ANMF":
+                frames += 1
+                if let duration = le24(data + 12) { delays.append(Delay(milliseconds: duration)) }
+            default:
+                break
+            }
+            pos = chunk.next
+        }
+        if inspecting && width == nil { throw ImageError(.webp, OutlineError.webpNoCanvas(fileSize: b.count)) }
+    }
+}
