@@ -28,6 +28,10 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+        // libwebp's encoder and libwebpmux's WebPAnimEncoder (the decoder side is CWebP).
+        .systemLibrary(name: "CWebPEncode", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // libvpx: the VP9 encoder (and the decoder, for the tests).
+        .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"]), .brew(["libvpx"])]),
         // setjmp-based error handling for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
@@ -36,6 +40,12 @@ let package = Package(
         .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
+        .target(name: "WebPEncoding", dependencies: ["ImageCore", "CWebPEncode"], exclude: ["NOTES.md"]),
+        .target(name: "WebMEncoding", dependencies: ["ImageCore", "CVPX"], exclude: ["NOTES.md"]),
+        // The one seam the budget search calls: frames + a quality setting in, a file out, for
+        // every container (PNG/APNG, WebP, WebM).
+        .target(name: "StickerEncoding", dependencies: ["ImageCore", "PNGEncoding", "WebPEncoding", "WebMEncoding"],
+                exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
                 exclude: ["NOTES.md"]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
@@ -51,6 +61,9 @@ let package = Package(
         .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
+        .testTarget(name: "WebPEncodingTests", dependencies: ["WebPEncoding", "ImageDecoding", "TestSupport"]),
+        .testTarget(name: "WebMEncodingTests", dependencies: ["WebMEncoding", "CVPX", "TestSupport"]),
+        .testTarget(name: "StickerEncodingTests", dependencies: ["StickerEncoding", "ImageDecoding", "TestSupport"]),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "ImageResize", "PNGEncoding", "TestSupport"]),
         .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"]),
     ],
