@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ImageCore
 import ImageDecoding
+import EncodingTestSupport
 import TestSupport
 import XCTest
 import WebPEncoding
@@ -9,34 +10,6 @@ import WebPEncoding
 final class WebPEncoderTests: XCTestCase {
     private func sticker(_ side: Int = 96, phase: Int = 0, seed: UInt64 = 1) -> Image {
         Image(width: side, height: side, pixels: syntheticStickerPixels(width: side, height: side, phase: phase, seed: seed))
-    }
-
-    /// Largest difference of straight-alpha channels, and of colour premultiplied by alpha
-    /// (what is seen over any background), over all pixels.
-    private func maxErrors(_ a: Image, _ b: Image) -> (alpha: Int, premultiplied: Int) {
-        var alpha = 0, color = 0
-        for i in stride(from: 0, to: a.pixels.count, by: 4) {
-            let aa = Int(a.pixels[i + 3]), ba = Int(b.pixels[i + 3])
-            alpha = max(alpha, abs(aa - ba))
-            for c in 0..<3 {
-                color = max(color, abs(Int(a.pixels[i + c]) * aa - Int(b.pixels[i + c]) * ba) / 255)
-            }
-        }
-        return (alpha, color)
-    }
-
-    /// PSNR of colour premultiplied by alpha, in dB.
-    private func premultipliedPSNR(_ a: Image, _ b: Image) -> Double {
-        var sum = 0.0
-        for i in stride(from: 0, to: a.pixels.count, by: 4) {
-            let aa = Double(a.pixels[i + 3]), ba = Double(b.pixels[i + 3])
-            for c in 0..<3 {
-                let d = (Double(a.pixels[i + c]) * aa - Double(b.pixels[i + c]) * ba) / 255
-                sum += d * d
-            }
-        }
-        let mse = sum / Double(a.pixels.count / 4 * 3)
-        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }
 
     func testLosslessStillIsPixelExact() throws {
@@ -66,22 +39,23 @@ final class WebPEncoderTests: XCTestCase {
         let image = sticker(128)
         let bytes = try WebPEncoder.encode(image, compression: .lossy(quality: 80))
         let out = try ImageDecoder.decode(bytes).animation.frames[0].image
-        let errors = maxErrors(image, out)
+        let difference = ImageDifference(image, out)
         // Alpha quality 100 (the default) keeps alpha lossless.
-        XCTAssertEqual(errors.alpha, 0)
-        XCTAssertGreaterThan(premultipliedPSNR(image, out), 32)
+        XCTAssertEqual(difference.alphaMax, 0)
+        XCTAssertGreaterThan(difference.premultipliedPSNR, 32)
         // A lower quality makes a smaller file that is still recognisably the image.
         let small = try WebPEncoder.encode(image, compression: .lossy(quality: 10))
         XCTAssertLessThan(small.count, bytes.count)
-        XCTAssertGreaterThan(premultipliedPSNR(image, try ImageDecoder.decode(small).animation.frames[0].image), 24)
+        XCTAssertGreaterThan(ImageDifference(image, try ImageDecoder.decode(small).animation.frames[0].image).premultipliedPSNR, 24)
     }
 
     func testLossyAlphaQualityBelow100ChangesAlphaALittle() throws {
         let image = sticker(128)
         let out = try ImageDecoder.decode(try WebPEncoder.encode(image, compression: .lossy(quality: 80),
                                                                  options: WebPOptions(alphaQuality: 30)))
-        let errors = maxErrors(image, out.animation.frames[0].image)
-        XCTAssertLessThanOrEqual(errors.alpha, 40)
+        let difference = ImageDifference(image, out.animation.frames[0].image)
+        XCTAssertGreaterThan(difference.alphaMax, 0, "alpha quality 30 is lossy")
+        XCTAssertLessThan(difference.alphaMean, 3)
     }
 
     func testSizeFallsWithQuality() throws {
@@ -126,7 +100,7 @@ final class WebPEncoderTests: XCTestCase {
             XCTAssertEqual(a.loopCount, 0)
             for (i, f) in a.frames.enumerated() {
                 XCTAssertEqual(f.delay, Delay(milliseconds: 100))
-                XCTAssertGreaterThan(premultipliedPSNR(frames[i], f.image), 30, "frame \(i) with \(options)")
+                XCTAssertGreaterThan(ImageDifference(frames[i], f.image).premultipliedPSNR, 30, "frame \(i) with \(options)")
             }
         }
     }
@@ -191,15 +165,4 @@ final class WebPEncoderTests: XCTestCase {
                                                                 options: WebPOptions(keyframeSpacing: 2...8)) },
                        .keyframeSpacing(minimum: 2, maximum: 8))
     }
-}
-
-/// Results written by concurrent jobs, one slot each.
-final class ConcurrentResults: @unchecked Sendable {
-    // Safe: every job writes only its own slot, under the lock, and `values` is read after
-    // `concurrentPerform` has returned.
-    private let lock = NSLock()
-    private var slots: [[UInt8]?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ value: [UInt8]?) { lock.lock(); slots[i] = value; lock.unlock() }
-    var values: [[UInt8]?] { lock.lock(); defer { lock.unlock() }; return slots }
 }
