@@ -21,12 +21,13 @@ public struct WebMOptions: Hashable, Sendable {
     /// With `.constantQuality`, cap the bitrate at this many kbps (constrained quality, libvpx's
     /// `VPX_CQ`). Default nil: pure constant quality.
     public var maxKilobitsPerSecond: Int?
-    /// Quantizer level of the alpha stream (0 … 63), when the frames have alpha; nil: the colour
-    /// stream's rate control (with `.bitrate`, a tenth of it). Edges are alpha: default 10.
+    /// Quantizer level of the alpha stream (0 … 63), when the frames have alpha; nil (the
+    /// default): the colour stream's rate control (with `.bitrate`, a tenth of it), so that one
+    /// knob scales the whole file (NOTES.md has the measured cost of a fixed level).
     public var alphaCQLevel: Int?
 
     public init(speed: Int = 2, keyframeInterval: Int? = nil, twoPass: Bool = true, lookahead: Int = 25,
-                maxKilobitsPerSecond: Int? = nil, alphaCQLevel: Int? = 10) {
+                maxKilobitsPerSecond: Int? = nil, alphaCQLevel: Int? = nil) {
         self.speed = speed
         self.keyframeInterval = keyframeInterval
         self.twoPass = twoPass

@@ -99,7 +99,7 @@ final class StickerCodecTests: XCTestCase {
 
     func testHigherLevelsGiveLargerFiles() throws {
         let frames = animation(96, count: 3)
-        for codec in [StickerCodec.webp(WebPOptions()), .webm(WebMOptions(speed: 5, alphaCQLevel: nil))] {
+        for codec in [StickerCodec.webp(WebPOptions()), .webm(WebMOptions(speed: 5))] {
             let range = try XCTUnwrap(codec.qualityLevels)
             let levels = [range.lowerBound, (range.lowerBound + range.upperBound) / 2, range.upperBound]
             let sizes = try levels.map { try codec.encode(frames, quality: .level($0)).bytes.count }

@@ -113,7 +113,7 @@ final class WebMEncoderTests: XCTestCase {
         for (i, image) in decoded.enumerated() {
             XCTAssertEqual([image.width, image.height], [96, 96])
             let d = ImageDifference(frames[i], image)
-            // Measured: alpha mean error 0.23–0.26, PSNR 32.3–34.6 dB.
+            // Measured at cq 20 (alpha at the colour's level): alpha mean error 0.40–0.47, PSNR 32.3–34.6 dB.
             XCTAssertLessThan(d.alphaMean, 1.0, "frame \(i)")
             XCTAssertGreaterThan(d.premultipliedPSNR, 30, "frame \(i)")
         }
@@ -163,7 +163,7 @@ final class WebMEncoderTests: XCTestCase {
         let delays = Array(repeating: Delay(milliseconds: 100), count: 4)
         let sizes = try [10, 25, 40, 55].map {
             try WebMEncoder.encode(frames: frames, delays: delays, rate: .constantQuality(cqLevel: $0),
-                                   options: WebMOptions(alphaCQLevel: nil)).count
+                                   options: WebMOptions(twoPass: false)).count
         }
         XCTAssertEqual(sizes, sizes.sorted(by: >), "sizes \(sizes)")
     }
