@@ -1,9 +1,10 @@
 // swift-tools-version: 6.1
 // Stickerkit: folders of artwork in, iMessage stickers out.
-// Modules: the four stages — ImageDecoding, ImageResize, ImageQuantize, PNGEncoding — are siblings that
-// each depend only on ImageCore (plus their system-library shims), never on one another. StickerKit
-// composes them: decode → frames → fit and resize → quantize → encode → budget search. The CLI (module
-// StickerkitCLI, product `stickerkit`) sits on StickerKit.
+// Modules: the stages — ImageDecoding, ImageResize, ImageQuantize and the encoders PNGEncoding,
+// WebPEncoding, WebMEncoding — are siblings that each depend only on ImageCore (plus their
+// system-library shims), never on one another. StickerEncoding is the one seam over the encoders.
+// StickerKit composes them: decode → frames → fit and resize → quantize → encode → budget search.
+// The CLI (module StickerkitCLI, product `stickerkit`) sits on StickerKit.
 import PackageDescription
 
 
