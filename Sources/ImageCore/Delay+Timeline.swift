@@ -4,7 +4,8 @@ extension Delay {
     /// values). Each is the exact running sum of the delays rounded to the nearest millisecond
     /// (halves up), so rounding never accumulates: every frame starts within half a millisecond of
     /// its exact time and the total is the exact duration rounded. A frame that would get no time
-    /// at all (a delay under half a millisecond) is given 1 ms, which pushes later times by as much.
+    /// at all (a delay under half a millisecond) is given 1 ms; later frames go back to their
+    /// rounded exact times as soon as those are later.
     ///
     /// The one home of the rule by which exact delays become millisecond timestamps: what WebP's
     /// frame durations and WebM's block timestamps are written from.
@@ -19,10 +20,13 @@ extension Delay {
         return times
     }
 
-    /// The delay in whole milliseconds, rounded to the nearest (halves up).
+    /// The delay in whole milliseconds, rounded to the nearest (halves up). A delay beyond
+    /// `Int.max / 2` milliseconds (no real file has one) answers `Int.max / 2`, so that sums and
+    /// the checks encoders make on them cannot overflow.
     public var roundedMilliseconds: Int {
         let (scaled, overflow) = numerator.multipliedReportingOverflow(by: 1000)
-        if overflow { return Int((seconds * 1000).rounded()) }
-        return (scaled + denominator / 2) / denominator
+        if !overflow { return (scaled + denominator / 2) / denominator }
+        let ms = (seconds * 1000).rounded()
+        return ms < Double(Int.max / 2) ? Int(ms) : Int.max / 2
     }
 }

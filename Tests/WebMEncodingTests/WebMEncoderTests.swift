@@ -200,6 +200,18 @@ final class WebMEncoderTests: XCTestCase {
                        .frameSize(frame: 1, width: 8, height: 8, firstWidth: 16, firstHeight: 16))
     }
 
+    func testLongTimelinesSplitClustersBeforeTheRelativeTimestampOverflows() throws {
+        // 40 frames of 1 s (payloads need not be real VP9 for the layout): a cluster holds at
+        // most 32.767 s of relative time, and only clusters opening on a keyframe get a cue.
+        let frames = (0..<40).map { WebMFrame(color: [UInt8($0)], alpha: nil, start: $0 * 1000, duration: 1000, keyframe: $0 == 0) }
+        let muxer = WebMMuxer(width: 8, height: 8, hasAlpha: false, defaultDuration: 1_000_000_000)
+        let (seg, blocks) = try read(muxer.file(frames, totalMilliseconds: 40_000))
+        XCTAssertEqual(seg.all(cluster).map { $0.first(0xE7)?.unsigned }, [0, 33_000])
+        XCTAssertEqual(seg.first(cues)?.all(0xBB).count, 1)
+        XCTAssertEqual(blocks.map(\.time), frames.map(\.start))
+        XCTAssertEqual(blocks.map(\.color), frames.map(\.color))
+    }
+
     func testEBMLSizesUseTheFewestBytes() {
         XCTAssertEqual(EBMLWriter.size(0), [0x80])
         XCTAssertEqual(EBMLWriter.size(126), [0xFE])
