@@ -1,9 +1,10 @@
 // swift-tools-version: 6.1
 // Stickerkit: folders of artwork in, iMessage stickers out.
-// Modules: the four stages — ImageDecoding, ImageResize, ImageQuantize, PNGEncoding — are siblings that
-// each depend only on ImageCore (plus their system-library shims), never on one another. StickerKit
-// composes them: decode → frames → fit and resize → quantize → encode → budget search. The CLI (module
-// StickerkitCLI, product `stickerkit`) sits on StickerKit.
+// Modules: the stages — ImageDecoding, ImageResize, ImageQuantize and the encoders PNGEncoding,
+// WebPEncoding, WebMEncoding — are siblings that each depend only on ImageCore (plus their
+// system-library shims), never on one another. StickerEncoding is the one seam over the encoders.
+// StickerKit composes them: decode → frames → fit and resize → quantize → encode → budget search.
+// The CLI (module StickerkitCLI, product `stickerkit`) sits on StickerKit.
 import PackageDescription
 
 
@@ -28,6 +29,10 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
+        // libwebp's encoder and libwebpmux's WebPAnimEncoder (the decoder side is CWebP).
+        .systemLibrary(name: "CWebPEncode", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // libvpx: the VP9 encoder (and the decoder, for the tests).
+        .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"]), .brew(["libvpx"])]),
         // setjmp-based error handling for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
@@ -36,6 +41,12 @@ let package = Package(
         .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
+        .target(name: "WebPEncoding", dependencies: ["ImageCore", "CWebPEncode"], exclude: ["NOTES.md"]),
+        .target(name: "WebMEncoding", dependencies: ["ImageCore", "CVPX"], exclude: ["NOTES.md"]),
+        // The one seam the budget search calls: frames + a quality setting in, a file out, for
+        // every container (PNG/APNG, WebP, WebM).
+        .target(name: "StickerEncoding", dependencies: ["ImageCore", "PNGEncoding", "WebPEncoding", "WebMEncoding"],
+                exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
                 exclude: ["NOTES.md"]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
@@ -51,6 +62,12 @@ let package = Package(
         .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
+        // Readers the encoder tests check output with: a strict EBML reader, libvpx's VP9 decoder.
+        .target(name: "EncodingTestSupport", dependencies: ["ImageCore", "CVPX"], path: "Tests/EncodingTestSupport"),
+        .testTarget(name: "WebPEncodingTests", dependencies: ["WebPEncoding", "ImageDecoding", "EncodingTestSupport", "TestSupport"]),
+        .testTarget(name: "WebMEncodingTests", dependencies: ["WebMEncoding", "EncodingTestSupport", "TestSupport"]),
+        .testTarget(name: "StickerEncodingTests", dependencies: ["StickerEncoding", "ImageDecoding", "ImageResize",
+                                                                "EncodingTestSupport", "TestSupport"]),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "ImageResize", "PNGEncoding", "TestSupport"]),
         .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"]),
     ],
