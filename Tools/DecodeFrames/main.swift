@@ -41,7 +41,9 @@ do {
         displayed.append(frame.delay.milliseconds)
     }
     try out.close()
-    let stored = ImageOutline.read(bytes)?.storedDelays.map(\.milliseconds) ?? []
+    // Delays as stored, from the whole structure (a plan stops at an APNG's first IDAT).
+    let outline = (try? ImageOutline.inspect(bytes)) ?? ImageOutline.read(bytes)
+    let stored = outline?.storedDelays.map(\.milliseconds) ?? []
     print(json(["format": info.format.rawValue, "width": info.width, "height": info.height, "frames": info.frameCount,
                 "loopCount": info.loopCount, "delaysMs": displayed, "storedDelaysMs": stored, "warnings": info.warnings]))
 } catch let error as ImageError {
