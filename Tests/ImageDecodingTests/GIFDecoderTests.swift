@@ -144,6 +144,14 @@ final class GIFDecoderTests: XCTestCase {
         return b + [0x3B]
     }
 
+    func testMoreThanTheDefaultFrameLimitIsNamedSo() throws {
+        // Main said "5001 frames, over the 5000-frame limit" (while the file may hold many more).
+        let many = gif(fills: (0..<5001).map { 1 + $0 % 3 })
+        let error = OtherFormatFixture.expectError(.limits) { try decode(many) }
+        XCTAssertEqual(error?.description, "GIF: more than 5000 frames, over the frame limit")
+        XCTAssertEqual(try decode(gif(fills: (0..<5000).map { 1 + $0 % 3 }), firstFrameOnly: true).animation.frames.count, 1)
+    }
+
     func testGeneratedFramesDecode() throws {
         let d = try decode(gif(fills: [1, 2, 3]))
         XCTAssertEqual(d.animation.frames.map { $0.image[1, 1] }, [RGBA(255, 0, 0, 255), RGBA(0, 255, 0, 255), RGBA(0, 0, 255, 255)])
