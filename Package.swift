@@ -55,6 +55,10 @@ let package = Package(
             "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // What our decoder makes of a file, written out for scripts/test-browser to compare with Chromium's
+        // (a development tool, not a product).
+        .executableTarget(name: "DecodeFrames", dependencies: ["ImageCore", "ImageDecoding"], path: "Tools/DecodeFrames"),
+
         // Test helpers shared by the test targets (not a product; never linked into the library).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"]),

@@ -167,13 +167,15 @@ public enum StickerConverter {
         FitOptions(size: size.pixels, fit: options.fit, trim: options.trim, inset: options.inset, linear: options.linear)
     }
 
-    /// The budget search for one size, its report carrying the fit's notes first.
+    /// The budget search for one size, its report carrying the fit's notes first and a warning
+    /// when the sticker shows practically nothing (`NearlyEmptySticker`).
     private static func encode(_ frames: Animation, size: StickerSize, fitWarnings: [String], animated: Bool,
                                options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
         var result = BudgetSearch.encode(frames, animated: animated, options: options, clock: clock)
         if case .success(var output) = result {
             output.size = size
             output.report.warnings = fitWarnings + output.report.warnings
+            if let empty = NearlyEmptySticker.warning(frames) { output.report.warnings.append(empty) }
             result = .success(output)
         }
         return result
