@@ -2,8 +2,9 @@
 // Stickerkit: folders of artwork in, iMessage stickers out.
 // Modules: the four stages — ImageDecoding, ImageResize, ImageQuantize, PNGEncoding — are siblings that
 // each depend only on ImageCore (plus their system-library shims), never on one another. StickerKit
-// composes them: decode → frames → fit and resize → quantize → encode → budget search. The CLI (module
-// StickerkitCLI, product `stickerkit`) sits on StickerKit.
+// composes them: decode → frames → fit and resize → quantize → encode → budget search.
+// StickerPackaging (Xcode sticker catalogs, check, icon sets, preview) sits on StickerKit, and the CLI
+// (module StickerkitCLI, product `stickerkit`) on both.
 import PackageDescription
 
 
@@ -12,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "StickerKit", targets: ["StickerKit"]),
+        .library(name: "StickerPackaging", targets: ["StickerPackaging"]),
         .executable(name: "stickerkit", targets: ["StickerkitCLI"]),
     ],
     dependencies: [
@@ -38,10 +40,13 @@ let package = Package(
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
                 exclude: ["NOTES.md"]),
+        // Xcode sticker catalogs (pack, update, validate), the iMessage app icon set and the preview
+        // page: the file-system side of stickers, above the pipeline (StickerKit touches no files).
+        .target(name: "StickerPackaging", dependencies: ["StickerKit", "ImageCore", "ImageDecoding", "ImageResize", "PNGEncoding"]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
         // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.
         .executableTarget(name: "StickerkitCLI", dependencies: [
-            "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "StickerKit", "StickerPackaging", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Test helpers shared by the test targets (not a product; never linked into the library).
@@ -52,7 +57,9 @@ let package = Package(
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),
         .testTarget(name: "PNGEncodingTests", dependencies: ["PNGEncoding", "ImageDecoding", "CPNG", "TestSupport"]),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "ImageResize", "PNGEncoding", "TestSupport"]),
-        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"]),
+        .testTarget(name: "StickerPackagingTests", dependencies: ["StickerPackaging", "StickerKit", "ImageDecoding", "ImageResize",
+                                                                 "PNGEncoding", "TestSupport"]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit", "StickerPackaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

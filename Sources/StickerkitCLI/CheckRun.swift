@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StickerKit
+import StickerPackaging
 
 /// File discovery and table rendering for `check` (kept apart from the command for tests).
 enum CheckRun {

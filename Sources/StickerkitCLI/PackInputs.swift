@@ -1,5 +1,6 @@
 import Foundation
 import StickerKit
+import StickerPackaging
 
 /// The conversion cache and frame conversion for `pack`.
 enum PackInputs {

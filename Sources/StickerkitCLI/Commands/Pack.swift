@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StickerKit
+import StickerPackaging
 
 struct Pack: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StickerKit
+import StickerPackaging
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(

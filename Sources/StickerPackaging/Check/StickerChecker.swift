@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 import ImageDecoding
 
 /// Validates sticker files against Messages' rules: format, square grid size, byte budget,

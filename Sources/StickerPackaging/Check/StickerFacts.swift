@@ -1,3 +1,4 @@
+import StickerKit
 import ImageCore
 import ImageDecoding
 

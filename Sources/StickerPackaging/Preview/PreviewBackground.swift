@@ -1,3 +1,4 @@
+import StickerKit
 /// The backgrounds Apple tests stickers on, as the preview page and contact sheet draw them.
 enum PreviewBackground: String, Sendable, CaseIterable {
     case white, black, red, yellow, grey, checkerboard, photo

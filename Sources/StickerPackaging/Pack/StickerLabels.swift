@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 
 /// Accessibility labels from a file: CSV (`file,label` rows, RFC 4180 quoting, optional header
 /// row) or JSON (`{"file": "label", …}` or `[{"file": …, "label": …}, …]`). A file is matched by

@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 import ImageCore
 
 /// A folder of still frames that `pack` turns into one animated sticker: no subfolders, two or

@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 
 /// File helpers shared by the catalog and the icon set.
 enum CatalogFiles {

@@ -1,3 +1,4 @@
+import StickerKit
 /// One thing `check` found about a sticker or a pack.
 public struct StickerFinding: Sendable, Codable, Equatable {
     /// How bad a finding is. Ordered: info < warning < error.

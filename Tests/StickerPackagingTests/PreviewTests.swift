@@ -1,5 +1,6 @@
 import XCTest
-@testable import StickerKit
+import StickerKit
+@testable import StickerPackaging
 
 final class PreviewTests: XCTestCase {
     func entry(_ name: String, side: Int, bytes: [UInt8]? = nil) -> PreviewPage.Entry {

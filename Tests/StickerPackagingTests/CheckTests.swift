@@ -1,6 +1,7 @@
 import XCTest
 import ImageDecoding
-@testable import StickerKit
+import StickerKit
+@testable import StickerPackaging
 
 final class CheckTests: XCTestCase {
     /// Header checks only, with room for the test writer's uncompressed (stored) PNGs.

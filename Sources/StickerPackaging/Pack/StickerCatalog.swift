@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 
 /// An Xcode sticker catalog (`NAME.xcstickers`) that Xcode opens without edits:
 ///

@@ -1,3 +1,4 @@
+import StickerKit
 import ImageCore
 
 /// Why an icon set could not be rendered, with the offending values.

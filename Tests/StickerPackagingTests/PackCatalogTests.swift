@@ -1,5 +1,6 @@
 import XCTest
-@testable import StickerKit
+import StickerKit
+@testable import StickerPackaging
 
 final class PackCatalogTests: XCTestCase {
     var tmp: URL!

@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 import ImageResize
 import PNGEncoding
 

@@ -1,5 +1,6 @@
 import XCTest
-@testable import StickerKit
+import StickerKit
+@testable import StickerPackaging
 
 /// Converted stickers written into a catalog pass `check`: the contract between the pipeline,
 /// the catalog and the checker.

@@ -1,3 +1,4 @@
+import StickerKit
 /// One entry of the iMessage app icon set: where Xcode shows it and its exact pixel size.
 public struct IconSlot: Sendable, Equatable, Codable {
     /// Where Xcode shows an icon: Contents.json's `idiom`.

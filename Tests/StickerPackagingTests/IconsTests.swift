@@ -1,7 +1,8 @@
 import XCTest
 import ImageDecoding
 import ImageResize
-@testable import StickerKit
+import StickerKit
+@testable import StickerPackaging
 
 final class IconsTests: XCTestCase {
     /// Apple's HIG table, written out independently of `IconSlot.messagesAppIcon`:

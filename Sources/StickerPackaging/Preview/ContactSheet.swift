@@ -1,4 +1,5 @@
 import Foundation
+import StickerKit
 import ImageCore
 import ImageDecoding
 import ImageResize

@@ -1,3 +1,4 @@
+import StickerKit
 /// One sticker of a catalog: already-encoded bytes (a PNG/APNG/GIF/JPEG `.sticker`) or a
 /// sequence of still frames (a `.stickersequence`).
 public struct CatalogSticker: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import StickerKit
 /// Why a catalog could not be written or a labels file read. Each case carries the values its
 /// message names.
 public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
