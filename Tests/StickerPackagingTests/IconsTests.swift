@@ -74,6 +74,53 @@ final class IconsTests: XCTestCase {
         }
     }
 
+    func testContainShowsTheWholeSourcePaddedWithTheBackground() throws {
+        let image = source()
+        let set = try IconSetFiles.render(image, background: RGBA(0, 0, 0), fit: .contain, effort: .fast)
+        for (slot, png) in zip(set.slots, set.pngs) {
+            let expected = Resizer.resize(image, width: slot.pixelWidth, height: slot.pixelHeight, fit: .contain, over: RGBA(0, 0, 0))
+            XCTAssertEqual(try ImageDecoder.decode(png).animation.frames[0].image, expected, slot.fileName)
+        }
+        XCTAssertEqual(set.warnings.first, .nonSquare(width: 300, height: 200, fit: .contain))
+    }
+
+    func testWarningsForNonSquareSmallAndFlatSources() throws {
+        // 300×200: not square, enlarged for the 1024 px icons; the blue square shows in every icon.
+        let wide = try IconSetFiles.render(source(), effort: .fast)
+        XCTAssertEqual(wide.warnings.count, 2, "\(wide.warnings)")
+        XCTAssertEqual(wide.warnings[0], .nonSquare(width: 300, height: 200, fit: .cover))
+        guard case let .enlarged(w, h, factor, slot) = wide.warnings[1] else { return XCTFail("\(wide.warnings)") }
+        XCTAssertEqual([w, h], [300, 200])
+        XCTAssertEqual(factor, 1024.0 / 200, accuracy: 1e-9, "cover: the short side fills 1024")
+        XCTAssertEqual(slot, "1024x1024")
+        XCTAssertTrue(wide.warnings[1].description.contains("5.1×"), wide.warnings[1].description)
+
+        // A 2048 px white-on-transparent logo over white: big enough, square, but every icon is flat white.
+        var white = Image(width: 2048, height: 2048)
+        for y in 700..<1300 { for x in 700..<1300 { white[x, y] = RGBA(255, 255, 255, 255) } }
+        let flat = try IconSetFiles.render(white, effort: .fast)
+        XCTAssertEqual(flat.warnings, [.flat(icons: IconSlot.messagesAppIcon.map(\.fileName), color: RGBA(255, 255, 255), of: 13)])
+        XCTAssertTrue(flat.warnings[0].description.hasPrefix("every icon is one flat colour #FFFFFF"), flat.warnings[0].description)
+        // Over black it shows: no warning.
+        XCTAssertEqual(try IconSetFiles.render(white, background: RGBA(0, 0, 0), effort: .fast).warnings, [])
+    }
+
+    func testReplaceSwapsTheWholeSetAndKeepsHandMadeIcons() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("iconset-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let set = try IconSetFiles.render(source(), effort: .fast)
+        let dest = dir.appendingPathComponent("X.stickersiconset")
+        try set.replace(dest.path)
+        try set.replace(dest.path) // its own set: replaced
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["X.stickersiconset"], "nothing left beside it")
+        try Data([1]).write(to: dest.appendingPathComponent("Hand@2x.png"))
+        XCTAssertThrowsError(try set.replace(dest.path)) {
+            XCTAssertEqual($0 as? PackError, .iconSetNotStickerkits(path: dest.path, files: ["Hand@2x.png"]))
+        }
+        try set.replace(dest.path, overwrite: true)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dest.appendingPathComponent("Hand@2x.png").path))
+    }
+
     func testEmptySourceIsAParameterError() {
         XCTAssertThrowsError(try IconSetFiles.render(Image(width: 0, height: 0))) { e in
             XCTAssertEqual((e as? ImageError)?.kind, .parameter)

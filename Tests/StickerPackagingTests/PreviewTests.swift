@@ -18,10 +18,13 @@ final class PreviewTests: XCTestCase {
         XCTAssertEqual(count(html, "src=\"stickers/a.png\" width=\"100\" height=\"100\""), 7)
         XCTAssertEqual(count(html, "src=\"stickers/b.png\" width=\"206\" height=\"206\""), 7)
         for bg in ["white", "black", "red", "yellow", "grey", "checkerboard", "photo"] {
+            XCTAssertEqual(count(html, ".bg-\(bg) {"), 1, bg)
             XCTAssertEqual(count(html, "<span>\(bg)</span>"), 2, bg)
         }
-        XCTAssertTrue(html.contains("data:image/jpeg;base64,/9j/"), "the photo is embedded")
-        XCTAssertTrue(html.contains("document.title"), "the page reports loaded images")
+        XCTAssertEqual(count(html, "data:image/jpeg;base64,/9j/"), 1, "the photo is embedded once, not per cell")
+        XCTAssertEqual(count(html, "class=\"cell bg-photo\""), 2)
+        XCTAssertTrue(html.contains("<title>T</title>"), "a normal title")
+        XCTAssertTrue(html.contains("setAttribute(\"data-images\""), "the page reports loaded images")
         XCTAssertFalse(html.contains("http://") || html.contains("https://"), "nothing is fetched from the network")
     }
 
@@ -37,6 +40,19 @@ final class PreviewTests: XCTestCase {
         XCTAssertTrue(html2.contains("3 frames"))
         XCTAssertTrue(html2.contains("0.30 s"))
         XCTAssertTrue(html2.contains("v-ok"))
+    }
+
+    func testCatalogStickersShowTheirAccessibilityLabel() {
+        var labelled = entry("a.png", side: 300)
+        labelled.report.accessibilityLabel = "A <happy> cat"
+        labelled.inCatalog = true
+        var unlabelled = entry("b.png", side: 300)
+        unlabelled.inCatalog = true
+        let plain = entry("c.png", side: 300)
+        let html = PreviewPage(title: "T", entries: [labelled, unlabelled, plain], maxBytes: 500_000).html
+        XCTAssertTrue(html.contains("Accessibility label: “A &lt;happy&gt; cat”"))
+        XCTAssertEqual(count(html, "alt=\"A &lt;happy&gt; cat\""), 7, "the label is the images' alt text")
+        XCTAssertEqual(count(html, "No accessibility label: VoiceOver reads the sticker's name"), 1, "only for the catalog sticker")
     }
 
     func testNamesAreEscaped() {

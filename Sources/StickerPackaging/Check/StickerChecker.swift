@@ -95,9 +95,17 @@ public enum StickerChecker {
         return [.init(.error, .size, "\(w)×\(h) is outside \(lo)…\(hi) px (stickers are \(grid) px)")]
     }
 
+    /// Over the budget: an error. Within a budget larger than Messages' limit but over the limit:
+    /// a warning, since Messages refuses the file whatever budget it was made for.
     static func budgetFindings(_ bytes: Int, _ rules: CheckRules) -> [StickerFinding] {
-        guard bytes > rules.maxBytes else { return [] }
-        return [.init(.error, .budget, "\(grouped(bytes)) bytes, over the \(grouped(rules.maxBytes))-byte budget by \(grouped(bytes - rules.maxBytes))")]
+        if bytes > rules.maxBytes {
+            return [.init(.error, .budget, "\(grouped(bytes)) bytes, over the \(grouped(rules.maxBytes))-byte budget by \(grouped(bytes - rules.maxBytes))")]
+        }
+        if bytes > ByteBudget.messages {
+            return [.init(.warning, .budget, "\(grouped(bytes)) bytes: within the \(grouped(rules.maxBytes))-byte budget, but over Messages' "
+                          + "limit of \(grouped(ByteBudget.messages)) bytes: Messages refuses it")]
+        }
+        return []
     }
 
     static func animationFindings(_ f: StickerFacts, _ rules: CheckRules) -> [StickerFinding] {

@@ -42,11 +42,15 @@ public struct FrameFolder: Sendable, Equatable {
     }
 
     /// Frame folders among `inputs`: an input folder itself, or any folder below one (a frame
-    /// folder's own contents are not searched further). Sorted by path within each input.
-    public static func find(in inputs: [String]) -> [FrameFolder] {
+    /// folder's own contents are not searched further). Sorted by path within each input. Hidden
+    /// folders, sticker catalogs (`.xcstickers`, whose sequences hold numbered frames) and the
+    /// folders in `excluding` (absolute paths) are never searched.
+    public static func find(in inputs: [String], excluding: [String] = []) -> [FrameFolder] {
         var out: [FrameFolder] = []
         let fm = FileManager.default
+        let skip = Set(excluding.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         func visit(_ dir: String) {
+            if StickerCatalog.holds(dir) || skip.contains(URL(fileURLWithPath: dir).standardizedFileURL.path) { return }
             if let f = FrameFolder(dir) { out.append(f); return }
             guard let names = try? fm.contentsOfDirectory(atPath: dir) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {

@@ -4,8 +4,10 @@ import StickerKit
 /// The preview page: every sticker at its grid size (CSS px = sticker px ÷ 3, as Messages shows
 /// a 3× sticker) over each `PreviewBackground`, with name, size, bytes, frames and the budget
 /// verdict from `StickerChecker`. The page is one self-contained HTML file that references the
-/// sticker files copied beside it; `<img>` plays APNG and GIF. When every image has loaded, a
-/// script sets `document.title` to "ok N/N" (else "broken K/N"), which headless tests read.
+/// sticker files copied beside it; `<img>` plays APNG and GIF (a sequence is shown as the APNG
+/// made from its frames). Each background is one CSS class, so the photo is embedded once. When
+/// every image has loaded, a script writes "ok N/N" (else "broken K/N") into the page's footer and
+/// its `data-images` attribute, which headless tests read; the title stays the page's title.
 public struct PreviewPage: Sendable {
     /// One sticker on the page.
     public struct Entry: Sendable {
@@ -15,12 +17,15 @@ public struct PreviewPage: Sendable {
         public var href: String
         /// What `check` found about the file.
         public var report: StickerCheckReport
+        /// Whether it is a sticker of a catalog, whose accessibility label (`report`'s) is shown.
+        public var inCatalog: Bool
 
         /// An entry showing the file at `href` as `name`.
-        public init(name: String, href: String, report: StickerCheckReport) {
+        public init(name: String, href: String, report: StickerCheckReport, inCatalog: Bool = false) {
             self.name = name
             self.href = href
             self.report = report
+            self.inCatalog = inCatalog
         }
     }
 
@@ -65,7 +70,7 @@ public struct PreviewPage: Sendable {
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <title>loading</title>
+        <title>\(e(title))</title>
         <style>
         body { font: 13px -apple-system, system-ui, sans-serif; margin: 16px; background: #f4f4f4; color: #222; }
         h1 { font-size: 18px; }
@@ -81,6 +86,9 @@ public struct PreviewPage: Sendable {
         .cell { flex: none; padding: 8px; border-radius: 6px; display: flex; flex-direction: column; align-items: center; }
         .cell span { font-size: 10px; margin-top: 4px; padding: 0 4px; background: #fffc; border-radius: 3px; color: #000; }
         .cell img { display: block; }
+        .label { margin: 0 0 6px; color: #444; }
+        footer { margin-top: 16px; color: #666; font-size: 11px; }
+        \(PreviewBackground.allCases.map { ".bg-\($0.rawValue) { background: \($0.css); }" }.joined(separator: "\n"))
         </style>
         </head>
         <body>
@@ -94,13 +102,18 @@ public struct PreviewPage: Sendable {
             let w = PreviewPage.cssSize(r.facts.width), ht = PreviewPage.cssSize(r.facts.height)
             let verdict = r.verdict == .error ? "error" : r.verdict == .warning ? "warning" : "ok"
             let fits = r.bytes <= maxBytes ? "within budget" : "over budget"
-            var facts = "<b>\(e(entry.name))</b> · \(r.facts.format.map(e) ?? "unknown format")"
+            let format = r.facts.format.map(e) ?? "unknown format"
+            var facts = "<b>\(e(entry.name))</b> · " + (r.sequenceFrames == nil ? format : "sequence of \(format) frames")
             if let fw = r.facts.width, let fh = r.facts.height { facts += " · \(fw)×\(fh) px" }
             facts += " · \(StickerChecker.grouped(r.bytes)) bytes (\(fits))"
             facts += " · \(r.facts.frames) frame\(r.facts.frames == 1 ? "" : "s")"
             if let d = r.facts.durationMs { facts += String(format: " · %.2f s", d / 1000) }
             facts += " · <span class=\"verdict v-\(verdict)\">\(verdict)</span>"
             h += "<section class=\"sticker\">\n<p class=\"facts\">\(facts)</p>\n"
+            if entry.inCatalog {
+                h += "<p class=\"label\">" + (r.accessibilityLabel.map { "Accessibility label: “\(e($0))”" }
+                    ?? "No accessibility label: VoiceOver reads the sticker's name") + "</p>\n"
+            }
             let notes = r.findings.filter { $0.severity != .info }
             if !notes.isEmpty {
                 h += "<ul class=\"findings\">\n"
@@ -109,18 +122,22 @@ public struct PreviewPage: Sendable {
             }
             h += "<div class=\"row\">\n"
             for bg in PreviewBackground.allCases {
-                h += "<div class=\"cell\" style=\"background: \(bg.css)\">"
-                h += "<img src=\"\(e(entry.href))\" width=\"\(w)\" height=\"\(ht)\" alt=\"\(e(entry.name))\">"
+                h += "<div class=\"cell bg-\(bg.rawValue)\">"
+                h += "<img src=\"\(e(entry.href))\" width=\"\(w)\" height=\"\(ht)\" alt=\"\(e(r.accessibilityLabel ?? entry.name))\">"
                 h += "<span>\(bg.rawValue)</span></div>\n"
             }
             h += "</div>\n</section>\n"
         }
         h += """
+        <footer id="images">loading images…</footer>
         <script>
         function report() {
           var imgs = Array.prototype.slice.call(document.images);
           var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
-          document.title = (ok === imgs.length ? "ok " : "broken ") + ok + "/" + imgs.length;
+          var status = (ok === imgs.length ? "ok " : "broken ") + ok + "/" + imgs.length;
+          document.body.setAttribute("data-images", status);
+          document.getElementById("images").textContent = ok === imgs.length
+            ? "All " + ok + " images loaded." : (imgs.length - ok) + " of " + imgs.length + " images did not load.";
         }
         window.addEventListener("load", report);
         </script>
