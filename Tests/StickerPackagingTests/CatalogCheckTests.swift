@@ -134,12 +134,15 @@ final class CatalogCheckTests: XCTestCase {
         try Data(#"{"properties":{"duration":12,"duration-type":"often","frames":[]},"frames":[{"filename":"wave-001.png"},{"filename":"wave-002.png"},{"filename":"wave-003.png"}]}"#.utf8)
             .write(to: pack.appendingPathComponent("wave.stickersequence/Contents.json"))
         let r = CatalogChecker.check(catalog: dest.path)
-        let messages = r.findings.map(\.message)
+        let all = r.findings + r.stickers.flatMap(\.findings)
+        let messages = all.map(\.message)
         XCTAssertTrue(messages.contains("grid-size \"huge\" is not small, regular or large"), "\(messages)")
         XCTAssertTrue(messages.contains("lists cat.sticker twice"), "\(messages)")
         XCTAssertTrue(messages.contains("duration-type \"often\" is not fixed or fps"), "\(messages)")
         XCTAssertTrue(messages.contains { $0.hasPrefix("no \"info\"") }, "\(messages)")
-        XCTAssertTrue(r.findings.contains { $0.code == .badKey && $0.severity == .warning && $0.message.contains("repetitions") })
+        XCTAssertTrue(all.contains { $0.code == .badKey && $0.severity == .warning && $0.message.contains("repetitions") })
+        // The sequence's own findings are in its report.
+        XCTAssertTrue(r.stickers[1].findings.contains { $0.message == "duration-type \"often\" is not fixed or fps" })
     }
 
     func testAPackFolderAloneIsCheckedWithoutCatalogFindings() throws {

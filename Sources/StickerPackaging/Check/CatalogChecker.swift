@@ -101,9 +101,14 @@ public enum CatalogChecker {
         }
         var stickers: [StickerCheckReport] = []
         for name in order {
-            stickers.append(name.hasSuffix(".stickersequence")
+            // What is found inside a sticker's folder belongs to that sticker's report.
+            let before = walk.findings.count
+            var report = name.hasSuffix(".stickersequence")
                 ? checkSequence(rel(name), grid: grid, walk: &walk, rules: rules)
-                : checkSticker(rel(name), grid: grid, walk: &walk, rules: rules))
+                : checkSticker(rel(name), grid: grid, walk: &walk, rules: rules)
+            report.findings.insert(contentsOf: walk.findings[before...], at: 0)
+            walk.findings.removeSubrange(before...)
+            stickers.append(report)
         }
         return (stickers, grid?.rawValue)
     }
