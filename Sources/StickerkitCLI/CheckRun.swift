@@ -17,7 +17,7 @@ enum CheckRun {
         for path in paths {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw ValidationError("\(path): no such file or folder")
+                throw CommandExit.usage("\(path): error: no such file or folder")
             }
             if !isDir.boolValue {
                 stickers.append(checkFile(path, rules: rules))

@@ -35,8 +35,8 @@ struct Pack: ParsableCommand {
         NAME.sticker.
 
         Converted stickers are cached outside the project (~/Library/Caches/stickerkit on macOS, \
-        $XDG_CACHE_HOME or ~/.cache/stickerkit elsewhere; --cache DIR to choose), so that a rerun \
-        converts only inputs or settings that changed. Sticker catalogs and the cache are never read \
+        $XDG_CACHE_HOME/stickerkit or ~/.cache/stickerkit elsewhere; --cache DIR to choose), so that \
+        a rerun converts only inputs or settings that changed. Sticker catalogs and the cache are never read \
         as inputs. The catalog is built in a temporary folder beside it and renamed into place.
         Exit status: 0 all converted, 1 some inputs failed (the catalog holds the rest), 2 usage error.
         """)
