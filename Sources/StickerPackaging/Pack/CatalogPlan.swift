@@ -84,7 +84,7 @@ struct CatalogPlan {
             while true {
                 let k = candidate.lowercased()
                 if holder[k] == nil {
-                    if let r = recorded.values.first(where: { key($0.folder) == k && !claimed.contains($0.folder) }) {
+                    if let r = recorded.keys.sorted().lazy.map({ recorded[$0]! }).first(where: { key($0.folder) == k && !claimed.contains($0.folder) }) {
                         // A recorded sticker of this name: handed over when its input is gone.
                         if !sources.contains(r.source ?? "\u{0}") && !edited.contains(r.folder) {
                             claimed.insert(r.folder)

@@ -172,14 +172,10 @@ struct Pack: ParsableCommand {
 
         var stickers: [CatalogSticker] = []
         var failedSources = Set<String>()
-        var matchedRows = Set<Int>()
-        var withoutRow: [String] = []
-        func named(_ path: String, _ name: String, content: CatalogSticker.Content) -> CatalogSticker {
-            let row = labelFile?.row(for: path)
-            if let row { matchedRows.insert(row.line) } else if labelFile != nil { withoutRow.append((path as NSString).lastPathComponent) }
-            let label = labelFile?.label(for: path) ?? StickerNaming.label(fromFileName: name)
-            return CatalogSticker(name: name, label: label, content: content,
-                                  source: PackInputs.source(of: path, catalog: output), rank: row?.line)
+        var labelUse = LabelUse(labelFile)
+        func sticker(_ path: String, _ name: String, _ content: CatalogSticker.Content) -> CatalogSticker {
+            let (label, rank) = labelUse.use(path, name: name)
+            return CatalogSticker(name: name, label: label, content: content, source: PackInputs.source(of: path, catalog: output), rank: rank)
         }
         for (file, report) in zip(files, reports) {
             guard let out = report.outputs.first(where: { $0.status.hasSticker }),
@@ -188,30 +184,18 @@ struct Pack: ParsableCommand {
                 continue
             }
             let name = ((file.relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
-            stickers.append(named(file.path, name, content: .file(bytes: [UInt8](data), fileExtension: "png")))
+            stickers.append(sticker(file.path, name, .file(bytes: [UInt8](data), fileExtension: "png")))
         }
         var frameCounts = (converted: 0, upToDate: 0)
         let frameCache = FrameFolderCache(cache: cacheDir)
         let settings = runner.settingsKey(size) + " fps=\(fps) sequence=\(sequences)"
         for folder in folders {
-            var entry = BatchReport.File(input: folder.path, warnings: [], outputs: [])
+            var entry = BatchReport.File(input: folder.path, frames: folder.frames.count, warnings: [], outputs: [])
             do {
-                guard let expected = FrameFolderCache.expected(folder, settings: settings, sequence: sequences, fps: fps) else {
-                    throw CommandFailure("cannot read its frames")
-                }
-                let content: CatalogSticker.Content
-                if !force, let cached = frameCache.lookup(folder, expected: expected) {
-                    content = cached
-                    frameCounts.upToDate += 1
-                    entry.outputs.append(.init(path: frameCache.folder(for: folder), size: size, status: .upToDate))
-                } else {
-                    content = try PackInputs.convertFrames(folder.frames, options: options, fps: fps, sequence: sequences)
-                    let stored = frameCache.store(content, for: folder, entry: expected)
-                    frameCounts.converted += 1
-                    entry.outputs.append(.init(path: stored, size: size, status: .written))
-                }
-                entry.frames = folder.frames.count
-                stickers.append(named(folder.path, folder.stickerName, content: content))
+                let made = try frameCache.sticker(of: folder, settings: settings, options: options, fps: fps, sequence: sequences, force: force)
+                if made.upToDate { frameCounts.upToDate += 1 } else { frameCounts.converted += 1 }
+                entry.outputs.append(.init(path: frameCache.folder(for: folder), size: size, status: made.upToDate ? .upToDate : .written))
+                stickers.append(sticker(folder.path, folder.stickerName, made.content))
             } catch {
                 terminal.error("\(folder.path): error: \(error)")
                 entry.error = "\(error)"
@@ -223,22 +207,8 @@ struct Pack: ParsableCommand {
         frameCache.removeStale(keeping: Set(folders.map { (frameCache.folder(for: $0) as NSString).lastPathComponent }))
 
         // 3. Labels the user should know about.
-        if let labels, let labelFile {
-            for d in labelFile.duplicates {
-                log.warn(labels, "line \(d.row.line) repeats \(d.row.key) (line \(d.firstLine)); line \(d.firstLine) is used")
-            }
-            let given = files.map(\.path) + folders.map(\.path)
-            for row in labelFile.rows where !matchedRows.contains(row.line) {
-                if let path = given.first(where: { labelFile.matches(row, $0) }), let used = labelFile.row(for: path) {
-                    log.warn(labels, "line \(row.line) (\(row.key)) names \((path as NSString).lastPathComponent) again; line \(used.line) is used")
-                } else {
-                    log.warn(labels, "line \(row.line): \(row.key) matches no input")
-                }
-            }
-            if !withoutRow.isEmpty {
-                let names = withoutRow.count <= 5 ? withoutRow.joined(separator: ", ") : withoutRow.prefix(5).joined(separator: ", ") + " and \(withoutRow.count - 5) more"
-                log.warn(labels, "no row for \(names): \(withoutRow.count == 1 ? "its label comes from its name, it follows" : "their labels come from their names, they follow") the listed stickers")
-            }
+        if let labels {
+            for w in labelUse.warnings(given: files.map(\.path) + folders.map(\.path)) { log.warn(labels, w) }
         }
 
         // 4. The catalog, written or updated atomically.
@@ -262,18 +232,10 @@ struct Pack: ParsableCommand {
         // 5. Summary and report.
         let counts = BatchCounts(Array(reports.prefix(files.count)))
         let failed = found.missing.count + failedSources.count
-        var parts = ["\(changes.count(.added)) added", "\(changes.count(.replaced)) replaced", "\(changes.count(.unchanged)) unchanged"]
-        if changes.count(.removed) > 0 { parts.append("\(changes.count(.removed)) removed") }
+        let converted = counts.converted + frameCounts.converted, upToDate = counts.skipped + frameCounts.upToDate
         let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
-        if kept > 0 { parts.append("\(kept) kept from earlier runs") }
-        if changes.count(.keptHandMade) > 0 { parts.append("\(changes.count(.keptHandMade)) hand-made kept") }
-        var summary = "\(output): \(changes.stickerCount) sticker\(changes.stickerCount == 1 ? "" : "s") (\(size.rawValue)): "
-            + parts.joined(separator: ", ")
-        summary += "; \(files.count) file\(files.count == 1 ? "" : "s")"
-        if !folders.isEmpty { summary += " and \(folders.count) frame folder\(folders.count == 1 ? "" : "s")" }
-        summary += " (\(counts.converted + frameCounts.converted) converted, \(counts.skipped + frameCounts.upToDate) up to date)"
-        if iconSet != nil { summary += "; icon set written" }
-        if failed > 0 { summary += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+        let summary = Pack.summary(output, size: size, changes: changes, files: files.count, frameFolders: folders.count,
+                                   converted: converted, upToDate: upToDate, iconSet: iconSet != nil, failed: failed)
         if !quiet { print(summary) }
 
         if let report {
@@ -284,8 +246,7 @@ struct Pack: ParsableCommand {
                                               replaced: changes.count(.replaced), unchanged: changes.count(.unchanged),
                                               removed: changes.count(.removed), keptHandMade: changes.count(.keptHandMade),
                                               keptByStickerkit: kept, inputs: files.count + folders.count + found.missing.count,
-                                              frameFolders: folders.count, converted: counts.converted + frameCounts.converted,
-                                              upToDate: counts.skipped + frameCounts.upToDate, failed: failed,
+                                              frameFolders: folders.count, converted: converted, upToDate: upToDate, failed: failed,
                                               iconSetWritten: iconSet != nil, seconds: Date().timeIntervalSince(started)))
             do { try r.write(to: report) } catch {
                 terminal.error("\(report): error: cannot write the report: \(error)")
@@ -293,6 +254,24 @@ struct Pack: ParsableCommand {
             }
         }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// "NAME.xcstickers: 7 stickers (regular): 1 added, 0 replaced, 5 unchanged, 1 hand-made kept;
+    /// 5 files and 1 frame folder (1 converted, 5 up to date)".
+    static func summary(_ output: String, size: StickerSize, changes: CatalogChanges, files: Int, frameFolders: Int,
+                        converted: Int, upToDate: Int, iconSet: Bool, failed: Int) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var parts = ["\(changes.count(.added)) added", "\(changes.count(.replaced)) replaced", "\(changes.count(.unchanged)) unchanged"]
+        if changes.count(.removed) > 0 { parts.append("\(changes.count(.removed)) removed") }
+        let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
+        if kept > 0 { parts.append("\(kept) kept from earlier runs") }
+        if changes.count(.keptHandMade) > 0 { parts.append("\(changes.count(.keptHandMade)) hand-made kept") }
+        var line = "\(output): \(plural(changes.stickerCount, "sticker")) (\(size.rawValue)): " + parts.joined(separator: ", ")
+        line += "; " + plural(files, "file") + (frameFolders > 0 ? " and " + plural(frameFolders, "frame folder") : "")
+        line += " (\(converted) converted, \(upToDate) up to date)"
+        if iconSet { line += "; icon set written" }
+        if failed > 0 { line += "; \(plural(failed, "input")) failed" }
+        return line
     }
 
     /// The labels file, or one line naming what is wrong with it (exit 2).

@@ -61,9 +61,8 @@ struct FrameFolderCache {
     }
 
     /// Stores a converted sticker (errors are ignored: a cache that cannot be written only costs
-    /// time on the next run). Returns the folder it was stored in.
-    @discardableResult
-    func store(_ content: CatalogSticker.Content, for frameFolder: FrameFolder, entry: Entry) -> String {
+    /// time on the next run).
+    func store(_ content: CatalogSticker.Content, for frameFolder: FrameFolder, entry: Entry) {
         let dir = folder(for: frameFolder)
         try? FileManager.default.removeItem(atPath: dir)
         var entry = entry
@@ -84,7 +83,19 @@ struct FrameFolderCache {
         if let json = try? enc.encode(entry) {
             try? AtomicFile.write([UInt8](json), to: (dir as NSString).appendingPathComponent("entry.json"))
         }
-        return dir
+    }
+
+    /// The sticker of `frameFolder`: from the cache when its entry matches (`upToDate`), else
+    /// converted and stored. Throws `CommandFailure` naming what failed.
+    func sticker(of frameFolder: FrameFolder, settings: String, options: ConversionOptions, fps: Double, sequence: Bool,
+                 force: Bool) throws -> (content: CatalogSticker.Content, upToDate: Bool) {
+        guard let expected = Self.expected(frameFolder, settings: settings, sequence: sequence, fps: fps) else {
+            throw CommandFailure("cannot read its frames")
+        }
+        if !force, let cached = lookup(frameFolder, expected: expected) { return (cached, true) }
+        let content = try PackInputs.convertFrames(frameFolder.frames, options: options, fps: fps, sequence: sequence)
+        store(content, for: frameFolder, entry: expected)
+        return (content, false)
     }
 
     /// Removes the entries of frame folders no longer given (folder names not in `keep`).
