@@ -1,6 +1,5 @@
 import Foundation
 import ImageDecoding
-import StickerKit
 
 extension CatalogChecker {
     /// A `.stickersiconset`: every slot of Apple's table filled once with a PNG of exactly its

@@ -1,4 +1,5 @@
 import StickerKit
+
 /// The limits `check` holds stickers to: Messages' rules, with the budget adjustable.
 public struct CheckRules: Sendable, Equatable {
     /// Largest whole file in bytes (Messages refuses stickers over 500,000 bytes).

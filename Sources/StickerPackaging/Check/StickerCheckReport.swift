@@ -1,4 +1,3 @@
-import StickerKit
 /// What `check` found about one file: its facts and its findings.
 public struct StickerCheckReport: Sendable, Codable, Equatable {
     public var path: String

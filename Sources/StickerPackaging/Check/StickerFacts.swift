@@ -1,4 +1,3 @@
-import StickerKit
 import ImageCore
 import ImageDecoding
 

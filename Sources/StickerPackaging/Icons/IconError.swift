@@ -1,4 +1,3 @@
-import StickerKit
 import ImageCore
 
 /// Why an icon set could not be rendered, with the offending values.

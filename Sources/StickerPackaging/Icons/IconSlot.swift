@@ -1,4 +1,3 @@
-import StickerKit
 /// One entry of the iMessage app icon set: where Xcode shows it and its exact pixel size.
 public struct IconSlot: Sendable, Equatable, Codable {
     /// Where Xcode shows an icon: Contents.json's `idiom`.

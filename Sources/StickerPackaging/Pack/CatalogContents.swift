@@ -1,4 +1,5 @@
-import StickerKit
+import ImageCore
+
 /// The Contents.json shapes of an Xcode sticker catalog (`.xcstickers`), as Codable values so
 /// that JSON is always written by an encoder. Keys follow Apple's Asset Catalog Format Reference
 /// ("Sticker Pack Type", "Sticker Type", "Sticker Sequence Type", "Sticker Icon Set Type").

@@ -1,5 +1,4 @@
 import Foundation
-import StickerKit
 import ImageCore
 
 /// A folder of still frames that `pack` turns into one animated sticker: no subfolders, two or

@@ -1,5 +1,4 @@
 import Foundation
-import StickerKit
 
 /// Names in a sticker catalog: file-system-safe folder names that keep the artist's wording,
 /// accessibility labels derived from file names, and the catalog's sticker order.

@@ -1,5 +1,4 @@
 import Foundation
-import StickerKit
 import ImageCore
 import ImageDecoding
 import ImageResize

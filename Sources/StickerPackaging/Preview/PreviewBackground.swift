@@ -1,4 +1,5 @@
-import StickerKit
+import ImageCore
+
 /// The backgrounds Apple tests stickers on, as the preview page and contact sheet draw them.
 enum PreviewBackground: String, Sendable, CaseIterable {
     case white, black, red, yellow, grey, checkerboard, photo

@@ -1,5 +1,4 @@
 import Foundation
-import StickerKit
 
 /// The preview page: every sticker at its grid size (CSS px = sticker px ÷ 3, as Messages shows
 /// a 3× sticker) over each `PreviewBackground`, with name, size, bytes, frames and the budget

@@ -1,5 +1,4 @@
 import Foundation
-import StickerKit
 
 /// The photo background of the preview page and contact sheet: a 300×200 JPEG (quality 70) of
 /// `samples/rocket_640x427.jpg` — SpaceX photo, public domain, shipped with scikit-image as
