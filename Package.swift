@@ -4,7 +4,8 @@
 // WebPEncoding, WebMEncoding — are siblings that each depend only on ImageCore (plus their
 // system-library shims), never on one another. StickerEncoding is the one seam over the encoders.
 // StickerKit composes them: decode → frames → fit and resize → quantize → encode → budget search.
-// The CLI (module StickerkitCLI, product `stickerkit`) sits on StickerKit.
+// StickerPackaging (Xcode sticker catalogs, check, icon sets, preview) sits on StickerKit, and the CLI
+// (module StickerkitCLI, product `stickerkit`) on both.
 import PackageDescription
 
 
@@ -13,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "StickerKit", targets: ["StickerKit"]),
+        .library(name: "StickerPackaging", targets: ["StickerPackaging"]),
         .executable(name: "stickerkit", targets: ["StickerkitCLI"]),
     ],
     dependencies: [
@@ -49,10 +51,13 @@ let package = Package(
                 exclude: ["NOTES.md"]),
         .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
                 exclude: ["NOTES.md"]),
+        // Xcode sticker catalogs (pack, update, validate), the iMessage app icon set and the preview
+        // page: the file-system side of stickers, above the pipeline (StickerKit touches no files).
+        .target(name: "StickerPackaging", dependencies: ["StickerKit", "ImageCore", "ImageDecoding", "ImageResize", "PNGEncoding"]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
         // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.
         .executableTarget(name: "StickerkitCLI", dependencies: [
-            "StickerKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "StickerKit", "StickerPackaging", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // What our decoder makes of a file, written out for scripts/test-browser to compare with Chromium's
@@ -73,7 +78,9 @@ let package = Package(
         .testTarget(name: "StickerEncodingTests", dependencies: ["StickerEncoding", "ImageDecoding", "ImageResize",
                                                                 "EncodingTestSupport", "TestSupport"]),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "ImageResize", "PNGEncoding", "TestSupport"]),
-        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit"]),
+        .testTarget(name: "StickerPackagingTests", dependencies: ["StickerPackaging", "StickerKit", "ImageDecoding", "ImageResize",
+                                                                 "PNGEncoding", "TestSupport"]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit", "StickerPackaging"]),
     ],
     swiftLanguageModes: [.v6]
 )
