@@ -21,9 +21,10 @@ enum CLI {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> CLIRun {
+    /// Runs `stickerkit` (or `executable`) with `arguments`.
+    static func run(_ arguments: [String], in directory: URL? = nil, executable: URL? = nil) throws -> CLIRun {
         let p = Process()
-        p.executableURL = productsDirectory.appendingPathComponent("stickerkit")
+        p.executableURL = executable ?? productsDirectory.appendingPathComponent("stickerkit")
         p.arguments = arguments
         if let directory { p.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()

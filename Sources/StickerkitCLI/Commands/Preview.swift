@@ -36,6 +36,7 @@ struct Preview: ParsableCommand {
 
         let stickersDir = (output as NSString).appendingPathComponent("stickers")
         try fm.createDirectory(atPath: stickersDir, withIntermediateDirectories: true)
+        try AtomicFile.write([], to: (output as NSString).appendingPathComponent(PreviewMarker.fileName))
         var entries: [PreviewPage.Entry] = []
         var firstFrames: [Image] = []
         let digits = max(3, String(files.count).count)
