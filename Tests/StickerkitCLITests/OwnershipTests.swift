@@ -211,12 +211,13 @@ final class OwnershipTests: XCTestCase {
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         let dead = try Fixture.deadPID()
         // Left by a run killed between write and rename (this version's names and the earlier form).
-        let stale = [sub.appendingPathComponent(".sax.png.stickerkit-\(dead)-3.tmp"), out.appendingPathComponent(".x.png.stickerkit-\(dead)-1.tmp")]
+        let stale = [sub.appendingPathComponent(".sax.png.stickerkit-\(dead)-3.tmp"), out.appendingPathComponent(".x.png.stickerkit-\(dead)-1.tmp"),
+                     tmp.appendingPathComponent(".report.json.stickerkit-\(dead)-2.tmp")]
         // Not ours: kept.
         let others = [out.appendingPathComponent(".stickerkit-notes.tmp"), out.appendingPathComponent("draft.tmp"),
                       sub.appendingPathComponent(".sax.png.stickerkit-abc-1.tmp")]
         for url in stale + others { try Data("partial".utf8).write(to: url) }
-        let r = try resize()
+        let r = try resize(["--report", tmp.appendingPathComponent("report.json").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         for url in stale { XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "\(url.lastPathComponent) left") }
         for url in others { XCTAssertTrue(FileManager.default.fileExists(atPath: url.path), "\(url.lastPathComponent) removed") }

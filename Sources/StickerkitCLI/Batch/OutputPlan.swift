@@ -78,11 +78,6 @@ struct OutputPlan: Sendable {
         return p.string ?? p.display
     }
 
-    /// Inputs written under another name than their own, with that name (see the type's comment).
-    func renamedInputs(_ inputs: [InputFile]) -> [(InputFile, String)] {
-        inputs.compactMap { i in renames[i].map { (i, $0.name.string ?? $0.name.display) } }
-    }
-
     /// The warning for a renamed input, for stderr and the report.
     func renameMessage(_ input: InputFile) -> String? {
         guard let r = renames[input] else { return nil }

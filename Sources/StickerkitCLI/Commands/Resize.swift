@@ -76,6 +76,8 @@ struct Resize: ParsableCommand {
         let failedOutputs = counts.failed + found.missing.count
         let failedFiles = files.filter { f in f.outputs.contains { $0.status.isFailure } }.count + found.missing.count
         if let reportPath {
+            // A report left half-written by a killed run is a temporary file beside it.
+            _ = AtomicFile.removeStaleTemporaries(in: reportPath.parent)
             let missing = found.missing.map { BatchReport.File(input: $0.path, warnings: [], error: $0.reason, outputs: []) }
             let r = BatchReport(maxBytes: options.maxBytes, files: files + missing,
                                 summary: .init(files: files.count + found.missing.count, converted: counts.converted,

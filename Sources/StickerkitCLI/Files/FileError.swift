@@ -55,10 +55,4 @@ struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     var description: String { "cannot \(operation.rawValue) \(path.display): \(problem)" }
-
-    /// Whether the file system is full (or over quota).
-    var isNoSpace: Bool {
-        if case .system(let code) = problem { return code == ENOSPC || code == EDQUOT }
-        return false
-    }
 }
