@@ -4,6 +4,10 @@ import XCTest
 @testable import StickerkitCLI
 #if canImport(Glibc)
 import Glibc
+private let fileSizeLimit = Int32(RLIMIT_FSIZE.rawValue)
+#elseif canImport(Darwin)
+import Darwin
+private let fileSizeLimit = RLIMIT_FSIZE
 #endif
 
 /// The manifest and the names in the process: parsing damaged files, telling which files are
@@ -90,15 +94,15 @@ final class ManifestTests: XCTestCase {
         // A file-size limit a little above the manifest: the next record is written in part,
         // then refused (EFBIG), as on a full disk.
         var old = rlimit()
-        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &old)
+        getrlimit(fileSizeLimit, &old)
         signal(SIGXFSZ, SIG_IGN)
         var limit = old
         limit.rlim_cur = rlim_t(size + 40)
-        XCTAssertEqual(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit), 0)
+        XCTAssertEqual(setrlimit(fileSizeLimit, &limit), 0)
         XCTAssertThrowsError(try manifest.append(record("second.png", sha: "2"))) { error in
             XCTAssertEqual((error as? FileError)?.operation, .record)
         }
-        XCTAssertEqual(setrlimit(Int32(RLIMIT_FSIZE.rawValue), &old), 0)
+        XCTAssertEqual(setrlimit(fileSizeLimit, &old), 0)
         signal(SIGXFSZ, SIG_DFL)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size, "the cut record was left")
         XCTAssertNil(manifest.record(for: BytePath("second.png")))

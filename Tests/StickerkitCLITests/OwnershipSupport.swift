@@ -77,7 +77,11 @@ enum Fixture {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
+            #if canImport(Glibc)
             let n = Glibc.read(fd, &buffer, buffer.count)
+            #else
+            let n = Darwin.read(fd, &buffer, buffer.count)
+            #endif
             if n <= 0 { break }
             data.append(contentsOf: buffer[..<n])
         }

@@ -47,7 +47,7 @@ struct FileStatus: Sendable, Equatable {
         #else
         modifiedNanoseconds = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
         #endif
-        id = FileID(device: UInt64(s.st_dev), inode: UInt64(s.st_ino))
+        id = FileID(device: UInt64(bitPattern: Int64(s.st_dev)), inode: UInt64(s.st_ino))
     }
 
     /// The status of `path`, following a final symbolic link or not; nil when nothing is there
