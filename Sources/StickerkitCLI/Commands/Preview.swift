@@ -54,6 +54,10 @@ struct Preview: ParsableCommand {
         if items.isEmpty { throw CommandExit.failure("stickerkit: no stickers found in \(paths.joined(separator: ", "))") }
 
         let previous = PreviewRecord.read(in: output)
+        // The record is written first, so the folder is known as a preview (never taken as
+        // artwork by a batch) from its first sticker copy on; it is rewritten with what this run
+        // wrote at the end.
+        try PreviewRecord(files: previous.files).write(in: output)
         var written: [String] = []
         var entries: [PreviewPage.Entry] = []
         var firstFrames: [Image] = []

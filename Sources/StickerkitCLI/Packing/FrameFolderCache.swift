@@ -37,8 +37,9 @@ struct FrameFolderCache {
     static func expected(_ frameFolder: FrameFolder, settings: String, sequence: Bool, fps: Double) -> Entry? {
         var frames: [Entry.Frame] = []
         for p in frameFolder.frames {
-            guard let fp = Manifest.fingerprint(p) else { return nil }
-            frames.append(.init(path: URL(fileURLWithPath: p).standardizedFileURL.path, bytes: fp.bytes, modified: fp.modified))
+            guard let status = try? FileStatus.of(BytePath(p)), status.kind == .regular else { return nil }
+            frames.append(.init(path: URL(fileURLWithPath: p).standardizedFileURL.path, bytes: status.bytes,
+                                modified: Double(status.modifiedNanoseconds) / 1e9))
         }
         return Entry(settings: settings, frames: frames, outputs: [], sequence: sequence, fps: fps)
     }
