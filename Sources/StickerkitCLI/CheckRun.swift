@@ -9,7 +9,10 @@ enum CheckRun {
     /// recognises by name only, which are reported rather than passed over.
     static let imageExtensions = ImageFormat.readableExtensions.union(ImageFormat.unreadExtensions)
 
-    static func run(paths: [String], rules: CheckRules) throws -> CheckReport {
+    /// The report of every path, and the inputs that could not be checked at all (a missing path,
+    /// a folder without images or catalogs), each one line for stderr; the others are checked.
+    static func run(paths: [String], rules: CheckRules) -> (report: CheckReport, failed: [CommandFailure]) {
+        var failed: [CommandFailure] = []
         var stickers: [StickerCheckReport] = []
         var packs: [PackCheckReport] = []
         var catalogs: [CatalogCheckReport] = []
@@ -17,7 +20,8 @@ enum CheckRun {
         for path in paths {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw CommandExit.usage("\(path): error: no such file or folder")
+                failed.append(.failed(path, InputDiscovery.noSuchInput))
+                continue
             }
             if !isDir.boolValue {
                 stickers.append(checkFile(path, rules: rules))
@@ -30,6 +34,7 @@ enum CheckRun {
             var groups: [String: [StickerCheckReport]] = [:]
             var order: [String] = []
             let (files, found) = imageFiles(under: path)
+            if files.isEmpty && found.isEmpty { failed.append(.failed(path, InputDiscovery.noImagesInFolder)) }
             for folder in found { catalogs.append(checkAsCatalog(folder, rules: rules)!) }
             for file in files {
                 let r = checkFile(file, rules: rules)
@@ -42,7 +47,7 @@ enum CheckRun {
                 packs.append(StickerChecker.checkPack(folder: g, stickers: groups[g]!))
             }
         }
-        return CheckReport(stickers: stickers, packs: packs, catalogs: catalogs)
+        return (CheckReport(stickers: stickers, packs: packs, catalogs: catalogs), failed)
     }
 
     /// A sticker catalog (`.xcstickers`) or a sticker pack (`.stickerpack`) checked as one, or nil
@@ -64,8 +69,9 @@ enum CheckRun {
         return StickerChecker.check([UInt8](data), path: path, rules: rules)
     }
 
-    /// Image files below `root`, sorted, skipping hidden entries and app-icon sets; and the sticker
-    /// catalogs and packs found there, which are checked as such rather than file by file.
+    /// Image files below `root`, sorted, skipping hidden entries, app-icon sets and preview folders
+    /// (copies `preview` made, holding `PreviewRecord.fileName`); and the sticker catalogs and
+    /// packs found there, which are checked as such rather than file by file.
     static func imageFiles(under root: String) -> (files: [String], catalogs: [String]) {
         var out: [String] = []
         var catalogs: [String] = []
@@ -78,6 +84,7 @@ enum CheckRun {
                 if isDir.boolValue {
                     if name.hasSuffix(".stickersiconset") || name.hasSuffix(".appiconset") { continue }
                     if name.hasSuffix(".xcstickers") || name.hasSuffix(".stickerpack") { catalogs.append(p); continue }
+                    if FileManager.default.fileExists(atPath: (p as NSString).appendingPathComponent(PreviewRecord.fileName)) { continue }
                     walk(p)
                 } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                     out.append(p)
@@ -108,9 +115,9 @@ enum CheckRun {
                 let status = s.verdict == .error ? "ERROR" : s.verdict == .warning ? "warn" : "ok"
                 let size = s.facts.width.map { "\($0)×\(s.facts.height ?? 0)" } ?? "-"
                 out += pad(status, 7) + pad(s.facts.format ?? "?", 7) + pad(size, 11) + lpad(StickerChecker.grouped(s.bytes), 10)
-                    + lpad("\(s.facts.frames)", 7) + "  " + s.path + "\n"
+                    + lpad("\(s.facts.frames)", 7) + "  " + MessageText.escape(s.path) + "\n"
                 for f in s.findings {
-                    out += "         \(pad(f.severity.rawValue, 8)) \(f.code.rawValue): \(f.path.map { $0 + ": " } ?? "")\(f.message)\n"
+                    out += "         \(pad(f.severity.rawValue, 8)) \(f.code.rawValue): \(MessageText.escape((f.path.map { $0 + ": " } ?? "") + f.message))\n"
                 }
             }
             return out
@@ -118,15 +125,15 @@ enum CheckRun {
         var out = ""
         if !report.stickers.isEmpty || report.catalogs.isEmpty { out += rows(report.stickers) }
         for p in report.packs {
-            for f in p.findings { out += "pack \(p.folder): \(f.severity.rawValue) \(f.code.rawValue): \(f.message)\n" }
+            for f in p.findings { out += "pack \(MessageText.escape(p.folder)): \(f.severity.rawValue) \(f.code.rawValue): \(MessageText.escape(f.message))\n" }
         }
         for c in report.catalogs {
             if !out.isEmpty { out += "\n" }
-            out += "catalog \(c.path)" + (c.gridSize.map { " (grid size \($0))" } ?? "") + ": "
+            out += "catalog \(MessageText.escape(c.path))" + (c.gridSize.map { " (grid size \($0))" } ?? "") + ": "
                 + "\(c.stickers.count) sticker\(c.stickers.count == 1 ? "" : "s")\n"
             if !c.stickers.isEmpty { out += rows(c.stickers) }
             for f in c.findings {
-                out += "\(pad(f.severity == .error ? "ERROR" : f.severity.rawValue, 8)) \(f.code.rawValue): \(f.path.map { $0 + ": " } ?? "")\(f.message)\n"
+                out += "\(pad(f.severity == .error ? "ERROR" : f.severity.rawValue, 8)) \(f.code.rawValue): \(MessageText.escape((f.path.map { $0 + ": " } ?? "") + f.message))\n"
             }
         }
         let files = report.stickers.count

@@ -22,13 +22,13 @@ enum PackInputs {
     static func convertFrames(_ paths: [String], options: ConversionOptions, fps: Double, sequence: Bool) throws -> CatalogSticker.Content {
         var images: [Image] = []
         for p in paths {
-            guard let data = FileManager.default.contents(atPath: p) else { throw CommandFailure("\(p): cannot read the file") }
+            guard let data = FileManager.default.contents(atPath: p) else { throw CommandFailure.failed(nil, "\(p): cannot read the file") }
             let img: Image
             do { img = try Artwork.firstFrame([UInt8](data), limits: options.limits) } catch {
-                throw CommandFailure("\((p as NSString).lastPathComponent): \(error)")
+                throw CommandFailure.failed(nil, "\((p as NSString).lastPathComponent): \(error)")
             }
             if let first = images.first, first.width != img.width || first.height != img.height {
-                throw CommandFailure("frame \((p as NSString).lastPathComponent) is \(img.width)×\(img.height), the first frame is \(first.width)×\(first.height)")
+                throw CommandFailure.failed(nil, "frame \((p as NSString).lastPathComponent) is \(img.width)×\(img.height), the first frame is \(first.width)×\(first.height)")
             }
             images.append(img)
         }
@@ -40,7 +40,7 @@ enum PackInputs {
                 let r = StickerConverter.convert(Animation(still: img), options: opts)
                 switch r.outputs[0].result {
                 case .success(let o): frames.append(o.bytes)
-                case .failure(let e): throw CommandFailure("frame \(i + 1): \(e)")
+                case .failure(let e): throw CommandFailure.failed(nil, "frame \(i + 1): \(e)")
                 }
             }
             return .sequence(frames: frames, fps: fps, repetitions: 0)
@@ -53,7 +53,7 @@ enum PackInputs {
         let r = StickerConverter.convert(animation, options: options)
         switch r.outputs[0].result {
         case .success(let o): return .file(bytes: o.bytes, fileExtension: "png")
-        case .failure(let e): throw CommandFailure(e.description)
+        case .failure(let e): throw CommandFailure.failed(nil, e.description)
         }
     }
 }

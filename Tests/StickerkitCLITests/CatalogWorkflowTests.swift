@@ -204,10 +204,10 @@ final class CatalogWorkflowTests: XCTestCase {
             (["pack", art, "-o", file.path], "\(file.path): error: is a file; pack writes only into catalogs (--overwrite replaces it)"),
             (["pack", art, "-o", folder.path], "\(folder.path): error: is a folder but not a sticker catalog; pack writes only into catalogs (--overwrite replaces it)"),
             (["pack", art, "-o", tmp.appendingPathComponent("N.xcstickers").path, "--labels", tmp.appendingPathComponent("none.csv").path],
-             "\(tmp.appendingPathComponent("none.csv").path): error: no such file"),
+             "\(tmp.appendingPathComponent("none.csv").path): error: no such file or folder"),
             (["pack", art, "-o", tmp.appendingPathComponent("N.xcstickers").path, "--labels", bad.path], "\(bad.path): error: unterminated quoted field"),
-            (["icons", "\(art)/bear.png", "-o", file.path], "\(file.path): error: is a file, not a folder; -o takes the folder to write the icon set in"),
-            (["preview", "\(art)/bear.png", "-o", file.path], "\(file.path): error: is a file, not a folder; -o takes the folder to write the preview in"),
+            (["icons", "\(art)/bear.png", "-o", file.path], "\(file.path): error: -o: is a file, not a folder"),
+            (["preview", "\(art)/bear.png", "-o", file.path], "\(file.path): error: -o: is a file, not a folder"),
         ]
         for (args, line) in cases {
             let r = try CLI.run(args)
@@ -219,7 +219,7 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertFalse(fm.fileExists(atPath: tmp.appendingPathComponent("N.xcstickers").path))
         let missing = try CLI.run(["icons", "\(art)/nope.png", "-o", tmp.appendingPathComponent("icons").path])
         XCTAssertEqual(missing.status, 1)
-        XCTAssertEqual(missing.stderr, "\(art)/nope.png: error: no such file\n")
+        XCTAssertEqual(missing.stderr, "\(art)/nope.png: error: no such file or folder\n")
     }
 
     func testPreviewRemovesOnlyItsOwnStaleFiles() throws {

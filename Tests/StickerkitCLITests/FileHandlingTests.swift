@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import StickerPackaging
 @testable import StickerkitCLI
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import StickerKit
 import XCTest
+import StickerPackaging
 @testable import StickerkitCLI
 #if canImport(Glibc)
 import Glibc

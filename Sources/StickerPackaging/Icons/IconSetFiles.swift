@@ -103,15 +103,8 @@ public struct IconSetFiles: Sendable {
     /// - Throws: `PackError.iconSetNotStickerkits`, `.notACatalog` when `directory` is a file,
     ///   `.cannotWrite`.
     public func replace(_ directory: String, overwrite: Bool = false) throws {
+        try Self.checkTarget(directory, overwrite: overwrite)
         let dest = URL(fileURLWithPath: directory).standardizedFileURL
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: dest.path, isDirectory: &isDir) {
-            if !isDir.boolValue && !overwrite { throw PackError.notACatalog(path: directory, isFile: true) }
-            let foreign = foreignFiles(in: dest)
-            if isDir.boolValue && !foreign.isEmpty && !overwrite {
-                throw PackError.iconSetNotStickerkits(path: directory, files: Array(foreign.prefix(3)))
-            }
-        }
         CatalogFiles.removeLeftovers(of: dest)
         let parent = dest.deletingLastPathComponent()
         do {
@@ -127,6 +120,20 @@ public struct IconSetFiles: Sendable {
             throw error
         }
         try CatalogFiles.replace(dest, with: tmp)
+    }
+
+    /// Whether a set may be written as the folder `directory` (the checks of `replace`, made
+    /// before any icon is rendered): nothing there, or a set holding only the files a set writes;
+    /// with `overwrite`, whatever is there.
+    ///
+    /// - Throws: `PackError.iconSetNotStickerkits`, `.notACatalog` when `directory` is a file.
+    public static func checkTarget(_ directory: String, overwrite: Bool) throws {
+        let dest = URL(fileURLWithPath: directory).standardizedFileURL
+        var isDir: ObjCBool = false
+        guard !overwrite, FileManager.default.fileExists(atPath: dest.path, isDirectory: &isDir) else { return }
+        if !isDir.boolValue { throw PackError.notACatalog(path: directory, isFile: true) }
+        let foreign = IconSetFiles(slots: IconSlot.messagesAppIcon, pngs: []).foreignFiles(in: dest)
+        if !foreign.isEmpty { throw PackError.iconSetNotStickerkits(path: directory, files: Array(foreign.prefix(3))) }
     }
 
     /// Files in the icon set folder `url` that this set does not write (hidden files and

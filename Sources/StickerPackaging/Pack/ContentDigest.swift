@@ -1,6 +1,6 @@
-/// A 64-bit FNV-1a hash as 16 hex digits: tells whether a sticker stickerkit wrote was changed
-/// since, and names cache entries. Not a defence against anyone crafting collisions, which
-/// neither use needs.
+/// A 64-bit FNV-1a hash: a short stable key of a name — pack's cache entries (by the input's
+/// path), `resize --shard`'s share of the inputs (by relative path). Not a defence against anyone
+/// crafting collisions, which neither use needs; whether content changed is `SHA256`'s job.
 public struct ContentDigest: Sendable, Equatable {
     private var state: UInt64 = 0xCBF2_9CE4_8422_2325
 
@@ -17,6 +17,9 @@ public struct ContentDigest: Sendable, Equatable {
         add(text.utf8)
         add(CollectionOfOne(UInt8(0xFF)))
     }
+
+    /// The hash so far.
+    public var value: UInt64 { state }
 
     /// The hash so far as 16 lowercase hex digits.
     public var hex: String {

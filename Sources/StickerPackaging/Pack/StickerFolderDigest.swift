@@ -20,7 +20,7 @@ enum StickerFolderDigest {
 
     /// The digest of a folder holding `files` and a Contents.json with `properties`.
     static func of(properties: [(String, String)], files: [(String, [UInt8])]) -> String {
-        var d = ContentDigest()
+        var d = Fields()
         for (key, value) in properties.sorted(by: { $0.0 < $1.0 }) {
             d.add(key)
             d.add(value)
@@ -51,8 +51,21 @@ enum StickerFolderDigest {
         let decoder = JSONDecoder()
         if sequence, let c = try? decoder.decode(CatalogContents.Sequence.self, from: data) { return properties(c) }
         if !sequence, let c = try? decoder.decode(CatalogContents.Sticker.self, from: data) { return properties(c) }
-        var d = ContentDigest()
-        d.add(data)
-        return [("undecodable", d.hex)]
+        return [("undecodable", SHA256.hex([UInt8](data)))]
+    }
+
+    /// Fields laid end to end for one SHA-256: each text followed by a byte no UTF-8 text
+    /// contains, so that ("ab", "c") and ("a", "bc") differ.
+    private struct Fields {
+        private var bytes: [UInt8] = []
+
+        mutating func add(_ text: String) {
+            bytes += text.utf8
+            bytes.append(0xFF)
+        }
+
+        mutating func add(_ data: [UInt8]) { bytes += data }
+
+        var hex: String { SHA256.hex(bytes) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StickerKit
+import StickerPackaging
 
 /// Runs conversions over many inputs on `jobs` threads into one output folder: opens the folder
 /// (creating and locking it, removing temporary files left by killed runs, checking and

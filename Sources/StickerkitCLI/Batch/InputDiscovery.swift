@@ -10,6 +10,10 @@ import StickerKit
 /// folder already searched, and a broken link, are named and skipped. Any bytes work in a name.
 /// A FIFO or device named as an input is "not a regular file"; in a folder it is passed over.
 enum InputDiscovery {
+    /// Why a named input failed, in the words every command uses (exit 1, the others go on).
+    static let noSuchInput = "no such file or folder"
+    static let noImagesInFolder = "no images found in this folder"
+
     /// What is never an input.
     struct Exclusions: Sendable {
         /// Folders written by this run (`-o`): not searched, and the stickers their manifests
@@ -47,7 +51,7 @@ enum InputDiscovery {
             }
             guard let status else {
                 let link = (try? FileStatus.of(arg, followingLinks: false))?.kind == .symbolicLink
-                walk.missing.append((arg.string ?? arg.display, link ? FileError.Problem.brokenLink.description : "no such file or folder"))
+                walk.missing.append((arg.string ?? arg.display, link ? FileError.Problem.brokenLink.description : noSuchInput))
                 continue
             }
             switch status.kind {
@@ -58,7 +62,7 @@ enum InputDiscovery {
                 let before = walk.missing.count
                 walk.search(arg, relative: BytePath(""), id: status.id, ancestors: [], into: &found)
                 if found.isEmpty && walk.missing.count == before {
-                    walk.missing.append((arg.string ?? arg.display, "no images found in this folder"))
+                    walk.missing.append((arg.string ?? arg.display, noImagesInFolder))
                 }
                 files += found.sorted { $0.relative < $1.relative }
             default:

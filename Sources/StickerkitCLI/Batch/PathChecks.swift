@@ -1,24 +1,22 @@
-import ArgumentParser
-
 /// Checks of the paths a batch will write, made before anything is converted: a problem with
-/// `-o` or `--report` is one usage error (exit 2) instead of one failure per input after the
-/// work is done. Nothing is created here.
+/// `-o` or `--report` is one usage error (exit 2, `PATH: error: FLAG: WHAT`) instead of one
+/// failure per input after the work is done. Nothing is created here.
 enum PathChecks {
     /// Problems with the output folder: a file in its place, or a folder that cannot be written
     /// (or created), or a folder that is also an input folder.
     static func checkOutputFolder(_ output: BytePath, inputs: [BytePath]) throws {
-        let flag = "-o \(output.display)"
+        let flag = "-o"
         if let s = try status(output) {
-            guard s.kind == .directory else { throw ValidationError("\(flag): is \(s.kind.noun), not a folder") }
+            guard s.kind == .directory else { throw CommandFailure.usage(output.display, "\(flag): is \(s.kind.noun), not a folder") }
             if let code = FileSystem.writeAccessError(output) {
-                throw ValidationError("\(flag): cannot write there: \(FileError.Problem.system(code))")
+                throw CommandFailure.usage(output.display, "\(flag): cannot write there: \(FileError.Problem.system(code))")
             }
             for input in inputs where (try? FileStatus.of(input))?.id == s.id {
-                throw ValidationError("\(flag): is also an input folder, so its stickers would be read back as artwork; "
+                throw CommandFailure.usage(output.display, "\(flag): is also an input folder, so its stickers would be read back as artwork; "
                     + "write them elsewhere (e.g. -o \(output.appending("stickers").display))")
             }
         } else if try status(output, followingLinks: false)?.kind == .symbolicLink {
-            throw ValidationError("\(flag): \(FileError.Problem.brokenLink)")
+            throw CommandFailure.usage(output.display, "\(flag): \(FileError.Problem.brokenLink)")
         } else {
             try checkCreatable(output, flag: flag)
         }
@@ -28,30 +26,30 @@ enum PathChecks {
     /// input, a path inside the output folder that a sticker or the manifest takes, or a folder
     /// that cannot be written.
     static func checkReport(_ report: BytePath, inputs: [InputFile], outputFolder: BytePath) throws {
-        let flag = "--report \(report.display)"
+        let flag = "--report"
         if let own = try status(report, followingLinks: false) {
             switch own.kind {
             case .regular: break
-            case .symbolicLink: throw ValidationError("\(flag): is a symbolic link; name the file itself (stickerkit does not write through links)")
-            case .directory: throw ValidationError("\(flag): is a folder; name a file, e.g. \(report.appending("report.json").display)")
-            default: throw ValidationError("\(flag): is \(own.kind.noun), not a file")
+            case .symbolicLink: throw CommandFailure.usage(report.display, "\(flag): is a symbolic link; name the file itself (stickerkit does not write through links)")
+            case .directory: throw CommandFailure.usage(report.display, "\(flag): is a folder; name a file, e.g. \(report.appending("report.json").display)")
+            default: throw CommandFailure.usage(report.display, "\(flag): is \(own.kind.noun), not a file")
             }
             if inputs.contains(where: { $0.id == own.id }) {
-                throw ValidationError("\(flag): is an input; writing the report there would destroy it")
+                throw CommandFailure.usage(report.display, "\(flag): is an input; writing the report there would destroy it")
             }
             let isReport = (try? FileSystem.readFile(report)).map(BatchReport.isReport) ?? false
             if !isReport {
-                throw ValidationError("\(flag): exists and is not a stickerkit report; choose another name, or remove it first")
+                throw CommandFailure.usage(report.display, "\(flag): exists and is not a stickerkit report; choose another name, or remove it first")
             }
             if let code = FileSystem.writeAccessError(report.parent.isEmpty ? BytePath(".") : report.parent) {
-                throw ValidationError("\(flag): cannot write there: \(FileError.Problem.system(code))")
+                throw CommandFailure.usage(report.display, "\(flag): cannot write there: \(FileError.Problem.system(code))")
             }
         } else {
             try checkCreatable(report, flag: flag)
         }
         let inOutput = BatchRunner.absolute(report).relative(to: BatchRunner.absolute(outputFolder))
         if let inside = inOutput, Manifest.isManifestName(inside) {
-            throw ValidationError("\(flag): is where stickerkit keeps its manifest; choose another name")
+            throw CommandFailure.usage(report.display, "\(flag): is where stickerkit keeps its manifest; choose another name")
         }
     }
 
@@ -61,8 +59,32 @@ enum PathChecks {
         guard let inside = BatchRunner.absolute(report).relative(to: BatchRunner.absolute(outputFolder)) else { return }
         for input in inputs {
             for size in plan.sizes where plan.relativePath(for: input, size: size) == inside {
-                throw ValidationError("--report \(report.display): is where the sticker of \(input.location.display) goes; choose another name")
+                throw CommandFailure.usage(report.display, "--report: is where the sticker of \(input.location.display) goes; choose another name")
             }
+        }
+    }
+
+    /// The bytes of one file the command line names besides the inputs (a labels file, an icon
+    /// image), or why it cannot be read — in the words input discovery uses — as a failure about
+    /// `path` of `kind`.
+    static func readFile(_ path: BytePath, failing kind: CommandFailure.Kind) throws(CommandFailure) -> [UInt8] {
+        let subject = path.display
+        let status: FileStatus?
+        do { status = try FileStatus.of(path) } catch {
+            throw CommandFailure(kind: kind, subject: subject, message: error.problem.description)
+        }
+        guard let status else {
+            let link = (try? FileStatus.of(path, followingLinks: false))?.kind == .symbolicLink
+            throw CommandFailure(kind: kind, subject: subject,
+                                 message: link ? FileError.Problem.brokenLink.description : InputDiscovery.noSuchInput)
+        }
+        switch status.kind {
+        case .regular: break
+        case .directory: throw CommandFailure(kind: kind, subject: subject, message: "is a folder, not a file")
+        default: throw CommandFailure(kind: kind, subject: subject, message: FileError.Problem.notARegularFile(status.kind).description)
+        }
+        do { return try FileSystem.readFile(path) } catch {
+            throw CommandFailure(kind: kind, subject: subject, message: "cannot be read: \(error.problem)")
         }
     }
 
@@ -74,10 +96,10 @@ enum PathChecks {
             let dir = ancestor.isEmpty ? BytePath(".") : ancestor
             if let s = try status(dir) {
                 guard s.kind == .directory else {
-                    throw ValidationError("\(flag): cannot be created: \(dir.display) is \(s.kind.noun), not a folder")
+                    throw CommandFailure.usage(path.display, "\(flag): cannot be created: \(dir.display) is \(s.kind.noun), not a folder")
                 }
                 if let code = FileSystem.writeAccessError(dir) {
-                    throw ValidationError("\(flag): cannot be created in \(dir.display): \(FileError.Problem.system(code))")
+                    throw CommandFailure.usage(path.display, "\(flag): cannot be created in \(dir.display): \(FileError.Problem.system(code))")
                 }
                 return
             }
@@ -88,7 +110,7 @@ enum PathChecks {
 
     private static func status(_ path: BytePath, followingLinks: Bool = true) throws -> FileStatus? {
         do { return try FileStatus.of(path, followingLinks: followingLinks) } catch {
-            throw ValidationError("\(path.display): \(error.problem)")
+            throw CommandFailure.usage(path.display, "\(error.problem)")
         }
     }
 }

@@ -1,8 +1,9 @@
 import ArgumentParser
+import StickerPackaging
 
 /// `--shard K/N`: a deterministic share of the inputs, so that N machines given the same inputs
 /// and K = 1…N convert every file exactly once between them. The share is chosen by a stable hash
-/// (FNV-1a, 64-bit) of each input's relative path, so adding a file moves no other file between
+/// (`ContentDigest`, FNV-1a 64-bit) of each input's relative path, so adding a file moves no other file between
 /// shards.
 struct Shard {
     let index: Int
@@ -18,9 +19,9 @@ struct Shard {
     }
 
     func contains(_ relativePath: String) -> Bool {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in relativePath.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return Int(h % UInt64(count)) == index - 1
+        var h = ContentDigest()
+        h.add(relativePath.utf8)
+        return Int(h.value % UInt64(count)) == index - 1
     }
 
     func select(_ files: [InputFile]) -> [InputFile] { files.filter { contains($0.relativePath) } }

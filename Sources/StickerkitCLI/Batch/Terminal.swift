@@ -26,12 +26,29 @@ final class Terminal: Sendable {
     /// An error line: always shown.
     func error(_ line: String) { emit(line) }
 
+    /// Every `warn(_:_:)` line so far, in order, for a `--report` (kept under --quiet too).
+    var warnings: [String] { recorded.withLock { $0 } }
+    private let recorded = Locked<[String]>([])
+
     /// A warning the user must see (a renamed output, a skipped link, a rebuilt manifest):
-    /// shown unless --quiet, whether or not stderr is a terminal.
+    /// shown unless --quiet, whether or not stderr is a terminal (a warning a script never sees
+    /// is lost).
     func warning(_ line: String) { if !quiet { emit(line) } }
+
+    /// `SUBJECT: warning: MESSAGE`, shown as `warning(_:)` shows it and kept in `warnings`.
+    func warn(_ subject: String, _ message: String) {
+        let line = "\(subject): warning: \(message)"
+        recorded.withLock { $0.append(line) }
+        warning(line)
+    }
 
     /// A note: only on a terminal without --quiet.
     func note(_ line: String) { if chatty { emit(line) } }
+
+    /// A line of the command's result on stdout (escaped as every message is).
+    func result(_ line: String) {
+        progressShown.withLock { _ in FileHandle.standardOutput.write(Data((MessageText.escape(line) + "\n").utf8)) }
+    }
 
     func progress(_ line: String) {
         guard chatty else { return }

@@ -15,6 +15,7 @@ struct Bench: ParsableCommand {
     @Argument(help: "Files or folders to measure (default: samples).", completion: .file())
     var inputs: [String] = ["samples"]
 
+    @OptionGroup var size: SizeOption
     @OptionGroup var conversion: ConversionFlags
 
     @OptionGroup var jobs: JobsOption
@@ -50,7 +51,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let options = try conversion.conversionOptions()
+        let options = try conversion.conversionOptions(sizes: size.sizes)
         let terminal = Terminal(quiet: false)
         let found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init())
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }

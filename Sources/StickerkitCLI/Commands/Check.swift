@@ -21,7 +21,8 @@ struct Check: ParsableCommand {
         set with every slot of Apple's table filled by an opaque PNG of exactly its size. Each \
         finding names its path inside the catalog. A .stickerpack folder is checked the same way \
         on its own.
-        Exit status: 0 when no errors were found, 1 otherwise, 2 usage error.
+        Exit status: 0 when no errors were found, 1 otherwise (including a path that is missing or \
+        a folder without images: each named on stderr, the others still checked), 2 usage error.
         """)
 
     @Argument(help: "Sticker files, folders or catalogs.", completion: .file())
@@ -33,14 +34,16 @@ struct Check: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report = try CheckRun.run(paths: paths, rules: CheckRules(maxBytes: budget.bytes))
+        let (report, failed) = CheckRun.run(paths: paths, rules: CheckRules(maxBytes: budget.bytes))
+        let terminal = Terminal(quiet: false)
+        for f in failed { terminal.error(f.description) }
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try enc.encode(report), as: UTF8.self))
-        } else {
+        } else if !(failed.count == paths.count) {
             print(CheckRun.table(report), terminator: "")
         }
-        if report.errors > 0 { throw ExitCode(1) }
+        if report.errors > 0 || !failed.isEmpty { throw ExitCode(1) }
     }
 }

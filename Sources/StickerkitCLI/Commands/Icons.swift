@@ -47,29 +47,39 @@ struct Icons: ParsableCommand {
 
     func run() throws {
         let dir = Icons.iconSetPath(output)
-        // The folder the set goes in must be a folder (or not exist yet).
+        // Every path problem before the image is read: the folder the set goes in must be a
+        // folder that can be written (or be created), and a set in place must be stickerkit's.
         let parent = output.hasSuffix(".stickersiconset") ? (output as NSString).deletingLastPathComponent : output
-        if !parent.isEmpty, let problem = PathProblem.of(parent, expecting: .folder), problem != "no such folder" {
-            throw CommandExit.usage("\(parent): error: \(problem); -o takes the folder to write the icon set in")
+        if !parent.isEmpty { try PathChecks.checkOutputFolder(CommandLineBytes.path(for: parent), inputs: []) }
+        do {
+            try IconSetFiles.checkTarget(dir, overwrite: overwrite)
+        } catch let e as PackError {
+            throw Icons.explain(e)
         }
         let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit)
-        if !quiet {
-            for w in set.warnings { FileHandle.standardError.write(Data("\(image): warning: \(w)\n".utf8)) }
-        }
+        let terminal = Terminal(quiet: quiet)
+        for w in set.warnings { terminal.warn(image, w.description) }
         do {
             try set.replace(dir, overwrite: overwrite)
         } catch let e as PackError {
-            switch e {
-            case let .iconSetNotStickerkits(path, files):
-                throw CommandExit.usage("\(path): error: holds icons stickerkit did not make (\(files.joined(separator: ", "))); "
-                                        + "--overwrite replaces them")
-            case let .notACatalog(path, _):
-                throw CommandExit.usage("\(path): error: is a file, not an icon set folder; --overwrite replaces it")
-            default:
-                throw CommandExit.failure("\(dir): error: \(e)")
-            }
+            throw Icons.explain(e)
         }
-        if !quiet { print("\(set.slots.count) icons written to \(dir)") }
+        if !quiet { terminal.result("\(set.slots.count) icons written to \(dir)") }
+    }
+
+    /// An icon set error as one line: a set or file in the way is a usage error (exit 2), a
+    /// write that failed a failure (exit 1).
+    static func explain(_ e: PackError) -> CommandFailure {
+        switch e {
+        case let .iconSetNotStickerkits(path, files):
+            .usage(path, "holds icons stickerkit did not make (\(files.joined(separator: ", "))); --overwrite replaces them")
+        case let .notACatalog(path, _):
+            .usage(path, "is a file, not an icon set folder; --overwrite replaces it")
+        case let .cannotWrite(path, reason):
+            .failed(path, "cannot write (\(reason))")
+        default:
+            .failed(nil, "\(e)")
+        }
     }
 
     static func iconSetPath(_ output: String) -> String {
@@ -78,13 +88,11 @@ struct Icons: ParsableCommand {
 
     /// The icon set of the image at `path`, or one line naming why not (exit 1).
     static func render(_ path: String, background: RGBA, fit: FitMode) throws -> IconSetFiles {
-        guard PathProblem.of(path, expecting: .file) == nil, let data = FileManager.default.contents(atPath: path) else {
-            throw CommandExit.failure("\(path): error: \(PathProblem.describe(path, expecting: .file))")
-        }
+        let data = try PathChecks.readFile(CommandLineBytes.path(for: path), failing: .failed)
         do {
-            return try IconSetFiles.render(try Artwork.firstFrame([UInt8](data)), background: background, fit: fit)
+            return try IconSetFiles.render(try Artwork.firstFrame(data), background: background, fit: fit)
         } catch {
-            throw CommandExit.failure("\(path): error: \(error)")
+            throw CommandFailure.failed(path, "\(error)")
         }
     }
 }

@@ -48,6 +48,7 @@ struct Pack: ParsableCommand {
     @Option(name: .shortAndLong, help: "The catalog to write or update, NAME.xcstickers.", completion: .directory)
     var output: String
 
+    @OptionGroup var grid: GridSizeOption
     @OptionGroup var conversion: ConversionFlags
 
     @Option(name: .long, help: "Accessibility labels and sticker order: a CSV (file,label) or JSON ({\"file\": \"label\"}) file.",
@@ -82,27 +83,22 @@ struct Pack: ParsableCommand {
             completion: .directory)
     var cache: String?
 
-    @Option(name: .shortAndLong, help: "Files converted at once (default: all cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     @Flag(name: .long, help: "Convert every input again, even those that are up to date.")
     var force = false
 
-    @Option(name: .long, help: "Write a JSON report of the catalog's stickers, renames, warnings and inputs to this path.",
-            completion: .file(extensions: ["json"]))
-    var report: String?
+    @OptionGroup var reportOption: ReportOption
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
-        if conversion.size == .all { throw ValidationError("pack takes one grid size: --size small, regular or large") }
         let name = (output as NSString).lastPathComponent
         if !name.hasSuffix(".xcstickers") || name == ".xcstickers" {
             throw ValidationError("-o must name the catalog folder, e.g. -o \"My Stickers.xcstickers\"")
         }
         if !(fps > 0 && fps <= 120) { throw ValidationError("--fps must be above 0 and at most 120") }
-        if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1") }
         if let cache, PackCache.isInside(cache, output) {
             throw ValidationError("--cache \(cache) is inside the catalog; Xcode would compile it: choose a folder outside")
         }
@@ -114,8 +110,7 @@ struct Pack: ParsableCommand {
         let terminal = Terminal(quiet: quiet)
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
-        let log = WarningLog(terminal: terminal)
-        let options = try conversion.conversionOptions()
+        let options = try conversion.conversionOptions(sizes: [grid.size])
         let size = options.sizes[0]
         let update = StickerCatalog.UpdateOptions(prune: prune, overwrite: overwrite)
 
@@ -123,25 +118,34 @@ struct Pack: ParsableCommand {
         do {
             try StickerCatalog.checkTarget(output, options: update, withIconSet: icon != nil)
         } catch let e as PackError {
-            throw CommandExit.usage(Pack.explain(e))
+            throw Pack.explain(e, as: .usage)
+        }
+        // A catalog (or nothing yet) at -o: a folder that can be written, or created, and no input.
+        let catalogPath = CommandLineBytes.path(for: output)
+        if ((try? FileStatus.of(catalogPath))?.kind ?? .directory) == .directory {
+            try PathChecks.checkOutputFolder(catalogPath, inputs: inputs.map(CommandLineBytes.path(for:)))
         }
         let labelFile = try labels.map(Pack.readLabels)
         var iconSet: IconSetFiles?
         if let icon {
             iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground), fit: iconFit)
-            for w in iconSet!.warnings { log.warn(icon, w.description) }
+            for w in iconSet!.warnings { terminal.warn(icon, w.description) }
         }
         if options.maxBytes > ByteBudget.messages {
-            log.warn(output, "budget \(StickerChecker.grouped(options.maxBytes)) bytes is above Messages' limit of "
+            terminal.warn(output, "budget \(StickerChecker.grouped(options.maxBytes)) bytes is above Messages' limit of "
                      + "\(StickerChecker.grouped(ByteBudget.messages)): Messages refuses larger stickers")
         }
 
         // 1. Inputs: never a catalog or the cache; frame folders apart.
         let cacheDir = cache ?? PackCache.defaultDirectory(for: output)
         let found = InputDiscovery.discover(inputs)
+        let report = reportOption.report
+        if let path = reportOption.path {
+            try PathChecks.checkReport(path, inputs: found.files, outputFolder: BytePath(output))
+        }
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
         for arg in inputs where StickerCatalog.holds(arg) {
-            log.warn(arg, "a sticker catalog is never read as artwork; skipped")
+            terminal.warn(arg, "a sticker catalog is never read as artwork; skipped")
         }
         let folders = (frameFolders || sequences) ? FrameFolder.find(in: inputs, excluding: [cacheDir]) : []
         let framePaths = Set(folders.flatMap(\.frames))
@@ -149,15 +153,16 @@ struct Pack: ParsableCommand {
             !framePaths.contains($0.path) && !StickerCatalog.holds($0.path) && !PackCache.isInside($0.path, cacheDir)
         }
         if files.isEmpty && folders.isEmpty {
-            terminal.error("stickerkit: no images found in \(inputs.joined(separator: ", "))")
-            throw ExitCode(1)
+            // Each missing input or empty folder is named above; else every input was a catalog.
+            if !found.missing.isEmpty { throw ExitCode(1) }
+            throw CommandFailure.failed(nil, "no images to pack in \(inputs.joined(separator: ", "))")
         }
 
         // 2. Convert, through the cache: files by the batch runner, frame folders here.
         let keyed = files.map { InputFile(path: $0.path, relativePath: PackCache.entryName(for: $0.path)) }
         let plan = OutputPlan(directory: cacheDir, sizes: [size], inputs: keyed)
         let runner = BatchRunner(settings: .init(options: options, outputDirectory: cacheDir,
-                                                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                                 jobs: jobs.count,
                                                  overwrite: true, force: force),
                                  terminal: terminal)
         var reports = runner.run(keyed, plan: plan)
@@ -165,8 +170,8 @@ struct Pack: ParsableCommand {
         if !terminal.chatty && !quiet {
             // On a terminal the runner showed these already.
             for r in reports {
-                for w in r.warnings { log.warn(r.input, w) }
-                for o in r.outputs { for w in o.details?.warnings ?? [] { log.warn(r.input, w) } }
+                for w in r.warnings { terminal.warn(r.input, w) }
+                for o in r.outputs { for w in o.details?.warnings ?? [] { terminal.warn(r.input, w) } }
             }
         }
 
@@ -197,9 +202,10 @@ struct Pack: ParsableCommand {
                 entry.outputs.append(.init(path: frameCache.folder(for: folder), size: size, status: made.upToDate ? .upToDate : .written))
                 stickers.append(sticker(folder.path, folder.stickerName, made.content))
             } catch {
-                terminal.error("\(folder.path): error: \(error)")
-                entry.error = "\(error)"
-                entry.outputs.append(.init(path: frameCache.folder(for: folder), size: size, status: .failed(reason: "\(error)")))
+                let failure = CommandFailure.failed(folder.path, error)
+                terminal.error(failure.description)
+                entry.error = failure.message
+                entry.outputs.append(.init(path: frameCache.folder(for: folder), size: size, status: .failed(reason: failure.message)))
                 failedSources.insert(PackInputs.source(of: folder.path, catalog: output))
             }
             reports.append(entry)
@@ -208,13 +214,12 @@ struct Pack: ParsableCommand {
 
         // 3. Labels the user should know about.
         if let labels {
-            for w in labelUse.warnings(given: files.map(\.path) + folders.map(\.path)) { log.warn(labels, w) }
+            for w in labelUse.warnings(given: files.map(\.path) + folders.map(\.path)) { terminal.warn(labels, w) }
         }
 
         // 4. The catalog, written or updated atomically.
         if stickers.isEmpty && failedSources.isEmpty {
-            terminal.error("stickerkit: no stickers to pack from \(inputs.joined(separator: ", "))")
-            throw ExitCode(1)
+            throw CommandFailure.failed(nil, "no stickers to pack from \(inputs.joined(separator: ", "))")
         }
         var catalog = StickerCatalog(gridSize: size, stickers: stickers, iconSet: iconSet)
         catalog.failedSources = failedSources
@@ -222,12 +227,12 @@ struct Pack: ParsableCommand {
         do {
             changes = try catalog.write(to: output, options: update)
         } catch let e as PackError {
-            throw CommandExit.failure(Pack.explain(e))
+            throw Pack.explain(e, as: .failed)
         }
         let sourcePaths = Dictionary((files.map(\.path) + folders.map(\.path)).map { (PackInputs.source(of: $0, catalog: output), $0) },
                                      uniquingKeysWith: { a, _ in a })
-        for r in changes.renames { log.warn(r.source.flatMap { sourcePaths[$0] } ?? r.wanted, r.description) }
-        for w in changes.warnings { log.warn(output, w.description) }
+        for r in changes.renames { terminal.warn(r.source.flatMap { sourcePaths[$0] } ?? r.wanted, r.description) }
+        for w in changes.warnings { terminal.warn(output, w.description) }
 
         // 5. Summary and report.
         let counts = BatchCounts(Array(reports.prefix(files.count)))
@@ -236,12 +241,12 @@ struct Pack: ParsableCommand {
         let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
         let summary = Pack.summary(output, size: size, changes: changes, files: files.count, frameFolders: folders.count,
                                    converted: converted, upToDate: upToDate, iconSet: iconSet != nil, failed: failed)
-        if !quiet { print(summary) }
+        if !quiet { terminal.result(summary) }
 
         if let report {
             let missing = found.missing.map { BatchReport.File(input: $0.path, warnings: [], error: $0.reason, outputs: []) }
             let r = PackReport(catalog: output, gridSize: size, maxBytes: options.maxBytes, stickers: changes.entries,
-                               renames: changes.renames, warnings: log.lines, inputs: reports + missing,
+                               renames: changes.renames, warnings: terminal.warnings, inputs: reports + missing,
                                summary: .init(stickers: changes.stickerCount, added: changes.count(.added),
                                               replaced: changes.count(.replaced), unchanged: changes.count(.unchanged),
                                               removed: changes.count(.removed), keptHandMade: changes.count(.keptHandMade),
@@ -249,8 +254,7 @@ struct Pack: ParsableCommand {
                                               frameFolders: folders.count, converted: converted, upToDate: upToDate, failed: failed,
                                               iconSetWritten: iconSet != nil, seconds: Date().timeIntervalSince(started)))
             do { try r.write(to: report) } catch {
-                terminal.error("\(report): error: cannot write the report: \(error)")
-                throw ExitCode(1)
+                throw CommandFailure.failed(report, "cannot write the report: \(error)")
             }
         }
         if failed > 0 { throw ExitCode(1) }
@@ -276,32 +280,32 @@ struct Pack: ParsableCommand {
 
     /// The labels file, or one line naming what is wrong with it (exit 2).
     static func readLabels(_ path: String) throws -> StickerLabels {
-        guard PathProblem.of(path, expecting: .file) == nil, let data = FileManager.default.contents(atPath: path) else {
-            throw CommandExit.usage("\(path): error: \(PathProblem.describe(path, expecting: .file))")
-        }
+        let bytes = try PathChecks.readFile(CommandLineBytes.path(for: path), failing: .usage)
         do {
-            return try StickerLabels(data: [UInt8](data), fileName: path)
+            return try StickerLabels(data: bytes, fileName: path)
         } catch {
             // The labels errors start with the file's name: "labels.csv: line 3 has …".
             let text = "\(error)"
             let what = text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
-            throw CommandExit.usage("\(path): error: \(what)")
+            throw CommandFailure.usage(path, what)
         }
     }
 
     /// A catalog error as one line, with what the user can do about it.
-    static func explain(_ e: PackError) -> String {
+    static func explain(_ e: PackError, as kind: CommandFailure.Kind) -> CommandFailure {
         switch e {
         case let .notACatalog(path, isFile):
-            "\(path): error: \(isFile ? "is a file" : "is a folder but not a sticker catalog"); pack writes only into catalogs "
-                + "(--overwrite replaces it)"
+            CommandFailure(kind: kind, subject: path, message: "\(isFile ? "is a file" : "is a folder but not a sticker catalog"); "
+                           + "pack writes only into catalogs (--overwrite replaces it)")
         case let .iconSetNotStickerkits(path, files):
-            "\(path): error: holds icons pack did not make (\(files.joined(separator: ", "))); leave out --icon to keep them, "
-                + "or --overwrite to replace them"
+            CommandFailure(kind: kind, subject: path, message: "holds icons pack did not make (\(files.joined(separator: ", "))); "
+                           + "leave out --icon to keep them, or --overwrite to replace them")
         case let .unreadableCatalogFile(path, reason):
-            "\(path): error: \(reason); fix it, or pack with --overwrite to replace the whole catalog"
+            CommandFailure(kind: kind, subject: path, message: "\(reason); fix it, or pack with --overwrite to replace the whole catalog")
+        case let .cannotWrite(path, reason):
+            CommandFailure(kind: kind, subject: path, message: "cannot write (\(reason))")
         default:
-            "\(e)"
+            CommandFailure(kind: kind, subject: nil, message: "\(e)")
         }
     }
 }

@@ -14,7 +14,11 @@ struct Preview: ParsableCommand {
         the pack's order with each sticker's accessibility label, and a .stickersequence plays as \
         one animation at its frame rate. With --png, also DIR/contact-sheet.png (first frames, same \
         layout). Files the previous preview wrote into DIR and this one does not are removed \
-        (recorded in DIR/.stickerkit-preview.json; nothing else in DIR is touched).
+        (recorded in DIR/.stickerkit-preview.json; nothing else in DIR is touched). A file in the \
+        way that preview did not write is replaced only with --overwrite; folders and links never \
+        are. Preview folders are never read as stickers by any command.
+        Exit status: 0 written, 1 some inputs failed (each named; the others are shown), 2 usage \
+        error (including a problem with -o, found before anything is written).
         """)
 
     @Argument(help: "Sticker files, folders or catalogs.", completion: .file())
@@ -25,6 +29,9 @@ struct Preview: ParsableCommand {
 
     @Flag(name: .long, help: "Also write contact-sheet.png.")
     var png = false
+
+    @Flag(name: .long, help: "Also replace files in the output folder that preview did not write (never folders, never links).")
+    var overwrite = false
 
     @OptionGroup var budget: BudgetFlags
 
@@ -41,19 +48,55 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         let rules = CheckRules(maxBytes: budget.bytes)
-        if let problem = PathProblem.of(output, expecting: .folder), problem != "no such folder" {
-            throw CommandExit.usage("\(output): error: \(problem); -o takes the folder to write the preview in")
-        }
+        let terminal = Terminal(quiet: false)
+        try PathChecks.checkOutputFolder(CommandLineBytes.path(for: output), inputs: paths.map(CommandLineBytes.path(for:)))
+        // A missing input or a folder without stickers is named and fails the run (exit 1); the
+        // others are shown.
         var items: [Item] = []
+        var failed = 0
         for p in paths {
             guard let kind = PreviewInput(p) else {
-                throw CommandExit.usage("\(p): error: no such file or folder")
+                terminal.error(CommandFailure.failed(p, InputDiscovery.noSuchInput).description)
+                failed += 1
+                continue
             }
-            items += try kind.items(rules: rules)
+            let found = try kind.items(rules: rules)
+            if found.isEmpty {
+                terminal.error(CommandFailure.failed(p, InputDiscovery.noImagesInFolder).description)
+                failed += 1
+            }
+            items += found
         }
-        if items.isEmpty { throw CommandExit.failure("stickerkit: no stickers found in \(paths.joined(separator: ", "))") }
+        if items.isEmpty { throw ExitCode(1) }
 
+        let digits = max(3, String(items.count).count)
+        let copies = items.enumerated().map { i, item in
+            let n = String(i + 1)
+            let copy = String(repeating: "0", count: digits - n.count) + n + "-" + StickerNaming.safeName(item.name)
+            return item.report.sequenceFrames != nil ? copy + ".png" : copy // a sequence's APNG
+        }
         let previous = PreviewRecord.read(in: output)
+        // Copies go into DIR/stickers, which must be a real folder: nothing is written (or
+        // removed) through a link.
+        let stickersFolder = CommandLineBytes.path(for: output).appending("stickers")
+        if let s = try? FileStatus.of(stickersFolder, followingLinks: false), s.kind != .directory {
+            throw CommandFailure.usage(stickersFolder.display, "-o: is \(s.kind.noun), not a folder; stickerkit does not write through links "
+                                       + "or replace what is not a file")
+        }
+        // The ownership model: only files an earlier preview wrote here (its record) are replaced
+        // without --overwrite; this is known before anything is written.
+        if !overwrite {
+            let planned = copies.map { "stickers/" + $0 } + ["index.html"] + (png ? ["contact-sheet.png"] : [])
+            let theirs = planned.filter {
+                !previous.files.contains($0)
+                    && (try? FileStatus.of(CommandLineBytes.path(for: output).appending($0), followingLinks: false)) != nil
+            }
+            if !theirs.isEmpty {
+                let named = theirs.prefix(3).joined(separator: ", ") + (theirs.count > 3 ? ", …" : "")
+                throw CommandFailure.usage(output, "-o: holds \(theirs.count) file\(theirs.count == 1 ? "" : "s") preview did not write (\(named)); "
+                                           + "choose another folder, or --overwrite to replace them")
+            }
+        }
         // The record is written first, so the folder is known as a preview (never taken as
         // artwork by a batch) from its first sticker copy on; it is rewritten with what this run
         // wrote at the end.
@@ -61,11 +104,7 @@ struct Preview: ParsableCommand {
         var written: [String] = []
         var entries: [PreviewPage.Entry] = []
         var firstFrames: [Image] = []
-        let digits = max(3, String(items.count).count)
-        for (i, item) in items.enumerated() {
-            let n = String(i + 1)
-            var copy = String(repeating: "0", count: digits - n.count) + n + "-" + StickerNaming.safeName(item.name)
-            if item.report.sequenceFrames != nil { copy += ".png" } // the sequence's APNG
+        for (item, copy) in zip(items, copies) {
             let rel = "stickers/" + copy
             try write(item.bytes, rel)
             written.append(rel)
@@ -75,7 +114,7 @@ struct Preview: ParsableCommand {
                 if let first = try? Artwork.firstFrame(item.firstFrame) {
                     firstFrames.append(first)
                 } else {
-                    FileHandle.standardError.write(Data("\(item.report.path): warning: cannot decode; left out of the contact sheet\n".utf8))
+                    terminal.warn(item.report.path, "cannot decode; left out of the contact sheet")
                 }
             }
         }
@@ -83,16 +122,17 @@ struct Preview: ParsableCommand {
         let page = PreviewPage(title: title, entries: entries, maxBytes: rules.maxBytes)
         try write(Array(page.html.utf8), "index.html")
         written.append("index.html")
-        print("\((output as NSString).appendingPathComponent("index.html")): \(entries.count) sticker\(entries.count == 1 ? "" : "s")")
+        terminal.result("\((output as NSString).appendingPathComponent("index.html")): \(entries.count) sticker\(entries.count == 1 ? "" : "s")")
         if png {
             let sheet = ContactSheet.render(firstFrames)
             try write(ContactSheet.png(sheet), "contact-sheet.png")
             written.append("contact-sheet.png")
-            print("\((output as NSString).appendingPathComponent("contact-sheet.png")): \(sheet.width)×\(sheet.height)")
+            terminal.result("\((output as NSString).appendingPathComponent("contact-sheet.png")): \(sheet.width)×\(sheet.height)")
         }
         let removed = previous.removeStale(keeping: Set(written), in: output)
         try PreviewRecord(files: written.sorted()).write(in: output)
-        if removed > 0 { print("\(removed) file\(removed == 1 ? "" : "s") of the previous preview removed") }
+        if removed > 0 { terminal.result("\(removed) file\(removed == 1 ? "" : "s") of the previous preview removed") }
+        if failed > 0 { throw ExitCode(1) }
     }
 
     /// Writes one file of the preview, or stops with one line naming the problem.
@@ -101,7 +141,7 @@ struct Preview: ParsableCommand {
         do {
             try AtomicFile.write(bytes, to: path)
         } catch {
-            throw CommandExit.failure("\(path): error: \(error)")
+            throw CommandFailure.failed(path, "cannot write: \(error.problem)")
         }
     }
 }

@@ -17,6 +17,7 @@ struct Resize: ParsableCommand {
 
     @OptionGroup var input: InputArguments
     @OptionGroup var output: OutputFlags
+    @OptionGroup var size: SizeOption
     @OptionGroup var conversion: ConversionFlags
     @OptionGroup var jobs: JobsOption
     @OptionGroup var report: ReportOption
@@ -36,7 +37,7 @@ struct Resize: ParsableCommand {
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
-        let options = try conversion.conversionOptions()
+        let options = try conversion.conversionOptions(sizes: size.sizes)
         let started = Date()
         let outputPath = output.path
         let reportPath = report.path
@@ -62,7 +63,7 @@ struct Resize: ParsableCommand {
             let runner = BatchRunner(settings: .init(options: options, output: outputPath, jobs: jobs.count,
                                                      overwrite: output.overwrite, force: output.force, verbose: verbose, shard: shard),
                                      terminal: terminal)
-            if case .failure(let e) = runner.opened { throw ValidationError("-o \(outputPath.display): \(e)") }
+            if case .failure(let e) = runner.opened { throw CommandFailure.usage(outputPath.display, "-o: \(e)") }
             // Named from every input, so that every shard names alike; converted: this shard's.
             let plan = runner.plan(found.files)
             if let reportPath { try PathChecks.checkReport(reportPath, against: plan, inputs: found.files, outputFolder: outputPath) }

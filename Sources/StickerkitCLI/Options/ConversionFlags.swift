@@ -3,11 +3,9 @@ import StickerKit
 
 extension Effort: ExpressibleByArgument {}
 
-/// Options shared by every command that converts (`resize`, `pack`, `bench`).
+/// Options shared by every command that converts (`resize`, `pack`, `bench`); each command
+/// gives its own `--size` (`SizeOption`, `GridSizeOption`).
 struct ConversionFlags: ParsableArguments {
-    @Option(name: .long, help: "Sticker size: small (300 px), regular (408 px), large (618 px) or all.")
-    var size: SizeChoice = .regular
-
     @OptionGroup var fitFlags: FitFlags
 
     /// `--fit`, contain unless given.
@@ -41,8 +39,6 @@ struct ConversionFlags: ParsableArguments {
 
     func validate() throws {
         if inset < 0 { throw ValidationError("--inset must be 0 or more pixels") }
-        let smallest = size.sizes.map(\.pixels).min() ?? 300
-        if inset * 2 >= smallest - 1 { throw ValidationError("--inset \(inset) leaves no room in a \(smallest) px sticker") }
         _ = try qualityRange()
         if !(minFPS > 0) { throw ValidationError("--min-fps must be positive") }
         if let c = colors, !(2...256).contains(c) { throw ValidationError("--colors takes 2 to 256") }
@@ -60,8 +56,11 @@ struct ConversionFlags: ParsableArguments {
         return r
     }
 
-    func conversionOptions() throws -> ConversionOptions {
-        ConversionOptions(sizes: size.sizes, fit: fit, trim: trim, inset: inset, linear: linear,
+    /// The options for `sizes`; a usage error when `--inset` leaves no room in the smallest.
+    func conversionOptions(sizes: [StickerSize]) throws -> ConversionOptions {
+        let smallest = sizes.map(\.pixels).min() ?? 300
+        if inset * 2 >= smallest - 1 { throw ValidationError("--inset \(inset) leaves no room in a \(smallest) px sticker") }
+        return ConversionOptions(sizes: sizes, fit: fit, trim: trim, inset: inset, linear: linear,
                           maxBytes: budget.bytes, effort: effort, quality: try qualityRange(), minFPS: minFPS,
                           lenient: lenient, maxColors: colors)
     }

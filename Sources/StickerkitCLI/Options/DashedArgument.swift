@@ -8,13 +8,13 @@ enum DashedArgument {
     /// The message for the first argument (before `--`) that starts with one `-`, is more than
     /// one letter long and is not a combination of short flags or a number; nil when there is
     /// none.
-    static func problem(in arguments: [String]) -> String? {
+    static func problem(in arguments: [String]) -> CommandFailure? {
         for arg in arguments {
             if arg == "--" { return nil }
             guard arg.hasPrefix("-"), !arg.hasPrefix("--"), arg.count > 2, Double(arg) == nil else { continue }
             if arg.dropFirst().allSatisfy(combinableFlags.contains) { continue }
-            return "\(arg): not an option. To name a file that starts with '-', write ./\(arg), "
-                + "or put it after -- (e.g. stickerkit resize -o out -- \(arg))"
+            return .usage(arg, "not an option; to name a file that starts with '-', write ./\(arg), "
+                + "or put it after -- (e.g. stickerkit resize -o out -- \(arg))")
         }
         return nil
     }

@@ -91,7 +91,7 @@ struct FrameFolderCache {
     func sticker(of frameFolder: FrameFolder, settings: String, options: ConversionOptions, fps: Double, sequence: Bool,
                  force: Bool) throws -> (content: CatalogSticker.Content, upToDate: Bool) {
         guard let expected = Self.expected(frameFolder, settings: settings, sequence: sequence, fps: fps) else {
-            throw CommandFailure("cannot read its frames")
+            throw CommandFailure.failed(nil, "cannot read its frames")
         }
         if !force, let cached = lookup(frameFolder, expected: expected) { return (cached, true) }
         let content = try PackInputs.convertFrames(frameFolder.frames, options: options, fps: fps, sequence: sequence)

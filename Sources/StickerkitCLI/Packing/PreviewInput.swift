@@ -33,10 +33,7 @@ enum PreviewInput {
     }
 
     static func fileItem(_ path: String, rules: CheckRules, report: StickerCheckReport?) throws -> Preview.Item {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandExit.failure("\(path): error: \(PathProblem.describe(path, expecting: .file))")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try PathChecks.readFile(BytePath(path), failing: .failed)
         return Preview.Item(bytes: bytes, name: (path as NSString).lastPathComponent,
                             report: report ?? StickerChecker.check(bytes, path: path, rules: rules),
                             inCatalog: report != nil, firstFrame: bytes)
@@ -48,14 +45,14 @@ enum PreviewInput {
         let name = (report.path as NSString).lastPathComponent
         let files = frames.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
         guard let first = files.first else {
-            throw CommandExit.failure("\(report.path): error: the sequence has no frames to show")
+            throw CommandFailure.failed(report.path, "the sequence has no frames to show")
         }
         let apng: [UInt8]
         do {
             apng = try SequencePreview.apng(frames: files, durationMs: report.facts.durationMs ?? Double(files.count) * 100,
                                             loopCount: report.facts.loopCount ?? 0)
         } catch {
-            throw CommandExit.failure("\(report.path): error: \(error)")
+            throw CommandFailure.failed(report.path, "\(error)")
         }
         return Preview.Item(bytes: apng, name: name, report: report, inCatalog: true, firstFrame: first)
     }

@@ -1,7 +1,10 @@
-/// SHA-256 (FIPS 180-4), for recognising files: the manifest records the digest of every sticker
-/// written and of its input, so a sticker copied with another time stamp is still known as ours
-/// and an input touched without being changed is still up to date. Not used for secrecy.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4), the one hash that says whether content changed: `resize`'s manifest
+/// records the digest of every sticker written and of its input (a sticker copied with another
+/// time stamp is still known as ours; an input touched without being changed is still up to
+/// date), and a catalog's record the digest of every sticker folder pack made
+/// (`StickerFolderDigest`: edited since, or not). Not used for secrecy. Short stable names are
+/// `ContentDigest`'s job.
+public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -14,7 +17,7 @@ enum SHA256 {
     ]
 
     /// The digest of `bytes` as 64 lower-case hex digits.
-    static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(64)
