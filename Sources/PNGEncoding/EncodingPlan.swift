@@ -11,6 +11,10 @@ struct EncodingPlan {
     /// Rank the strategies on a sample of rows (`RasterStreams.sampleRows`) instead of the whole
     /// raster; only the finalists are filtered whole.
     var sampledTrials = false
+    /// When set and the winning strategy is "none" (flat artwork), its stream is compressed at
+    /// this level instead of `level`: there level 10 saves little over 7 at twice the time,
+    /// unlike on filtered photos (NOTES.md). Stills at `.default` only (`still(_:)`).
+    var unfilteredLevel: Int? = nil
     /// Plans whose result is also computed, the smallest stream winning: lets `.max` promise it
     /// is never larger than `.default` (libdeflate's level 12 is not always below level 10).
     var alternatives: [EncodingPlan] = []
@@ -59,6 +63,19 @@ struct EncodingPlan {
         }
     }
 
+    /// The plan of a truecolour still (not of APNG frames) at `effort`: `plan(effort, kind:
+    /// .truecolor)`, except that at `.default` an unfiltered winner is compressed at level 7,
+    /// and `.max` is never larger than that `.default`.
+    static func still(_ effort: Effort) -> EncodingPlan {
+        var p = plan(effort, kind: .truecolor)
+        switch effort {
+        case .fast: break
+        case .default: p.unfilteredLevel = 7
+        case .max: p.alternatives = [still(.default)]
+        }
+        return p
+    }
+
     /// The libdeflate level of the stream written at `effort`.
     private static func level(_ effort: Effort) -> Int {
         switch effort {
@@ -99,7 +116,9 @@ struct EncodingPlan {
     }
 
     private func compressOwn(_ streams: RasterStreams) -> [UInt8] {
-        if strategies.count == 1 { return streams.stream(strategies[0], level: level) }
+        if strategies.count == 1 {
+            return streams.stream(strategies[0], level: strategies[0] == .none ? unfilteredLevel ?? level : level)
+        }
         // Stable: on equal trial sizes the earlier strategy wins.
         let ranked: [FilterStrategy]
         if sampledTrials {
@@ -111,7 +130,7 @@ struct EncodingPlan {
         }
         var best: [UInt8] = []
         for s in ranked.prefix(max(1, finalists)) {
-            let stream = streams.stream(s, level: level)
+            let stream = streams.stream(s, level: s == .none ? unfilteredLevel ?? level : level)
             if best.isEmpty || stream.count < best.count { best = stream }
         }
         return best

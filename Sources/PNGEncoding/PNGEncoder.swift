@@ -13,7 +13,7 @@ public enum PNGEncoder {
     /// pixel may share: when they do not all have one unused colour, they are written as an
     /// unused one (`TruecolorLayout.init(fittingStill:)`).
     public static func encode(_ image: Image, effort: Effort = .default) -> [UInt8] {
-        encodeTruecolor(image, plan: { EncodingPlan.plan(effort, kind: $0) }).bytes
+        TruecolorStill(image).encode(effort: effort)
     }
 
     /// The file and the size of its zlib stream.

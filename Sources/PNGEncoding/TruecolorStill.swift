@@ -26,7 +26,20 @@ package final class TruecolorStill {
 
     /// The PNG file at `effort` (empty for an image without pixels).
     package func encode(effort: Effort) -> [UInt8] {
-        encode(plan: EncodingPlan.plan(effort, kind: .truecolor)).bytes
+        encode(plan: EncodingPlan.still(effort)).bytes
+    }
+
+    /// The file at `effort`, or, when that is larger than `maxBytes` because its unfiltered
+    /// stream was compressed at the plan's lower level (`EncodingPlan.unfilteredLevel`), the
+    /// file at the full level if that is smaller: a budget is never missed for the time saved.
+    package func encode(effort: Effort, within maxBytes: Int) -> [UInt8] {
+        let plan = EncodingPlan.still(effort)
+        let bytes = encode(plan: plan).bytes
+        guard bytes.count > maxBytes, plan.unfilteredLevel != nil else { return bytes }
+        var full = plan
+        full.unfilteredLevel = nil
+        let again = encode(plan: full).bytes
+        return again.count < bytes.count ? again : bytes
     }
 
     /// The file under `plan`, and the size of its zlib stream.
@@ -51,7 +64,7 @@ package final class TruecolorStill {
     package func mayFit(_ maxBytes: Int) -> Bool {
         guard let header, let streams else { return true }
         let overhead = PNGFile(header: header, transparency: transparency).bytes(stream: []).count
-        let strategies = EncodingPlan.plan(.default, kind: .truecolor).strategies
+        let strategies = EncodingPlan.still(.default).strategies
         let sampled = strategies.map { streams.sampleSize($0, level: 1) }.min() ?? 0
         let scale = Double(streams.raster.height) / Double(max(1, streams.sampledRowCount))
         if overhead + Int(Double(sampled) * scale * TruecolorStill.sampleFloorFactor) <= maxBytes { return true }

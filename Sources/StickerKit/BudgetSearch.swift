@@ -71,7 +71,7 @@ enum BudgetSearch {
                 // Encoded once at the requested effort, when a cheap level-1 trial says it may fit.
                 let still = TruecolorStill(image)
                 if clock.measure(\.encode, { still.mayFit(maxBytes) }) {
-                    let bytes = clock.measure(\.encode) { still.encode(effort: effort) }
+                    let bytes = clock.measure(\.encode) { still.encode(effort: effort, within: maxBytes) }
                     if bytes.count <= maxBytes {
                         return .success(output(bytes, mode: .truecolor, colors: nil, dithering: nil, quality: 100, metrics: nil))
                     }

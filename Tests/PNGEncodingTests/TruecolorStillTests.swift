@@ -12,6 +12,7 @@ final class TruecolorStillTests: XCTestCase {
          ("gray", TestImages.truecolor(.gray, width: 300, height: 250, seed: 3)),
          ("flat", TestImages.flatArt(width: 220, height: 240, seed: 4)),
          ("keyed", TestImages.paddedPhoto(width: 200, height: 200, content: 150, seed: 5)),
+         ("blocks", TestImages.blockArt(width: 240, height: 200, seed: 7)),
          ("small", TestImages.truecolor(.rgba, width: 9, height: 7, seed: 6))]
     }
 
@@ -67,6 +68,37 @@ final class TruecolorStillTests: XCTestCase {
             let winner = sizes[1] < sizes[0] ? FilterStrategy.minimumSum : .none
             XCTAssertEqual(plan.compress(streams), streams.stream(winner, level: 10), name)
         }
+    }
+
+    func testStillsCompressAnUnfilteredWinnerAtLevel7AndAFilteredOneAtLevel10() throws {
+        var winners: Set<String> = []
+        for (name, image) in images() where image.width * image.height > 10_000 {
+            let layout = TruecolorLayout(fittingStill: image)
+            let streams = RasterStreams(layout.raster(image.pixels, width: image.width, height: image.height), compressor: ZlibCompressor())
+            let sizes = [FilterStrategy.none, .minimumSum].map { streams.sampleSize($0, level: 1) }
+            let winner: FilterStrategy = sizes[1] < sizes[0] ? .minimumSum : .none
+            winners.insert("\(winner)")
+            let expected = streams.stream(winner, level: winner == .none ? 7 : 10)
+            XCTAssertEqual(EncodingPlan.still(.default).compress(streams), expected, name)
+            // The file carries that stream.
+            let png = TruecolorStill(image).encode(effort: .default)
+            let idat = try PNGChunkParser.parse(png).filter { $0.type == "IDAT" }.flatMap(\.data)
+            XCTAssertEqual(idat, expected, name)
+        }
+        XCTAssertEqual(winners.count, 2, "both strategies win on some test image")
+    }
+
+    func testABudgetMissedAtLevel7IsMetAtLevel10() throws {
+        let image = try XCTUnwrap(images().first { $0.0 == "blocks" }?.1)
+        let still = TruecolorStill(image)
+        let at7 = still.encode(effort: .default)
+        var full = EncodingPlan.still(.default)
+        full.unfilteredLevel = nil
+        let at10 = still.encode(plan: full).bytes
+        XCTAssertLessThan(at10.count, at7.count, "the test image must gain from level 10")
+        XCTAssertEqual(still.encode(effort: .default, within: at7.count), at7, "fits: the level-7 file")
+        XCTAssertEqual(still.encode(effort: .default, within: at7.count - 1), at10, "over: the level-10 file")
+        XCTAssertEqual(try LibPNGDecoder.decode(at10), image)
     }
 
     func testMayFitIsNeverFalseForAFileThatFits() {
@@ -150,6 +182,20 @@ extension TestImages {
                 if c.r == 0 && c.g == 0 && c.b == 0 { c = RGBA(1, 0, 0, 255) }   // keep transparent black unused
                 img[x0 + x, y] = c
             }
+        }
+        return img
+    }
+
+    /// Unfiltered-friendly art that level 10 still compresses better than level 7: 3×3 blocks
+    /// of 400 flat colours, repeated in runs, on an opaque canvas.
+    static func blockArt(width: Int, height: Int, seed: UInt64) -> Image {
+        var r = SeededRandom(seed)
+        let colors = (0..<400).map { _ in RGBA(r.byte(), r.byte(), r.byte(), 255) }
+        let runs = (0..<64).map { _ in (0..<(width / 3 + 1)).map { _ in Int(r.byte()) + Int(r.byte()) % 144 } }
+        var img = Image(width: width, height: height)
+        for y in 0..<height {
+            let run = runs[(y / 3) % runs.count]
+            for x in 0..<width { img[x, y] = colors[run[x / 3] % colors.count] }
         }
         return img
     }
