@@ -11,6 +11,11 @@ package final class HistogramPalettes {
         prepared = PaletteBuilder.Prepared(histogram, pointLimit: PaletteBuilder.defaultPointLimit)
     }
 
+    /// Whether `palette(maxColors:)` is exact (every colour kept), known without building it.
+    package func hasExactPalette(maxColors: Int) -> Bool {
+        PaletteBuilder.isExact(prepared, maxColors: maxColors)
+    }
+
     /// The palette of at most `maxColors` entries.
     package func palette(maxColors: Int) -> Palette {
         let built = PaletteBuilder.build(&prepared, maxColors: maxColors)

@@ -55,11 +55,16 @@ enum PaletteBuilder {
         return build(&prepared, maxColors: maxColors)
     }
 
+    /// Whether the palette of at most `maxColors` is exact: every colour of the histogram kept.
+    static func isExact(_ prepared: Prepared, maxColors: Int) -> Bool {
+        prepared.exactHistogram && prepared.colors.count <= min(256, max(2, maxColors))
+    }
+
     static func build(_ prepared: inout Prepared, maxColors: Int) -> Result {
         let maxColors = min(256, max(2, maxColors))
         let colors = prepared.colors
         let hasTransparent = prepared.hasTransparent
-        if prepared.exactHistogram && colors.count <= maxColors {
+        if isExact(prepared, maxColors: maxColors) {
             return Result(palette: ordered(colors.map { RGBA(memoryOrder: $0) }), exact: true)
         }
         let opaque = prepared.opaque

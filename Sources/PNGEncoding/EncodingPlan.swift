@@ -8,6 +8,13 @@ struct EncodingPlan {
     let strategies: [FilterStrategy]
     let trialLevel: Int
     let finalists: Int
+    /// Rank the strategies on a sample of rows (`RasterStreams.sampleRows`) instead of the whole
+    /// raster; only the finalists are filtered whole.
+    var sampledTrials = false
+    /// When set and the winning strategy is "none" (flat artwork), its stream is compressed at
+    /// this level instead of `level`: there level 10 saves little over 7 at twice the time,
+    /// unlike on filtered photos (NOTES.md). Stills at `.default` only (`still(_:)`).
+    var unfilteredLevel: Int? = nil
     /// Plans whose result is also computed, the smallest stream winning: lets `.max` promise it
     /// is never larger than `.default` (libdeflate's level 12 is not always below level 10).
     var alternatives: [EncodingPlan] = []
@@ -45,11 +52,28 @@ struct EncodingPlan {
             // Three finalists: the level-6 ranking of the top ones is not the level-12 ranking.
             return EncodingPlan(level: 12, strategies: FilterStrategy.all, trialLevel: 6, finalists: 3,
                                 alternatives: [plan(.default, kind: kind)])
-        case (_, .truecolor):
+        case (.fast, .truecolor):
             // Flat artwork compresses best unfiltered, photos with the heuristic: a level-6 trial
-            // of both picks the one to finish.
-            return EncodingPlan(level: level(effort), strategies: [.none, .minimumSum], trialLevel: 6, finalists: 1)
+            // of both, and the smaller is the file.
+            return EncodingPlan(level: 6, strategies: [.none, .minimumSum], trialLevel: 6, finalists: 1)
+        case (.default, .truecolor):
+            // The same two, ranked by level 1 on a quarter of the rows: it picks the level-10
+            // winner as often as a whole level-6 trial did, at a tenth of its cost (NOTES.md).
+            return EncodingPlan(level: 10, strategies: [.none, .minimumSum], trialLevel: 1, finalists: 1, sampledTrials: true)
         }
+    }
+
+    /// The plan of a truecolour still (not of APNG frames) at `effort`: `plan(effort, kind:
+    /// .truecolor)`, except that at `.default` an unfiltered winner is compressed at level 7,
+    /// and `.max` is never larger than that `.default`.
+    static func still(_ effort: Effort) -> EncodingPlan {
+        var p = plan(effort, kind: .truecolor)
+        switch effort {
+        case .fast: break
+        case .default: p.unfilteredLevel = 7
+        case .max: p.alternatives = [still(.default)]
+        }
+        return p
     }
 
     /// The libdeflate level of the stream written at `effort`.
@@ -77,28 +101,36 @@ struct EncodingPlan {
 
     /// The zlib stream of `raster` under this plan: the smallest over the strategies tried.
     func compress(_ raster: Raster, with compressor: ZlibCompressor) -> [UInt8] {
-        var best = compressOwn(raster, with: compressor)
+        compress(RasterStreams(raster, compressor: compressor))
+    }
+
+    /// The zlib stream of `streams.raster` under this plan, reusing (and keeping) what
+    /// `streams` already holds.
+    func compress(_ streams: RasterStreams) -> [UInt8] {
+        var best = compressOwn(streams)
         for a in alternatives {
-            let other = a.compress(raster, with: compressor)
+            let other = a.compress(streams)
             if other.count < best.count { best = other }
         }
         return best
     }
 
-    private func compressOwn(_ raster: Raster, with compressor: ZlibCompressor) -> [UInt8] {
+    private func compressOwn(_ streams: RasterStreams) -> [UInt8] {
         if strategies.count == 1 {
-            return compressor.compress(ScanlineFilter.filter(raster, strategy: strategies[0]), level: level)
+            return streams.stream(strategies[0], level: strategies[0] == .none ? unfilteredLevel ?? level : level)
         }
-        var trials: [(stream: [UInt8], filtered: [UInt8])] = []
-        for s in strategies {
-            let filtered = ScanlineFilter.filter(raster, strategy: s, compressor: compressor)
-            trials.append((compressor.compress(filtered, level: trialLevel), filtered))
+        // Stable: on equal trial sizes the earlier strategy wins.
+        let ranked: [FilterStrategy]
+        if sampledTrials {
+            let sizes = strategies.map { streams.sampleSize($0, level: trialLevel) }
+            ranked = strategies.indices.sorted { (sizes[$0], $0) < (sizes[$1], $1) }.map { strategies[$0] }
+        } else {
+            let sizes = strategies.map { streams.stream($0, level: trialLevel).count }
+            ranked = strategies.indices.sorted { (sizes[$0], $0) < (sizes[$1], $1) }.map { strategies[$0] }
         }
-        trials.sort { $0.stream.count < $1.stream.count }
-        if trialLevel == level { return trials[0].stream }
         var best: [UInt8] = []
-        for t in trials.prefix(max(1, finalists)) {
-            let stream = compressor.compress(t.filtered, level: level)
+        for s in ranked.prefix(max(1, finalists)) {
+            let stream = streams.stream(s, level: s == .none ? unfilteredLevel ?? level : level)
             if best.isEmpty || stream.count < best.count { best = stream }
         }
         return best

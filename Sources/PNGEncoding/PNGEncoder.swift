@@ -6,20 +6,19 @@ import ImageCore
 /// already guarantee what a PNG needs, except a zero width or height, for which the result is
 /// empty (PNG cannot describe such an image). Safe to call from several threads at once.
 public enum PNGEncoder {
-    /// A truecolour PNG, in the smallest of these forms that holds every pixel exactly: gray (when
-    /// every pixel has r == g == b), RGB (every pixel opaque), gray+alpha, RGBA. 8 bits per
-    /// sample; the colour of fully transparent pixels is kept as given.
+    /// A truecolour PNG, in the smallest of these forms that holds every pixel: gray (when every
+    /// pixel has r == g == b), RGB (every pixel opaque), gray or RGB with a colour key (tRNS;
+    /// every pixel opaque or fully transparent), gray+alpha, RGBA. 8 bits per sample. The colour
+    /// of fully transparent pixels is kept as given, except with a colour key that no visible
+    /// pixel may share: when they do not all have one unused colour, they are written as an
+    /// unused one (`TruecolorLayout.init(fittingStill:)`).
     public static func encode(_ image: Image, effort: Effort = .default) -> [UInt8] {
-        encodeTruecolor(image, plan: { EncodingPlan.plan(effort, kind: $0) }).bytes
+        TruecolorStill(image).encode(effort: effort)
     }
 
     /// The file and the size of its zlib stream.
     static func encodeTruecolor(_ image: Image, plan: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
-        guard image.width > 0, image.height > 0, image.width <= Int(Int32.max), image.height <= Int(Int32.max) else { return ([], 0) }
-        let layout = TruecolorLayout(fitting: [image])
-        let raster = layout.raster(image.pixels, width: image.width, height: image.height)
-        let stream = plan(.truecolor).compress(raster, with: ZlibCompressor())
-        return (PNGFile(header: layout.header(width: image.width, height: image.height)).bytes(stream: stream), stream.count)
+        TruecolorStill(image).encode(plan: plan(.truecolor))
     }
 
     /// An indexed PNG (colour type 3) with PLTE and, when some entry is translucent, tRNS.

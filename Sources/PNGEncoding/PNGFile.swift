@@ -7,14 +7,18 @@ struct PNGFile {
     let header: PNGHeader
     /// PLTE (and tRNS when some entry is translucent), for palette images.
     let palette: PaletteLayout?
+    /// tRNS of a gray or RGB image with a colour key.
+    let transparency: [UInt8]?
 
     /// sRGB chunk data: rendering intent 0 (perceptual). Every file carries it, so viewers
     /// treat the samples as sRGB, which is what every stage works in.
     static let srgbPerceptual: [UInt8] = [0]
 
-    init(header: PNGHeader, palette: PaletteLayout? = nil) {
+    init(header: PNGHeader, palette: PaletteLayout? = nil, transparency: [UInt8]? = nil) {
+        precondition(palette == nil || transparency == nil, "a palette image carries its own tRNS")
         self.header = header
         self.palette = palette
+        self.transparency = transparency
     }
 
     /// A still image whose scanlines are the zlib stream `stream`.
@@ -52,6 +56,7 @@ struct PNGFile {
             w.append("PLTE", palette.plte)
             if palette.translucentCount > 0 { w.append("tRNS", palette.trns) }
         }
+        if let transparency { w.append("tRNS", transparency) }
         imageData(&w)
         w.append("IEND", [])
         return w.bytes

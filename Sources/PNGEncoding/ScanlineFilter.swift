@@ -4,10 +4,18 @@ enum ScanlineFilter {
     /// The filtered stream of `raster`: `height × (1 + rowBytes)` bytes.
     static func filter(_ raster: Raster, strategy: FilterStrategy, compressor: ZlibCompressor? = nil) -> [UInt8] {
         if strategy == .bruteForce { return bruteForce(raster, compressor: compressor ?? ZlibCompressor()) }
+        return filter(raster, strategy: strategy, rows: [0..<raster.height])
+    }
+
+    /// The filtered rows of `bands`, one after another: each row exactly as in the whole filtered
+    /// stream (a band's first row is predicted from the real row above it). Not for `.bruteForce`,
+    /// whose choice depends on the rows chosen before.
+    static func filter(_ raster: Raster, strategy: FilterStrategy, rows bands: [Range<Int>]) -> [UInt8] {
+        precondition(strategy != .bruteForce, "brute force filters whole rasters only")
         let rowBytes = raster.rowBytes
-        let height = raster.height
         let unit = raster.filterUnit
-        var out = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        let rowList = bands.flatMap { $0.clamped(to: 0..<raster.height) }
+        var out = [UInt8](repeating: 0, count: rowList.count * (rowBytes + 1))
         // Row -1 is all zeros for Up, Average and Paeth.
         let zeroRow = [UInt8](repeating: 0, count: rowBytes)
         // Five candidate rows for the heuristic.
@@ -17,10 +25,10 @@ enum ScanlineFilter {
                 out.withUnsafeMutableBufferPointer { dst in
                     scratch.withUnsafeMutableBufferPointer { s in
                         guard rowBytes > 0, let src = src.baseAddress, let dst = dst.baseAddress else { return }
-                        for y in 0..<height {
+                        for (n, y) in rowList.enumerated() {
                             let cur = src + y * rowBytes
                             let prev = y == 0 ? zero.baseAddress! : cur - rowBytes
-                            let o = dst + y * (rowBytes + 1)
+                            let o = dst + n * (rowBytes + 1)
                             switch strategy {
                             case .fixed(let type):
                                 o[0] = type.rawValue

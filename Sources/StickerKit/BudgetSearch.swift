@@ -48,9 +48,18 @@ enum BudgetSearch {
                 return PaletteMapper(palette).quantize([image], dithering: 1, ditherMaps: ditherMap.map { [$0] })
             }
         }
-        let first = quantize(cap)
+        // The palette at the cap, made when first needed: a truecolour still that fits never
+        // needs it (median cut, k-means and a dithered remap of every pixel, for nothing).
+        var firstResult: QuantizeResult? = nil
+        func first() -> QuantizeResult {
+            if let f = firstResult { return f }
+            let f = quantize(cap)
+            firstResult = f
+            return f
+        }
         var upper = cap
-        if first.exact {
+        if palettes.hasExactPalette(maxColors: cap), first().exact {
+            let first = first()
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
             if bytes.count <= maxBytes {
                 return .success(output(bytes, mode: .paletteExact, colors: first.palette.count, dithering: nil,
@@ -59,10 +68,10 @@ enum BudgetSearch {
             upper = first.palette.count - 1
         } else if options.maxColors == nil {
             if maxQuality == 100 {
-                // Probe at the fast setting; the full effort only when it may fit.
-                let probe = clock.measure(\.encode) { PNGEncoder.encode(image, effort: .fast) }
-                if probe.count <= ProbeAllowance.still.limit(maxBytes) {
-                    let bytes = finalEncode(probe, effort: effort, clock: clock) { PNGEncoder.encode(image, effort: $0) }
+                // Encoded once at the requested effort, when a cheap level-1 trial says it may fit.
+                let still = TruecolorStill(image)
+                if clock.measure(\.encode, { still.mayFit(maxBytes) }) {
+                    let bytes = clock.measure(\.encode) { still.encode(effort: effort, within: maxBytes) }
                     if bytes.count <= maxBytes {
                         return .success(output(bytes, mode: .truecolor, colors: nil, dithering: nil, quality: 100, metrics: nil))
                     }
@@ -72,7 +81,7 @@ enum BudgetSearch {
             //     finest step that fits (size falls as the step grows), or with --quality …MAX
             //     the coarsest that still reaches MAX.
             if let lt = posterized(image, maxBytes: maxBytes, maxQuality: maxQuality, effort: effort, clock: clock),
-               lt.quality >= first.quality {
+               lt.quality >= first().quality {
                 if lt.quality < minQuality {
                     return .failure(.belowMinimumQuality(quality: lt.quality, minimum: minQuality, colors: nil, budget: maxBytes))
                 }
@@ -88,7 +97,7 @@ enum BudgetSearch {
         var cache: [Int: Probe] = [:]
         func probe(_ n: Int) -> Probe {
             if let p = cache[n] { return p }
-            let q = (n == cap && !first.exact) ? first : quantize(n)
+            let q = n == cap ? first() : quantize(n)
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: .fast) }
             let p = Probe(colors: n, result: q, bytes: bytes)
             cache[n] = p
