@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "PNGEncoding", dependencies: ["ImageCore", "CDeflate"], exclude: ["NOTES.md"]),
-        .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding"],
+        .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding", "CDeflate"],
                 exclude: ["NOTES.md"]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
         // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.

@@ -8,19 +8,28 @@ public struct Limits: Sendable, Equatable {
     public var maxFrames: Int
     /// Decoded bytes over all frames (frames × canvas pixels × 4).
     public var maxTotalBytes: Int
+    /// Memory one conversion may use, in bytes (256 MB by default): what a conversion holds is
+    /// planned within it, and an input that cannot be converted within it is refused from its
+    /// structure, before decoding.
+    public var maxMemory: Int
 
     public init(maxWidth: Int = 65_535, maxHeight: Int = 65_535, maxPixels: Int = 100_000_000,
-                maxFrames: Int = 5_000, maxTotalBytes: Int = 1 << 30) {
+                maxFrames: Int = 5_000, maxTotalBytes: Int = 1 << 30, maxMemory: Int = Limits.defaultMemory) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxTotalBytes = maxTotalBytes
+        self.maxMemory = maxMemory
     }
+
+    /// The default `maxMemory`: 256 MB (256,000,000 bytes).
+    public static let defaultMemory = 256_000_000
 
     public static let `default` = Limits()
     /// No bounds at all: only as an explicit choice.
-    public static let unlimited = Limits(maxWidth: .max, maxHeight: .max, maxPixels: .max, maxFrames: .max, maxTotalBytes: .max)
+    public static let unlimited = Limits(maxWidth: .max, maxHeight: .max, maxPixels: .max, maxFrames: .max, maxTotalBytes: .max,
+                                         maxMemory: .max)
 
     /// Checks one canvas. `what` names the source of the numbers, e.g. "IHDR says". Throws
     /// `ImageError` with a `LimitsError` reason.

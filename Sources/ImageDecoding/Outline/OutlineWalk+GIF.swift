@@ -40,6 +40,9 @@ extension OutlineWalk {
                 try skipSubBlocks(&pos)
             case 0x2C:
                 guard pos + 10 < b.count else { throw fail(.gifDescriptorTruncated(at: pos)) }
+                if let x = le16(pos + 1), let y = le16(pos + 3), let w = le16(pos + 5), let h = le16(pos + 7) {
+                    frameRects.append(PixelRect(x: x, y: y, width: w, height: h))
+                }
                 let local = Int(b[pos + 9])
                 pos += 10 + (local & 0x80 != 0 ? 3 << ((local & 7) + 1) : 0)
                 pos += 1   // LZW minimum code size

@@ -16,6 +16,9 @@ struct OutlineWalk {
     /// Frames counted or announced so far.
     var frames = 0
     var delays: [Delay] = []
+    /// Each frame's rectangle on the canvas as stored (not clipped), for the formats that say
+    /// (GIF image descriptors, APNG `fcTL`, WebP `ANMF`).
+    var frameRects: [PixelRect] = []
     var loopCount = 0
     var mayHaveAlpha = true
     var pngColorType: PNGColorType?
