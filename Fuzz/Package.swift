@@ -22,5 +22,5 @@ let package = Package(
         // The whole pipeline, not just decoding: a trap in resize, quantize or encode is a finding too.
         .executableTarget(name: "FuzzConvert", dependencies: ["FuzzSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

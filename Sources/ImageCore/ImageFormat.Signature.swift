@@ -22,6 +22,17 @@ extension ImageFormat {
             }
         }
 
+        /// True when `file` ends inside the signature and every byte it has matches: a file of
+        /// this format cut short (a JPEG that is only FF D8).
+        public func isCut(_ file: UnsafeRawBufferPointer) -> Bool {
+            guard let end = parts.map({ $0.offset + $0.bytes.count }).max(), file.count < end else { return false }
+            return parts.allSatisfy { part in
+                (0..<part.bytes.count).allSatisfy { k in
+                    part.offset + k >= file.count || file[part.offset + k] == part.bytes[k]
+                }
+            }
+        }
+
         public static func == (a: Signature, b: Signature) -> Bool {
             a.parts.elementsEqual(b.parts) { $0.offset == $1.offset && $0.bytes == $1.bytes }
         }

@@ -63,6 +63,15 @@ public struct Limits: Sendable, Equatable {
         }
     }
 
+    /// Checks frame number `number` (1-based) of a file whose frames are counted as they are read
+    /// (GIF image descriptors, APNG fcTL chunks): past `maxFrames` the file has "more than N
+    /// frames", its total still unknown.
+    public func check(frameNumber number: Int, format: ImageFormat?) throws {
+        if number > maxFrames {
+            throw ImageError(format, LimitsError.moreFramesThan(maxFrames: maxFrames))
+        }
+    }
+
     static func describePixels(_ n: Int) -> String {
         n % 1_000_000 == 0 ? "\(n / 1_000_000) MP" : "\(n)-pixel"
     }

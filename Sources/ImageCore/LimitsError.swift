@@ -9,6 +9,9 @@ public enum LimitsError: ImageErrorReason {
     /// One frame's decoded bytes (width × height × 4) over `maxTotalBytes`.
     case overDecodedSize(source: String, width: Int, height: Int, maxTotalBytes: Int)
     case overFrames(frames: Int, maxFrames: Int)
+    /// Frames counted one by one (GIF image descriptors, APNG fcTL chunks) passed `maxFrames`,
+    /// before the total is known.
+    case moreFramesThan(maxFrames: Int)
     /// All frames' decoded bytes over `maxTotalBytes`.
     case framesOverDecodedSize(frames: Int, width: Int, height: Int, maxTotalBytes: Int)
 
@@ -29,6 +32,8 @@ public enum LimitsError: ImageErrorReason {
             "\(source) \(w)×\(h), over the \(Limits.describeBytes(max)) decoded-size limit"
         case let .overFrames(frames, max):
             "\(frames) frames, over the \(max)-frame limit"
+        case let .moreFramesThan(max):
+            "more than \(max) frame\(max == 1 ? "" : "s"), over the frame limit"
         case let .framesOverDecodedSize(frames, w, h, max):
             "\(frames) frames of \(w)×\(h) decode to more than the \(Limits.describeBytes(max)) limit"
         }

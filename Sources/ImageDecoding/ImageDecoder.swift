@@ -9,10 +9,17 @@ public enum ImageDecoder {
     /// The format named by the file's magic bytes, or nil. PNG and APNG both answer `.png`; the
     /// PNG decoder tells them apart. Beyond `ImageFormat.identify`, a PNG signature damaged in
     /// transfer (high bit stripped, CR/LF rewritten) still says "PNG" at bytes 1–3 and goes to
-    /// the PNG decoder, which names the damage.
+    /// the PNG decoder, which names the damage; so does a file that ends inside a signature.
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
         if let format = ImageFormat.identify(bytes) { return format }
         if bytes.count >= 4, bytes[1..<4].elementsEqual(PNGChunkReader.signature[1..<4]) { return .png }
+        // Cut inside its signature (at least two bytes of it): that format's decoder says the
+        // file is truncated, rather than "unknown format".
+        if bytes.count >= 2 {
+            return bytes.withUnsafeBytes { raw in
+                ImageFormat.allCases.first { format in format.signatures.contains { $0.isCut(raw) } }
+            }
+        }
         return nil
     }
 

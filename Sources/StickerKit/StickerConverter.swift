@@ -93,18 +93,21 @@ public enum StickerConverter {
         // One walk fits every size: each size's frames go into its own store.
         var fitters: [FrameFitter] = []
         var fitted: [FittedFrames] = []
+        var empties: [NearlyEmptySticker] = []
         let facts = try walk(source, clock: clock) { frame in
             if fitters.isEmpty {
                 for size in sizes {
                     let fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
                                              options: fitOptions(size, options), visibleBounds: bounds)
                     fitters.append(fitter)
+                    empties.append(NearlyEmptySticker())
                     fitted.append(FittedFrames(side: fitter.size, budget: memory.fittedFrames(side: fitter.size, sizes: sizes),
                                                uncompressedShare: memory.uncompressedShare))
                 }
             }
             for k in fitters.indices {
                 let (image, damage) = fitters[k].fit(frame)
+                image.pixels.withUnsafeBytes { empties[k].add($0) }
                 fitted[k].append(image, damage: fitted[k].count == 0 ? nil : damage, delay: frame.delay)
             }
         }
@@ -119,7 +122,8 @@ public enum StickerConverter {
                 try frames.forEach { i, samples, _ in
                     if i == 0 { first = Image(width: frames.width, height: frames.height, pixels: [UInt8](samples)) }
                 }
-                outputs.append((size, BudgetSearch.encodeStill(first!, options: options, builder: builder, clock: clock)))
+                outputs.append((size, withEmptyWarning(BudgetSearch.encodeStill(first!, options: options, builder: builder, clock: clock),
+                                                       empties[k])))
                 continue
             }
             // When the store gave up, every walk decodes and fits the frames again.
@@ -137,9 +141,10 @@ public enum StickerConverter {
                     i += 1
                 }
             }
-            outputs.append((size, try AnimationBudget.encode(frames, loopCount: facts.loopCount, options: options,
-                                                             memory: memory.search(side: frames.width), builder: builder,
-                                                             clock: clock)))
+            outputs.append((size, withEmptyWarning(try AnimationBudget.encode(frames, loopCount: facts.loopCount, options: options,
+                                                                              memory: memory.search(side: frames.width),
+                                                                              builder: builder, clock: clock),
+                                                   empties[k])))
             fitted[k] = FittedFrames(side: 1, budget: 0)   // release the frames before the next size
         }
         return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
@@ -158,6 +163,14 @@ public enum StickerConverter {
         return try source { frame in
             try clock.measure(\.resize) { try body(frame) }
         }
+    }
+
+    /// The search's result with a warning when the sticker shows practically nothing.
+    private static func withEmptyWarning(_ result: Result<StickerOutput, StickerError>,
+                                         _ empty: NearlyEmptySticker) -> Result<StickerOutput, StickerError> {
+        guard case .success(var output) = result, let warning = empty.warning else { return result }
+        output.report.warnings.append(warning)
+        return .success(output)
     }
 
     private static func fitOptions(_ size: StickerSize, _ options: ConversionOptions) -> FitOptions {

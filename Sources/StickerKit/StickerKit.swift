@@ -1,5 +1,5 @@
-// What `import StickerKit` gives: the library's own API (StickerConverter, Artwork, StickerChecker,
-// StickerCatalog, IconSetFiles, PreviewPage, ContactSheet, …) and the value types that API speaks.
+// What `import StickerKit` gives: the library's own API (StickerConverter, Artwork, ConversionOptions, …)
+// and the value types that API speaks. Catalogs, check, icon sets and previews are StickerPackaging.
 //
 // ImageCore is re-exported whole: it holds only values shared by every stage (Image, RGBA,
 // Animation, Frame, Delay, Limits, ImageFormat, ImageError) and no stage's behaviour. Of the

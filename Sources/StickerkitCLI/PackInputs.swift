@@ -1,12 +1,20 @@
 import Foundation
 import StickerKit
+import StickerPackaging
 
-/// The conversion cache and frame conversion for `pack`.
+/// Inputs of `pack`: how a sticker's source is named in the catalog's record, and frame folders'
+/// conversion.
 enum PackInputs {
-    /// `.NAME.xcstickers.cache` beside the catalog.
-    static func cacheDirectory(for catalog: String) -> String {
-        let url = URL(fileURLWithPath: catalog).standardizedFileURL
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).cache").path
+    /// The name the catalog's record keeps for an input: its path relative to the folder holding
+    /// the catalog (`art/cat.png`, `../art/cat.png`), so that it is the same from any working
+    /// folder and on any machine that has the project at another place.
+    static func source(of path: String, catalog: String) -> String {
+        let from = URL(fileURLWithPath: catalog).standardizedFileURL.deletingLastPathComponent().pathComponents
+        let to = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        var common = 0
+        while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
+        let parts = Array(repeating: "..", count: from.count - common) + to[common...]
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
     }
 
     /// Converts a frame folder: a `.stickersequence` of still PNGs (each within an equal share of

@@ -11,20 +11,37 @@ struct Stickerkit: ParsableCommand {
         subcommands: [Resize.self, Bench.self, Check.self, Pack.self, Icons.self, Preview.self]
     )
 
-    /// Like ArgumentParser's `main()`, but usage errors exit with status 2 (the documented
-    /// contract: 0 all done, 1 some files failed, 2 usage error).
+    /// Like ArgumentParser's `main()`, with the one exit-code rule of every command: 0 all done,
+    /// 1 some inputs failed (each named on stderr), 2 usage error (bad options, or paths that
+    /// cannot be used, found before any work). Every message is one escaped line.
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = DashedArgument.problem(in: arguments) {
+            printError("Error: " + problem)
+            Foundation.exit(2)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
+        } catch let failure as CommandFailure {
+            printError(failure.description)
+            Foundation.exit(1)
+        } catch let failure as FileError {
+            printError("error: \(failure)")
+            Foundation.exit(1)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                let message = fullMessage(for: error)
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                printError(fullMessage(for: error))
                 Foundation.exit(2)
             }
             exit(withError: error)
         }
+    }
+
+    /// Writes `message` on stderr, each of its lines escaped (`MessageText`).
+    static func printError(_ message: String) {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { MessageText.escape(String($0)) }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }

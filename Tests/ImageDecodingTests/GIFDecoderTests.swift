@@ -113,7 +113,86 @@ final class GIFDecoderTests: XCTestCase {
         let error = OtherFormatFixture.expectError(.limits) {
             try decode(OtherFormatFixture.bytes("gif/disposal.gif"), limits: Limits(maxFrames: 3))
         }
-        XCTAssertEqual(error?.description, "GIF: 4 frames, over the 3-frame limit")
+        // Frames are counted as they are read: the total is not known when the limit is passed.
+        XCTAssertEqual(error?.description, "GIF: more than 3 frames, over the frame limit")
+    }
+
+    /// A GIF89a of 2×2 frames on a 2×2 screen (four-colour global table: black, red, green,
+    /// blue), frame k filled with colour `fills[k]`, each after a graphic control extension with
+    /// a 10 cs delay. `codeSize[k]` overwrites frame k's LZW minimum code size byte; `size[k]`
+    /// its descriptor's width and height. The LZW data sends a clear code before every pixel,
+    /// so it never grows past 3-bit codes.
+    private func gif(fills: [Int], codeSize: [Int: Int] = [:], size: [Int: (Int, Int)] = [:]) -> [UInt8] {
+        var b = Array("GIF89a".utf8) + [2, 0, 2, 0, 0x81, 0, 0]
+        b += [0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]
+        for (k, fill) in fills.enumerated() {
+            b += [0x21, 0xF9, 4, 0, 10, 0, 0, 0]
+            let (w, h) = size[k] ?? (2, 2)
+            b += [0x2C, 0, 0, 0, 0, UInt8(w), 0, UInt8(h), 0, 0]
+            var codes: [Int] = []
+            for _ in 0..<4 { codes += [4, fill] }
+            codes.append(5)
+            var bits = 0, count = 0, data: [UInt8] = []
+            for code in codes {
+                bits |= code << count
+                count += 3
+                while count >= 8 { data.append(UInt8(bits & 0xFF)); bits >>= 8; count -= 8 }
+            }
+            if count > 0 { data.append(UInt8(bits)) }
+            b += [UInt8(codeSize[k] ?? 2), UInt8(data.count)] + data + [0]
+        }
+        return b + [0x3B]
+    }
+
+    func testMoreThanTheDefaultFrameLimitIsNamedSo() throws {
+        // Main said "5001 frames, over the 5000-frame limit" (while the file may hold many more).
+        let many = gif(fills: (0..<5001).map { 1 + $0 % 3 })
+        let error = OtherFormatFixture.expectError(.limits) { try decode(many) }
+        XCTAssertEqual(error?.description, "GIF: more than 5000 frames, over the frame limit")
+        XCTAssertEqual(try decode(gif(fills: (0..<5000).map { 1 + $0 % 3 }), firstFrameOnly: true).animation.frames.count, 1)
+    }
+
+    func testGeneratedFramesDecode() throws {
+        let d = try decode(gif(fills: [1, 2, 3]))
+        XCTAssertEqual(d.animation.frames.map { $0.image[1, 1] }, [RGBA(255, 0, 0, 255), RGBA(0, 255, 0, 255), RGBA(0, 0, 255, 255)])
+        XCTAssertEqual(d.warnings, [])
+    }
+
+    func testInvalidLZWCodeSizeIsNamed() throws {
+        // Main said "Failed to read from given file in frame 2" for 12 and decoded garbage for 0.
+        for size in [0, 12, 255] {
+            let second = gif(fills: [1, 2, 3], codeSize: [1: size])
+            let error = OtherFormatFixture.expectError(.decoding) { try decode(second) }
+            XCTAssertEqual(error, ImageError(.gif, GIFError.invalidLZWCodeSize(frame: 2, size: size)))
+            XCTAssertEqual(error?.description, "GIF: frame 2 has an invalid LZW minimum code size of \(size) (decodable: 1 to 11)")
+            // Lenient mode keeps the frames before it; with none, there is nothing to show.
+            let salvaged = try decode(second, lenient: true)
+            XCTAssertEqual(salvaged.animation.frames.count, 1)
+            XCTAssertEqual(salvaged.warnings.count, 1)
+            XCTAssertTrue(salvaged.warnings[0].hasPrefix(GIFError.invalidLZWCodeSize(frame: 2, size: size).message), salvaged.warnings[0])
+            let first = gif(fills: [1, 2], codeSize: [0: size])
+            for lenient in [false, true] {
+                XCTAssertEqual(OtherFormatFixture.expectError(.decoding) { try decode(first, lenient: lenient) },
+                               ImageError(.gif, GIFError.invalidLZWCodeSize(frame: 1, size: size)))
+            }
+        }
+    }
+
+    func testZeroSizeFrameIsNamedOrDrawnAsNothing() throws {
+        // Main said "Wrong record type detected after frame 2": giflib read the frame's image
+        // data as the next record.
+        for (w, h) in [(0, 2), (2, 0), (0, 0)] {
+            let file = gif(fills: [1, 2, 3], size: [1: (w, h)])
+            XCTAssertEqual(OtherFormatFixture.expectError(.decoding) { try decode(file) },
+                           ImageError(.gif, GIFError.frameZeroSize(frame: 2, width: w, height: h)))
+            // Lenient mode shows it as browsers do: the screen unchanged for the frame's delay.
+            let lenient = try decode(file, lenient: true)
+            XCTAssertEqual(lenient.animation.frames.count, 3)
+            XCTAssertEqual(lenient.animation.frames[1].image, lenient.animation.frames[0].image)
+            XCTAssertEqual(lenient.animation.frames[1].delay, Delay(centiseconds: 10))
+            XCTAssertEqual(lenient.animation.frames[2].image[0, 0], RGBA(0, 0, 255, 255))
+            XCTAssertEqual(lenient.warnings, ["frame 2 is \(w)×\(h): nothing drawn for it, as browsers do"])
+        }
     }
 
     func testNoImageIsAnError() {

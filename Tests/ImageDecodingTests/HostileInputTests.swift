@@ -129,16 +129,24 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(small.animation.height, 2)
     }
 
-    func testAPNGFrameCountBombIsRefused() throws {
-        let bomb = Hostile.apngClaiming(frames: 100_000)
-        for lenient in [false, true] {
-            let error = Hostile.decodeError(bomb, .init(lenient: lenient), "APNG claiming 100000 frames")
-            XCTAssertEqual(error, ImageError(.apng, LimitsError.overFrames(frames: 100_000, maxFrames: 5000)))
-        }
-        // One claimed frame, one present: a valid file, so the refusal is about the count alone.
+    func testAPNGFrameCountClaimIsNotTrusted() throws {
+        // acTL claims 100000 frames; the file holds one fcTL. The claim alone allocates nothing:
+        // the frames are counted (and limited) as their fcTL chunks come, and a count that does
+        // not match shows the default image, as the APNG spec asks (lenient mode plays what is there).
+        let claim = Hostile.apngClaiming(frames: 100_000)
+        let strict = try ImageDecoder.decode(claim)
+        XCTAssertEqual(strict.format, .png)
+        XCTAssertEqual(strict.animation.frames.count, 1)
+        XCTAssertEqual(strict.warnings, [PNGError.frameCountMismatch(declared: 100_000, found: 1).stillNote])
+        let lenient = try ImageDecoder.decode(claim, options: .init(lenient: true))
+        XCTAssertEqual(lenient.format, .apng)
+        XCTAssertEqual(lenient.animation.frames.count, 1)
+        // One claimed frame, one present: a valid file.
         let one = try ImageDecoder.decode(Hostile.apngClaiming(frames: 1))
+        XCTAssertEqual(one.format, .apng)
         XCTAssertEqual(one.animation.width, 1)
         XCTAssertEqual(one.animation.frames.count, 1)
+        XCTAssertEqual(one.warnings, [])
     }
 
     func testWebPCanvasBombIsRefused() throws {
@@ -147,19 +155,16 @@ final class HostileInputTests: XCTestCase {
         guard case .overPixels(_, 16383, 16383, _)? = error?.reason as? LimitsError else { return XCTFail("\(String(describing: error))") }
     }
 
-    func testAPNGFrameOutsideTheCanvasIsRefused() throws {
+    func testAPNGFrameOutsideTheCanvasShowsTheDefaultImage() throws {
         let bytes = Hostile.apngWithFrameOutsideCanvas()
-        let error = Hostile.decodeError(bytes, .init(), "APNG frame past the canvas")
-        XCTAssertEqual(error, ImageError(.apng, PNGError.frameOutsideCanvas(frame: 1, width: 2, height: 2, x: 1, y: 1,
-                                                                          canvasWidth: 2, canvasHeight: 2)))
-        // Lenient: a clean error, or the frames before the bad one, each the full canvas.
-        do {
-            let salvaged = try ImageDecoder.decode(bytes, options: .init(lenient: true)).animation
-            XCTAssertEqual(salvaged.frames.count, 1, "only the frame inside the canvas survives")
-            XCTAssertTrue(salvaged.frames.allSatisfy { $0.image.width == 2 && $0.image.height == 2 })
-        } catch let e as ImageError {
-            XCTAssertEqual(e.kind, .decoding)
-        }
+        let strict = try ImageDecoder.decode(bytes)
+        XCTAssertEqual(strict.animation.frames.count, 1)
+        XCTAssertEqual(strict.warnings, [PNGError.frameOutsideCanvas(frame: 1, width: 2, height: 2, x: 1, y: 1,
+                                                                     canvasWidth: 2, canvasHeight: 2).stillNote])
+        // Lenient: the frames before the bad one, each the full canvas.
+        let salvaged = try ImageDecoder.decode(bytes, options: .init(lenient: true)).animation
+        XCTAssertEqual(salvaged.frames.count, 1, "only the frame inside the canvas survives")
+        XCTAssertTrue(salvaged.frames.allSatisfy { $0.image.width == 2 && $0.image.height == 2 })
     }
 
     func testPNGPaletteIndexOutOfRangeIsRefused() throws {
@@ -225,6 +230,10 @@ final class HostileInputTests: XCTestCase {
                     case let .overFrames(frames, _)?:
                         XCTAssertEqual(bound, "frames", what)
                         XCTAssertEqual(frames, a.frames.count, what)
+                    case let .moreFramesThan(maxFrames)?:
+                        // Counted as read (GIF, APNG): the first frame past the limit.
+                        XCTAssertEqual(bound, "frames", what)
+                        XCTAssertEqual(maxFrames, a.frames.count - 1, what)
                     case let .overDimensions(_, w, h, _, _)?, let .overPixels(_, w, h, _)?, let .overDecodedSize(_, w, h, _)?,
                          let .framesOverDecodedSize(_, w, h, _)?:
                         XCTAssertTrue([w, h] == [a.width, a.height] || [w, h] == [a.height, a.width], "\(what): \(error)")

@@ -179,11 +179,60 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertTrue(decoded.animation == whole.animation, "reassembled profile gives other pixels")
         XCTAssertEqual(decoded.warnings, whole.warnings)
 
+        // One chunk of two: no profile. The pixels (RGB) are readable without it: used as sRGB
+        // with a note, strict mode included — the rule for every format (main refused it).
         let missing = Array(bytes[..<icc.start]) + app2(sequence: 1, count: 2, profile[..<half]) + Array(bytes[icc.end...])
-        let error = OtherFormatFixture.expectError(.decoding) { try decode(missing) }
-        XCTAssertEqual(error?.reason as? JPEGError, .inconsistentICCChunks(sequences: [1], counts: [2]))
-        let lenient = try decode(missing, lenient: true)
-        XCTAssertTrue(lenient.warnings.contains { $0.hasPrefix("ignored: embedded ICC profile chunks") }, "\(lenient.warnings)")
+        for lenient in [false, true] {
+            let d = try decode(missing, lenient: lenient)
+            XCTAssertEqual(d.warnings, [ColorProfile.ignoredNote(JPEGError.inconsistentICCChunks(sequences: [1], counts: [2]))])
+            XCTAssertTrue(d.animation == (try decode(untagged(bytes))).animation)
+        }
+    }
+
+    /// `bytes` without their APP2 (ICC) segment.
+    private func untagged(_ bytes: [UInt8]) throws -> [UInt8] {
+        let icc = try XCTUnwrap(segments(bytes).first { $0.marker == 0xE2 })
+        return Array(bytes[..<icc.start] + bytes[icc.end...])
+    }
+
+    func testBrokenProfileOnRGBIsIgnoredWithANote() throws {
+        // Main refused this file in strict mode; PNG ignored such a profile with a note. One rule now.
+        let bytes = try OtherFormatFixture.bytes("jpeg/rocket_640x427.jpg")
+        let junk = [UInt8](repeating: 7, count: 300)
+        let broken = Array(bytes[..<2]) + app2(sequence: 1, count: 1, junk[...]) + (try untagged(bytes)).dropFirst(2)
+        for lenient in [false, true] {
+            let d = try decode(broken, lenient: lenient)
+            XCTAssertEqual(d.warnings, ["ignored: embedded ICC profile is invalid (300 bytes); colours used as sRGB"])
+            XCTAssertTrue(d.animation == (try decode(untagged(bytes))).animation)
+        }
+    }
+
+    func testBrokenProfileOnCMYKFailsUnlessLenient() throws {
+        // CMYK pixels need their profile: a broken one fails strict decoding; lenient mode
+        // converts naively and says why. Main ignored these chunks silently.
+        let bytes = try OtherFormatFixture.bytes("jpeg/cmyk.jpg")
+        let icc = try ColorProfileTests.naiveCMYKProfile()
+        let half = icc.count / 2
+        let oneOfTwo = Array(bytes[..<2]) + app2(sequence: 1, count: 2, icc[..<half]) + Array(bytes[2...])
+        let problem = JPEGError.inconsistentICCChunks(sequences: [1], counts: [2])
+        XCTAssertEqual(OtherFormatFixture.expectError(.decoding) { try decode(oneOfTwo) }, ImageError(.jpeg, problem))
+        let lenient = try decode(oneOfTwo, lenient: true)
+        XCTAssertTrue(lenient.warnings.contains("converted CMYK to sRGB with a naive formula (\(problem.message))"), "\(lenient.warnings)")
+        let junk = Array(bytes[..<2]) + app2(sequence: 1, count: 1, [UInt8](repeating: 7, count: 300)[...]) + Array(bytes[2...])
+        XCTAssertEqual(OtherFormatFixture.expectError(.decoding) { try decode(junk) },
+                       ImageError(.jpeg, ColorProfileError.invalidProfile(bytes: 300)))
+    }
+
+    func testOnlyTheSignatureIsATruncatedJPEG() {
+        // Main said "not an image: unknown format (first bytes ff d8)".
+        let error = OtherFormatFixture.expectError(.decoding) { try ImageDecoder.decode([0xFF, 0xD8]) }
+        XCTAssertEqual(error, ImageError(.jpeg, JPEGError.endsInHeader(fileSize: 2)))
+        XCTAssertEqual(error?.description, "JPEG: file is truncated: data ends after 2 bytes, inside the header")
+        // One byte says nothing; other formats cut inside their signature are named too.
+        XCTAssertNil(ImageDecoder.sniff([0xFF]))
+        XCTAssertEqual(ImageDecoder.sniff(Array("GIF8".utf8)), .gif)
+        XCTAssertEqual(ImageDecoder.sniff(Array("RIFF".utf8) + [0, 0]), .webp)
+        XCTAssertEqual(ImageDecoder.sniff([0xFF, 0xD9]), nil)
     }
 
     // MARK: Hostile input

@@ -167,6 +167,27 @@ final class PNGConformanceTests: XCTestCase {
         }
     }
 
+    func testGammaOutsideLibpngsRangeIsIgnoredWithAWarning() throws {
+        // Main turned these into solid black (gamma 0.00001 or 0.00015) or white (gamma 7000):
+        // libpng ignores gAMA outside 16…625000000, and so do we, saying so.
+        let samples = (0..<256).map { $0 }
+        let asStored = Self.expectedRGBA(samples, count: 256, depth: 8, colorType: 0, palette: nil, trns: nil)
+        for g in [1, 15, 625_000_001, 700_000_000, Int(UInt32.max)] {
+            let file = T.png(width: 256, height: 1, depth: 8, colorType: 0, samples: samples, before: [T.chunk("gAMA", T.be32(g))])
+            let d = try PNGDecoder.decode(file, options: DecodeOptions())
+            XCTAssertEqual(d.animation.frames[0].image.pixels, asStored, "gAMA \(g)")
+            XCTAssertEqual(d.warnings.count, 1, "gAMA \(g)")
+            XCTAssertTrue(d.warnings[0].hasPrefix("ignored gAMA of \(g) "), d.warnings[0])
+        }
+        // The ends of the range are honoured.
+        for g in [16, 625_000_000] {
+            let file = T.png(width: 256, height: 1, depth: 8, colorType: 0, samples: samples, before: [T.chunk("gAMA", T.be32(g))])
+            let d = try PNGDecoder.decode(file, options: DecodeOptions())
+            XCTAssertNotEqual(d.animation.frames[0].image.pixels, asStored, "gAMA \(g)")
+            XCTAssertTrue(d.warnings[0].hasPrefix("converted from gamma"), "\(d.warnings)")
+        }
+    }
+
     func testDamagedICCProfileIsIgnoredWithAWarning() throws {
         let samples = [0, 100, 200, 255]
         let iccp = T.chunk("iCCP", Array("broken".utf8) + [0, 0] + [0x78, 0x9C, 1, 2, 3])
@@ -184,7 +205,8 @@ final class PNGConformanceTests: XCTestCase {
         let d = try PNGDecoder.decode(T.png(width: 1, height: 1, depth: 8, colorType: 0, samples: [9], before: [iccp]), options: DecodeOptions())
         XCTAssertFalse(d.warnings.contains("ignored a damaged iCCP chunk"))
         // lcms2 rejects this blob: the pixels are still decoded, as sRGB, with a note.
-        XCTAssertEqual(d.warnings, ["ignored an invalid embedded ICC profile (3000 bytes): colours used as sRGB"])
+        XCTAssertEqual(d.warnings, [ColorProfile.ignoredNote(ColorProfileError.invalidProfile(bytes: 3000))])
+        XCTAssertEqual(d.warnings, ["ignored: embedded ICC profile is invalid (3000 bytes); colours used as sRGB"])
         XCTAssertEqual(d.animation.frames[0].image.pixels, [9, 9, 9, 255])
     }
 

@@ -72,6 +72,100 @@ final class WebPDecoderTests: XCTestCase {
         }
     }
 
+    func testBrokenICCProfileIsIgnoredWithANote() throws {
+        // ICCP at byte 30 (560 bytes): blank its 128-byte header so lcms2 cannot open it. The
+        // pixels are RGB, readable without it: used as sRGB with a note, strict mode included
+        // (main refused the file unless --lenient).
+        var bytes = try OtherFormatFixture.bytes("webp/icc_adobe.webp")
+        for i in 38..<(38 + 128) { bytes[i] = 0 }
+        for lenient in [false, true] {
+            let d = try decode(bytes, lenient: lenient)
+            XCTAssertEqual(d.warnings, ["ignored: embedded ICC profile is invalid (560 bytes); colours used as sRGB"])
+            XCTAssertTrue(d.animation.frames[0].image.pixels == (try OtherFormatFixture.bytes("webp/icc_adobe_raw.rgba")))
+        }
+    }
+
+    // MARK: The container, read before libwebp
+
+    /// `anim_solid.webp` (VP8X canvas 16×10; three full-canvas ANMF chunks at bytes 44, 92 and
+    /// 140, each with a 16×10 lossless bitstream) with `edit` applied.
+    private func animSolid(_ edit: (inout [UInt8]) -> Void) throws -> [UInt8] {
+        var bytes = try OtherFormatFixture.bytes("webp/anim_solid.webp")
+        edit(&bytes)
+        return bytes
+    }
+    private static let anmf = [44, 92, 140]
+    private static func put24(_ bytes: inout [UInt8], _ at: Int, _ value: Int) {
+        bytes[at] = UInt8(value & 0xFF); bytes[at + 1] = UInt8(value >> 8 & 0xFF); bytes[at + 2] = UInt8(value >> 16)
+    }
+    private static func put32(_ bytes: inout [UInt8], _ at: Int, _ value: Int) {
+        put24(&bytes, at, value & 0xFF_FFFF); bytes[at + 3] = UInt8(value >> 24)
+    }
+
+    func testFrameOutsideTheCanvasIsNamed() throws {
+        // Main: "libwebp cannot parse the animation (190 bytes)".
+        let shifted = try animSolid { Self.put24(&$0, Self.anmf[1] + 8, 1) }   // frame 2 at x = 2
+        let problem = WebPError.frameOutsideCanvas(frame: 2, x: 2, y: 0, width: 16, height: 10, canvasWidth: 16, canvasHeight: 10)
+        let error = OtherFormatFixture.expectError(.decoding) { try decode(shifted) }
+        XCTAssertEqual(error, ImageError(.webp, problem))
+        XCTAssertEqual(error?.description, "WebP: frame 2 is 16×10 at (2,0), outside the 16×10 canvas")
+        let lenient = try decode(shifted, lenient: true)
+        XCTAssertEqual(lenient.animation.frames.count, 1)
+        XCTAssertEqual(lenient.warnings, ["\(problem.message); kept the 1 frame before it"])
+    }
+
+    func testFrameLargerThanTheCanvasIsNamed() throws {
+        let narrow = try animSolid { Self.put24(&$0, 24, 7) }   // VP8X canvas 8×10
+        for lenient in [false, true] {
+            let error = OtherFormatFixture.expectError(.decoding) { try decode(narrow, lenient: lenient) }
+            XCTAssertEqual(error?.description, "WebP: frame 1 is 16×10, larger than the 8×10 canvas")
+        }
+        // The ANMF chunk says 8×10 (it would fit) but its bitstream is 16×10, which libwebp draws.
+        let lying = try animSolid { bytes in
+            Self.put24(&bytes, 24, 7)
+            for at in Self.anmf { Self.put24(&bytes, at + 14, 7) }
+        }
+        let error = OtherFormatFixture.expectError(.decoding) { try decode(lying) }
+        XCTAssertEqual(error, ImageError(.webp, WebPError.frameBitstreamOutsideCanvas(frame: 1, width: 8, height: 10, bitstreamWidth: 16, bitstreamHeight: 10,
+                                                                                     x: 0, y: 0, canvasWidth: 8, canvasHeight: 10)))
+        XCTAssertEqual(error?.description,
+                       "WebP: frame 1's ANMF chunk says 8×10 but its bitstream is 16×10, which at (0,0) does not fit the 8×10 canvas")
+    }
+
+    func testFrameSizeNotMatchingItsBitstreamIsDrawnAsLibwebpDoes() throws {
+        // ANMF says 8×10, the bitstream 16×10 and fits: libwebp (and Chromium) draw 16×10. Same
+        // pixels as the intact file, with a note.
+        let intact = try decode(OtherFormatFixture.bytes("webp/anim_solid.webp"))
+        let mismatch = try animSolid { Self.put24(&$0, Self.anmf[1] + 14, 7) }
+        for lenient in [false, true] {
+            let d = try decode(mismatch, lenient: lenient)
+            XCTAssertEqual(d.animation, intact.animation)
+            XCTAssertEqual(d.warnings, ["frame 2's ANMF chunk says 8×10 but its bitstream is 16×10; drawn at the bitstream's size, as libwebp and browsers do"])
+        }
+    }
+
+    func testRIFFSizeIsChecked() throws {
+        let intact = try decode(OtherFormatFixture.bytes("webp/anim_solid.webp"))
+        // 0: main said "libwebp cannot read the header: bitstream error".
+        let zero = try animSolid { Self.put32(&$0, 4, 0) }
+        XCTAssertEqual(OtherFormatFixture.expectError(.decoding) { try decode(zero) }, ImageError(.webp, WebPError.riffSizeZero(fileSize: 190)))
+        let wholeFile = try decode(zero, lenient: true)
+        XCTAssertEqual(wholeFile.animation, intact.animation)
+        XCTAssertEqual(wholeFile.warnings, ["RIFF header says 0 bytes (the file has 190); read the whole file"])
+        // Smaller than the file, ending inside the third ANMF chunk: main said "libwebp cannot parse the animation".
+        let short = try animSolid { Self.put32(&$0, 4, 160) }
+        let problem = WebPError.riffSizeEndsInChunk(declared: 168, fileSize: 190, chunk: "ANMF", chunkOffset: 140)
+        XCTAssertEqual(OtherFormatFixture.expectError(.decoding) { try decode(short) }, ImageError(.webp, problem))
+        let two = try decode(short, lenient: true)
+        XCTAssertEqual(two.animation.frames, Array(intact.animation.frames.prefix(2)))
+        XCTAssertEqual(two.warnings, ["\(problem.message); read the chunks before it"])
+        // Smaller than the file at a chunk boundary: trailing bytes, ignored as libwebp and browsers do.
+        let trailing = try animSolid { $0 += [1, 2, 3, 4, 5, 6] }
+        let d = try decode(trailing)
+        XCTAssertEqual(d.animation, intact.animation)
+        XCTAssertEqual(d.warnings, ["ignored 6 bytes after the 190 the RIFF header declares"])
+    }
+
     func testBrokenCorpusFiles() throws {
         let headerOnly = try OtherFormatFixture.bytes("broken/truncated_webp_static_header_only.webp")
         for lenient in [false, true] {

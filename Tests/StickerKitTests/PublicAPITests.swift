@@ -55,11 +55,4 @@ final class PublicAPITests: XCTestCase {
         XCTAssertEqual(apng.report.durationMs, 750)
         XCTAssertEqual(apng.report.mode, .paletteExact, "four colours fit a palette exactly")
     }
-
-    func testContactSheetPNGHoldsTheSheet() throws {
-        let sheet = ContactSheet.render(frames())
-        let png = ContactSheet.png(sheet)
-        XCTAssertEqual(Artwork.format(of: png), .png)
-        XCTAssertEqual(try Artwork.firstFrame(png), sheet, "lossless")
-    }
 }

@@ -23,7 +23,7 @@ final class BatchSafetyTests: XCTestCase {
 
     // MARK: outputs that cannot be written
 
-    func testOutputFolderThatCannotBeCreatedFailsClearlyAndLeavesInputsAlone() throws {
+    func testOutputFolderThatCannotBeCreatedIsOneUsageErrorBeforeConverting() throws {
         let inputs = tmp.appendingPathComponent("in")
         try BatchSafety.stage(["oc_saxophone_palette.png", "oc_teddybear.png"], into: inputs)
         let before = try BatchSafety.snapshot(inputs)
@@ -31,8 +31,8 @@ final class BatchSafetyTests: XCTestCase {
         let blocker = tmp.appendingPathComponent("blocker")
         try Data("not a folder".utf8).write(to: blocker)
         let r = try CLI.run(["resize", inputs.path, "-o", blocker.appendingPathComponent("out").path, "--size", "small"])
-        XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("oc_saxophone_palette.png: error:") && r.stderr.contains("oc_teddybear.png: error:"), r.stderr)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }.count, 1, "one error, not one per input: \(r.stderr)")
         XCTAssertTrue(r.stderr.contains("\(blocker.lastPathComponent) is a file, not a folder"), "the error does not say why: \(r.stderr)")
         XCTAssertEqual(try BatchSafety.snapshot(inputs), before, "inputs changed")
         XCTAssertEqual(try Data(contentsOf: blocker), Data("not a folder".utf8))
@@ -54,8 +54,8 @@ final class BatchSafetyTests: XCTestCase {
             throw XCTSkip("running as a user that may write into a 0555 folder (root)")
         }
         let r = try CLI.run(["resize", inputs.path, "-o", out.path, "--size", "small"])
-        XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("oc_saxophone_palette.png: error:") && r.stderr.contains("Permission denied"), r.stderr)
+        XCTAssertEqual(r.status, 2, "found before converting: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("-o \(out.path): cannot write there: Permission denied"), r.stderr)
         XCTAssertEqual(try BatchSafety.snapshot(inputs), before, "inputs changed")
         XCTAssertEqual(try BatchSafety.snapshot(out), [:])
     }
@@ -104,20 +104,22 @@ final class BatchSafetyTests: XCTestCase {
         try BatchSafety.stage(["oc_saxophone_palette.png", "maneki_neko_palette_3f.apng", "webp_gallery_dice_alpha.webp"], into: dir)
         let before = try BatchSafety.snapshot(dir)
 
-        let r = try CLI.run(["resize", dir.path, "-o", dir.path, "--size", "small"])
-        // The PNG would be its own output: refused by name. The others get new files beside them.
-        XCTAssertEqual(r.status, 1, r.stderr)
-        XCTAssertTrue(r.stderr.contains("oc_saxophone_palette.png: error:") && r.stderr.contains("would replace the input"), r.stderr)
+        // The output folder is an input folder: refused before anything is read or written.
+        let r = try CLI.run(["resize", dir.path, "-o", dir.path, "--size", "small", "--overwrite"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is also an input folder"), r.stderr)
+        XCTAssertEqual(try BatchSafety.snapshot(dir), before)
+
+        // Files named one by one into their own folder: the PNG would be its own output, refused
+        // by name even with --overwrite; the others get new files beside them.
+        let files = ["oc_saxophone_palette.png", "maneki_neko_palette_3f.apng", "webp_gallery_dice_alpha.webp"].map { dir.appendingPathComponent($0).path }
+        let r2 = try CLI.run(["resize"] + files + ["-o", dir.path, "--size", "small", "--overwrite"])
+        XCTAssertEqual(r2.status, 1, r2.stderr)
+        XCTAssertTrue(r2.stderr.contains("oc_saxophone_palette.png: error:") && r2.stderr.contains("would replace an input"), r2.stderr)
         let after = try BatchSafety.snapshot(dir)
         for (path, bytes) in before { XCTAssertEqual(after[path], bytes, "input \(path) changed") }
         XCTAssertTrue(BatchSafety.isWholePNG(after["webp_gallery_dice_alpha.png"] ?? Data()), "\(after.keys.sorted())")
         XCTAssertEqual(try BatchSafety.temporaries(dir), [])
-
-        // A second run finds the first run's outputs among its inputs: still nothing replaced.
-        let r2 = try CLI.run(["resize", dir.path, "-o", dir.path, "--size", "small"])
-        XCTAssertEqual(r2.status, 1, r2.stderr)
-        let again = try BatchSafety.snapshot(dir)
-        for (path, bytes) in after where !path.hasPrefix(".") { XCTAssertEqual(again[path], bytes, "\(path) changed on the second run") }
     }
 
     // MARK: interrupts and reruns

@@ -21,11 +21,15 @@ enum CLI {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> CLIRun {
+    /// Runs `stickerkit` (or `executable`) with `arguments`; `environment` replaces the child's
+    /// environment when given.
+    static func run(_ arguments: [String], in directory: URL? = nil, executable: URL? = nil,
+                    environment: [String: String]? = nil) throws -> CLIRun {
         let p = Process()
-        p.executableURL = productsDirectory.appendingPathComponent("stickerkit")
+        p.executableURL = executable ?? productsDirectory.appendingPathComponent("stickerkit")
         p.arguments = arguments
         if let directory { p.currentDirectoryURL = directory }
+        if let environment { p.environment = environment }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

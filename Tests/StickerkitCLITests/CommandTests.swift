@@ -64,7 +64,8 @@ final class CommandTests: XCTestCase {
         try Data("oc_teddybear.png,Teddy \"the bear\" ünï\n".utf8).write(to: labels)
         let catalog = tmp.appendingPathComponent("My Pack.xcstickers")
         let r = try CLI.run(["pack", sample("oc_teddybear.png"), sample("ring_200_6f.webp"), "-o", catalog.path,
-                             "--size", "large", "--labels", labels.path, "--icon", sample("oc_teddybear.png")])
+                             "--size", "large", "--labels", labels.path, "--icon", sample("oc_teddybear.png"),
+                             "--cache", tmp.appendingPathComponent("cache").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         func json(_ rel: String) throws -> [String: Any] {
             try JSONSerialization.jsonObject(with: Data(contentsOf: catalog.appendingPathComponent(rel))) as! [String: Any]

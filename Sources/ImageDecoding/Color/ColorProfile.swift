@@ -16,6 +16,30 @@ enum ColorProfile {
     /// Throws `ImageError` (`ColorProfileError`) for a profile lcms2 cannot use; lenient callers may
     /// ignore it.
     static func convertToSRGB(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) throws -> String? {
+        try convert(&image, iccProfile: iccProfile, format: format).note
+    }
+
+    /// The one rule for an embedded profile on RGB or gray pixels, which can be read without
+    /// it: convert with it; when it is broken (unreadable, damaged, or lcms2 builds no transform
+    /// from it), use the pixels as sRGB — what the PNG, JPEG and WebP specifications say to
+    /// assume without a profile — and say so. Strict decoding included: the image is whole,
+    /// only its colours are uncertain. (CMYK pixels need their profile: `cmykToSRGB`.)
+    static func convertOrIgnore(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) -> ColorProfileOutcome {
+        do {
+            return try convert(&image, iccProfile: iccProfile, format: format)
+        } catch let error as ImageError {
+            return .ignored(note: ignoredNote(error.reason))
+        } catch {
+            return .ignored(note: "ignored the embedded ICC profile (\(error)); colours used as sRGB")
+        }
+    }
+
+    /// The note for a profile that is ignored because of `problem`.
+    static func ignoredNote(_ problem: any ImageErrorReason) -> String {
+        "ignored: \(problem.message); colours used as sRGB"
+    }
+
+    private static func convert(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) throws -> ColorProfileOutcome {
         let profile = try ICCProfile(bytes: iccProfile, format: format)
         let inputFormat: cmsUInt32Number
         switch profile.colorSpace {
@@ -23,37 +47,44 @@ enum ColorProfile {
         case cmsSigGrayData:
             // Reading only the red channel of a colour image would throw its colour away.
             guard image.isGray else {
-                return "ignored embedded ICC profile '\(profile.name)': it describes gray data, the image has colour"
+                return .ignored(note: "ignored embedded ICC profile '\(profile.name)': it describes gray data, the image has colour")
             }
             inputFormat = LCMSFormat.grayIn4Bytes
         default:
-            return "ignored embedded ICC profile '\(profile.name)': it describes \(profile.colorSpaceName) data, the image is RGB"
+            return .ignored(note: "ignored embedded ICC profile '\(profile.name)': it describes \(profile.colorSpaceName) data, the image is RGB")
         }
         guard let transform = profile.transformToSRGB(from: inputFormat, to: LCMSFormat.rgba8) else {
             throw ImageError(format, ColorProfileError.notConvertible(name: profile.name, bytes: iccProfile.count))
         }
         defer { cmsDeleteTransform(transform) }
-        if isIdentity(transform, grayInput: profile.colorSpace == cmsSigGrayData) { return nil }
+        if isIdentity(transform, grayInput: profile.colorSpace == cmsSigGrayData) { return .unchanged }
         let pixelCount = image.width * image.height
         image.pixels.withUnsafeMutableBufferPointer { p in
             guard let base = p.baseAddress else { return }
             transformInPlace(transform, base, pixelCount: pixelCount, bytesPerPixel: 4)
         }
-        return "converted from embedded ICC profile '\(profile.name)' to sRGB"
+        return .converted(note: "converted from embedded ICC profile '\(profile.name)' to sRGB")
     }
 
     /// Converts `pixelCount` CMYK pixels (4 bytes each) to opaque sRGB RGBA.
     ///
     /// `inverted` is true for Adobe-style CMYK (255 = no ink), which is what Photoshop writes and
     /// libjpeg returns for files with an Adobe marker. With a CMYK profile lcms2 does the work;
-    /// without one (or with an unusable one in lenient mode) a naive conversion
-    /// `R = (1 − C)(1 − K)` is used.
+    /// without one, or with a profile for another colour space, a naive conversion
+    /// `R = (1 − C)(1 − K)` is used. CMYK pixels need their profile to be read at all, so a
+    /// broken one (`problem`: found before, such as chunks that do not make one profile; or one
+    /// lcms2 cannot open) fails strict decoding; lenient decoding falls back to the naive
+    /// conversion, saying so.
     /// - Returns: the RGBA bytes and a note for the user.
     static func cmykToSRGB(_ cmyk: UnsafePointer<UInt8>, pixelCount: Int, inverted: Bool,
-                           iccProfile: [UInt8]?, format: ImageFormat, lenient: Bool) throws -> (pixels: [UInt8], note: String) {
+                           iccProfile: [UInt8]?, problem: ImageError? = nil, format: ImageFormat,
+                           lenient: Bool) throws -> (pixels: [UInt8], note: String) {
         var out = [UInt8](repeating: 255, count: pixelCount * 4)
         var profileProblem: String?
-        if let iccProfile {
+        if let problem {
+            if !lenient { throw problem }
+            profileProblem = problem.message
+        } else if let iccProfile {
             do {
                 let profile = try ICCProfile(bytes: iccProfile, format: format)
                 if profile.colorSpace == cmsSigCmykData,

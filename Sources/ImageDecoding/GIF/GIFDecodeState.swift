@@ -55,8 +55,8 @@ struct GIFDecodeState {
                 partialRows = 0
                 do {
                     try readFrame(into: &canvas, line: &line, body)
-                } catch is GIFStop {
-                    try fail(canvas: &canvas, place: .inFrame(frameNumber), body)
+                } catch let stop as GIFStop {
+                    try fail(canvas: &canvas, place: .inFrame(frameNumber), reason: stop.reason, body)
                     break records
                 }
                 atFrameEnd = true
@@ -78,11 +78,13 @@ struct GIFDecodeState {
                                loopCount: loopCount, warnings: warnings)
     }
 
-    /// Turns a giflib failure into an error (strict, or nothing to keep) or a warning (lenient).
-    private mutating func fail(canvas: inout GIFCanvas, place: GIFPlace, _ body: (CanvasFrame) throws -> Void) throws {
-        let reason: GIFError = source.pointee.ranOut
+    /// Turns a failure into an error (strict, or nothing to keep) or a warning (lenient): the
+    /// `reason` found before giflib read the data, or else what giflib's state says.
+    private mutating func fail(canvas: inout GIFCanvas, place: GIFPlace, reason known: GIFError? = nil,
+                               _ body: (CanvasFrame) throws -> Void) throws {
+        let reason: GIFError = known ?? (source.pointee.ranOut
             ? .dataEnds(place, fileSize: byteCount)
-            : .giflib(code: Int(gif.pointee.Error), place, offset: source.pointee.offset)
+            : .giflib(code: Int(gif.pointee.Error), place, offset: source.pointee.offset))
         let message = reason.message
         guard options.lenient else { throw ImageError(.gif, reason) }
         if frameCount == 0 {
@@ -125,12 +127,24 @@ struct GIFDecodeState {
     /// Reads the image descriptor and pixels of one frame, draws it, keeps the canvas as a frame
     /// and applies its disposal. Throws `GIFStop` when giflib fails (the caller names the place).
     private mutating func readFrame(into canvas: inout GIFCanvas, line: inout [UInt8], _ body: (CanvasFrame) throws -> Void) throws {
+        // What giflib cannot say: a zero-size frame (it would misread the image data that follows
+        // as the next record) and an LZW minimum code size it cannot decode.
+        let ahead = GIFDescriptor(source.pointee)
+        if let size = ahead?.lzwCodeSize, !GIFDescriptor.readableCodeSizes.contains(size) {
+            throw GIFStop(reason: .invalidLZWCodeSize(frame: frameNumber, size: size))
+        }
+        if let ahead, ahead.width == 0 || ahead.height == 0 {
+            let reason = GIFError.frameZeroSize(frame: frameNumber, width: ahead.width, height: ahead.height)
+            guard options.lenient else { throw ImageError(.gif, reason) }
+            warnings.append(reason.skippedNote)
+        }
         guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFStop() }
         let desc = gif.pointee.Image
         let left = Int(desc.Left), top = Int(desc.Top), w = Int(desc.Width), h = Int(desc.Height)
         if w > 0 && h > 0 {
             try options.limits.check(width: w, height: h, format: .gif, what: "frame \(frameNumber) descriptor says")
         }
+        try options.limits.check(frameNumber: frameCount + 1, format: .gif)
         try options.limits.check(frames: frameCount + 1, width: canvas.width, height: canvas.height, format: .gif)
         if left + w > canvas.width || top + h > canvas.height {
             // Browsers clip such frames; strict decoding refuses the file (its structure is
@@ -160,7 +174,16 @@ struct GIFDecodeState {
         canvas.hold(rect)
         if disposal == 3 { canvas.savePrevious(rect) }
         var maxIndex: UInt8 = 0
-        if w > 0 && h > 0 {
+        if w == 0 || h == 0 {
+            // Nothing to draw (browsers show the screen unchanged for the frame's delay): skip the
+            // image data giflib would otherwise read as the next record.
+            var codeSize: Int32 = 0
+            var block: UnsafeMutablePointer<GifByteType>?
+            guard DGifGetCode(gif, &codeSize, &block) == GIF_OK else { throw GIFStop() }
+            while block != nil {
+                guard DGifGetCodeNext(gif, &block) == GIF_OK else { throw GIFStop() }
+            }
+        } else {
             let rowOrder = GIFDecodeState.rowOrder(height: h, interlaced: desc.Interlace)
             try line.withUnsafeMutableBufferPointer { lineBuffer in
                 try table.withUnsafeBufferPointer { tableBuffer in

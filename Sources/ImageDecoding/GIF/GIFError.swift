@@ -14,7 +14,20 @@ public enum GIFError: ImageErrorReason {
     /// A frame reaches past the logical screen (browsers clip it; lenient decoding does too).
     case frameOutsideScreen(frame: Int, left: Int, top: Int, width: Int, height: Int, screenWidth: Int, screenHeight: Int)
 
+    /// Frame `frame`'s LZW minimum code size is outside `GIFDescriptor.readableCodeSizes`.
+    case invalidLZWCodeSize(frame: Int, size: Int)
+    /// Frame `frame`'s image descriptor has a zero width or height.
+    case frameZeroSize(frame: Int, width: Int, height: Int)
+
     public var kind: ImageError.Kind { .decoding }
+
+    /// Lenient decoding's note for a problem it passes over as browsers do.
+    var skippedNote: String {
+        switch self {
+        case let .frameZeroSize(frame, w, h): "frame \(frame) is \(w)×\(h): nothing drawn for it, as browsers do"
+        default: message
+        }
+    }
 
     public var message: String {
         switch self {
@@ -28,6 +41,10 @@ public enum GIFError: ImageErrorReason {
             "data ends \(place) (after \(total) bytes)"
         case let .giflib(code, place, offset):
             "\(GIFError.giflibText(code)) \(place) (at byte \(offset))"
+        case let .invalidLZWCodeSize(frame, size):
+            "frame \(frame) has an invalid LZW minimum code size of \(size) (decodable: \(GIFDescriptor.readableCodeSizes.lowerBound) to \(GIFDescriptor.readableCodeSizes.upperBound))"
+        case let .frameZeroSize(frame, w, h):
+            "frame \(frame) is \(w)×\(h): a frame without pixels (--lenient draws nothing for it, as browsers do)"
         case let .frameOutsideScreen(frame, left, top, w, h, sw, sh):
             "\(GIFError.outsideScreen(frame: frame, left: left, top: top, width: w, height: h, screenWidth: sw, screenHeight: sh)) (--lenient clips it)"
         }

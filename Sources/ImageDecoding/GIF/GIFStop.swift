@@ -1,2 +1,5 @@
-/// giflib reported an error; the decoder looks at giflib's state to say what happened.
-struct GIFStop: Error {}
+/// A frame could not be read; the decoder names the place. `reason` is the problem when the
+/// decoder found it before giflib (otherwise giflib's state tells).
+struct GIFStop: Error {
+    var reason: GIFError?
+}

@@ -74,23 +74,19 @@ enum JPEGDecoder {
             let converted = try pixels.withUnsafeBufferPointer { cmyk in
                 try ColorProfile.cmykToSRGB(cmyk.baseAddress!, pixelCount: width * height,
                                             inverted: header.saw_adobe_marker != 0, iccProfile: markers.icc,
+                                            problem: markers.iccProblem.map { ImageError(.jpeg, $0) },
                                             format: .jpeg, lenient: options.lenient)
             }
             image = Image(width: width, height: height, pixels: converted.pixels)
             warnings.append(converted.note)
         } else {
             image = Image(width: width, height: height, pixels: pixels)
+            // RGB and gray pixels are readable without their profile: a broken one is ignored
+            // with a note, strict mode included (`ColorProfile.convertOrIgnore`).
             if let problem = markers.iccProblem {
-                if !options.lenient { throw ImageError(.jpeg, problem) }
-                warnings.append("ignored: \(problem.message)")
-            } else if let icc = markers.icc {
-                do {
-                    if let note = try ColorProfile.convertToSRGB(&image, iccProfile: icc, format: .jpeg) {
-                        warnings.append(note)
-                    }
-                } catch let error as ImageError where options.lenient {
-                    warnings.append("ignored: \(error.message)")
-                }
+                warnings.append(ColorProfile.ignoredNote(problem))
+            } else if let icc = markers.icc, let note = ColorProfile.convertOrIgnore(&image, iccProfile: icc, format: .jpeg).note {
+                warnings.append(note)
             }
         }
         if orientation != .up {

@@ -22,7 +22,7 @@ public enum JPEGError: ImageErrorReason {
         case .decoderAllocationFailed:
             "libjpeg could not allocate a decoder"
         case .endsInHeader(let total):
-            "data ends after \(total) bytes, inside the header"
+            "file is truncated: data ends after \(total) bytes, inside the header"
         case .dataEnds(let total):
             "data ends after \(total) bytes"
         case .libjpeg(let text):

@@ -19,8 +19,10 @@ enum PNGColorSpace {
         }
         if hasSRGB { return .asIs }
         if let gamma {
-            if gamma == 0 {
-                warnings.append("ignored gAMA of 0")
+            // libpng ignores a gAMA outside 16…625,000,000 (gamma 0.00016…6250): such values turn
+            // every pixel black or white, never what the artwork meant.
+            guard saneGamma.contains(gamma) else {
+                warnings.append("ignored gAMA of \(gamma) (gamma \(String(format: "%g", Double(gamma) / 100_000))): outside the 16…625000000 range libpng accepts; colours used as stored")
                 return .asIs
             }
             let g = Double(gamma) / 100_000
@@ -30,19 +32,18 @@ enum PNGColorSpace {
         return .asIs
     }
 
+    /// gAMA values (gamma × 100000) libpng accepts; it ignores the rest.
+    static let saneGamma = 16...625_000_000
+
     /// Converts one decoded image in place; returns the note for the user, if any.
-    func apply(to image: inout Image, format: ImageFormat) throws -> String? {
+    func apply(to image: inout Image, format: ImageFormat) -> String? {
         switch self {
         case .asIs:
             return nil
         case .icc(let profile):
             // A profile lcms2 cannot read does not make the pixels unreadable: they are used as
-            // sRGB, and the user is told.
-            do {
-                return try ColorProfile.convertToSRGB(&image, iccProfile: profile, format: format)
-            } catch {
-                return "ignored an invalid embedded ICC profile (\(profile.count) bytes): colours used as sRGB"
-            }
+            // sRGB, and the user is told (`ColorProfile.convertOrIgnore`, the rule for every format).
+            return ColorProfile.convertOrIgnore(&image, iccProfile: profile, format: format).note
         case .gamma(let table, let g):
             let count = image.width * image.height
             table.withUnsafeBufferPointer { t in

@@ -59,7 +59,7 @@ enum PNGDecoder {
                                      lenient: options.lenient, format: format, what: what)
             }
             if let note = raster.note { warnings.append(note) }
-            if let note = try color.apply(to: &raster.image, format: format), !warnings.contains(note) {
+            if let note = color.apply(to: &raster.image, format: format), !warnings.contains(note) {
                 warnings.append(note)
             }
             return raster

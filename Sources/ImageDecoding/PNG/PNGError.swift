@@ -47,8 +47,17 @@ public enum PNGError: ImageErrorReason {
     case noPalette
 
     // MARK: Animation (APNG)
+    // Each of these makes the file a still (its default image, `stillNote`) unless decoding is
+    // lenient; see NOTES.md, "APNG: what is shown".
     case sequenceNumber(chunk: String, found: UInt32, expected: UInt32)
     case zeroFrames
+    /// acTL's data is not 8 bytes.
+    case animationControlLength(bytes: Int)
+    case secondAnimationControl
+    /// An acTL after the image data does not make an APNG.
+    case animationControlAfterImageData
+    /// An fcTL other than the default image's (frame 0) comes before IDAT.
+    case frameControlBeforeImageData(frame: Int)
     case moreFrameControlsThanFrames(declared: Int)
     case frameWithoutData(frame: Int)
     case defaultImageNotCanvas(width: Int, height: Int, x: Int, y: Int, canvasWidth: Int, canvasHeight: Int)
@@ -73,6 +82,12 @@ public enum PNGError: ImageErrorReason {
     /// `pass` is the Adam7 pass (1…7) of an interlaced image.
     case invalidFilterType(UInt8, row: Int, pass: Int?, in: PNGImageData)
     case paletteIndexOutOfRange(index: Int, row: Int, in: PNGImageData, paletteEntries: Int)
+
+    /// The note for an APNG shown as its default image because of this problem in its animation
+    /// chunks, as the APNG specification asks.
+    public var stillNote: String {
+        "\(message): the animation is invalid, so it is shown as a still (its default image)"
+    }
 
     public var kind: ImageError.Kind {
         switch self {
@@ -158,8 +173,16 @@ public enum PNGError: ImageErrorReason {
             "\(chunk) sequence number \(found), expected \(expected)"
         case .zeroFrames:
             "acTL says 0 frames"
+        case .animationControlLength(let bytes):
+            "acTL is \(bytes) bytes, expected 8"
+        case .secondAnimationControl:
+            "a second acTL chunk"
+        case .animationControlAfterImageData:
+            "acTL comes after IDAT"
+        case .frameControlBeforeImageData(let frame):
+            "fcTL of frame \(frame) comes before IDAT (only frame 0's may)"
         case .moreFrameControlsThanFrames(let declared):
-            "more fcTL chunks than the \(declared) frames acTL declares"
+            "more fcTL chunks than the \(declared) frame\(declared == 1 ? "" : "s") acTL declares"
         case .frameWithoutData(let frame):
             "frame \(frame) has no fdAT data"
         case let .defaultImageNotCanvas(w, h, x, y, cw, ch):
@@ -171,7 +194,7 @@ public enum PNGError: ImageErrorReason {
         case .frameDataWithoutControl:
             "fdAT without its own fcTL"
         case let .frameCountMismatch(declared, found):
-            "acTL says \(declared) frames but the file has \(found) fcTL chunks"
+            "acTL says \(declared) frame\(declared == 1 ? "" : "s") but the file has \(found) fcTL chunk\(found == 1 ? "" : "s")"
         case let .frameControlLength(frame, bytes):
             "fcTL of frame \(frame) is \(bytes) bytes, expected 26"
         case let .frameZeroSize(frame, w, h):

@@ -23,7 +23,8 @@ struct PNGFileLayout {
     var idat: [Range<Int>] = []
     var frames: [Frame] = []
     var warnings: [String] = []
-    /// The walk stopped before IEND: lenient truncation, or `firstFrameOnly`.
+    /// The walk stopped before IEND: lenient truncation, a lenient stop at a bad fcTL, or
+    /// damage after the first frame when only that frame is wanted.
     var stoppedEarly = false
 
     var format: ImageFormat { animation == nil ? .png : .apng }
@@ -46,21 +47,102 @@ struct PNGFileLayout {
         var idatState = 0
         var sequence: UInt32 = 0
         var sawIEND = false
+        // Any acTL seen (valid or not), and whether the animation was found invalid and dropped.
+        var sawAnimationControl = false
+        var animationDropped = false
+        // fcTL chunks met before acTL (and before IDAT): the default image's control may come
+        // first, which is valid; they count once an acTL says the file is animated.
+        var earlyControls: [PNGChunk] = []
 
         /// Strict mode throws; lenient mode notes the problem and goes on.
         func fail(_ reason: PNGError) throws {
             if !lenient { throw ImageError(layout.format, reason) }
             layout.warnings.append(reason.message)
         }
+        /// The animation chunks are wrong in a way the APNG specification answers with the default
+        /// image: the file is shown as a still, with a note naming the problem.
+        func dropAnimation(_ reason: PNGError) {
+            layout.warnings.append(reason.stillNote)
+            layout.animation = nil
+            layout.frames = []
+            animationDropped = true
+        }
+        /// An animation problem the specification answers with the default image. Strict mode
+        /// does so and returns true; lenient mode notes it and returns false, and the caller
+        /// salvages what it can (as Chromium does: the frames before the problem).
+        func invalidAnimation(_ reason: PNGError) -> Bool {
+            if !lenient { dropAnimation(reason); return true }
+            layout.warnings.append(reason.message)
+            return false
+        }
         func read32(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
         }
-        func checkSequence(_ found: UInt32, _ name: String) throws {
-            if found != sequence { try fail(.sequenceNumber(chunk: name, found: found, expected: sequence)) }
-            sequence = found &+ 1
+        /// Checks a sequence number; false when strict mode dropped the animation over it.
+        func sequenceOK(_ found: UInt32, _ name: String) -> Bool {
+            defer { sequence = found &+ 1 }
+            if found == sequence { return true }
+            return !invalidAnimation(.sequenceNumber(chunk: name, found: found, expected: sequence))
+        }
+        /// One fcTL of the animation. Returns false when the walk must stop (lenient mode keeping
+        /// the frames before a bad one).
+        func frameControl(_ chunk: PNGChunk) throws -> Bool {
+            guard let animation = layout.animation else { return true }
+            let data = bytes[chunk.dataRange]
+            if data.count >= 4 && !sequenceOK(read32(chunk.dataStart), "fcTL") { return true }
+            if let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
+                if invalidAnimation(.frameWithoutData(frame: layout.frames.count - 1)) { return true }
+                layout.frames.removeLast()
+            }
+            let number = layout.frames.count
+            if number >= animation.frames {
+                if invalidAnimation(.moreFrameControlsThanFrames(declared: animation.frames)) { return true }
+                layout.stoppedEarly = true
+                return false
+            }
+            // Counted as they come, so a file with more frames than the limit is refused at the
+            // first frame too many, before any pixel is decoded.
+            try options.limits.check(frameNumber: number + 1, format: .apng)
+            if idatState == 0 && number > 0 {
+                // Only the default image's fcTL may come before IDAT.
+                _ = invalidAnimation(.frameControlBeforeImageData(frame: number))
+                return true
+            }
+            let control: APNGFrameControl
+            do {
+                control = try APNGFrameControl(data, index: number, canvasWidth: header.width, canvasHeight: header.height)
+                if idatState == 0 && (control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height) {
+                    throw ImageError(.apng, PNGError.defaultImageNotCanvas(width: control.width, height: control.height, x: control.x, y: control.y,
+                                                                           canvasWidth: header.width, canvasHeight: header.height))
+                }
+            } catch let error as ImageError {
+                guard let reason = error.reason as? PNGError else { throw error }
+                if invalidAnimation(reason) { return true }
+                // Lenient: keep the frames before the bad one; with none, show the IDAT image.
+                if layout.frames.isEmpty {
+                    layout.animation = nil
+                    animationDropped = true
+                    return true
+                }
+                layout.stoppedEarly = true
+                return false
+            }
+            layout.frames.append(Frame(control: control, usesIDAT: idatState == 0))
+            return true
         }
 
-        walk: while let chunk = try reader.next(format: layout.format) {
+        walk: while true {
+            let next: PNGChunk?
+            do {
+                next = try reader.next(format: layout.format)
+            } catch where options.firstFrameOnly && layout.animation != nil && idatState == 2
+                        && (layout.frames.first?.usesIDAT == true || layout.frames.count >= 2) {
+                // The first frame's data is all there: first-frame decoding stops before later
+                // damage, as it stops before later frames.
+                layout.stoppedEarly = true
+                break walk
+            }
+            guard let chunk = next else { break walk }
             if chunk.type != PNGChunk.IDAT && idatState == 1 { idatState = 2 }
             let data = bytes[chunk.dataRange]
             switch chunk.type {
@@ -110,53 +192,36 @@ struct PNGFileLayout {
             case PNGChunk.iCCP:
                 if idatState == 0 && layout.palette == nil && layout.iccp == nil { layout.iccp = chunk.dataRange }
             case PNGChunk.acTL:
-                // An acTL after the image data does not make an APNG (APNG spec).
-                guard idatState == 0, layout.animation == nil, data.count == 8 else { continue }
-                let count = Int(read32(chunk.dataStart))
-                let plays = Int(read32(chunk.dataStart + 4))
-                if count == 0 {
-                    if !lenient { throw ImageError(.apng, PNGError.zeroFrames) }
-                    layout.warnings.append("ignored acTL that says 0 frames")
+                if chunk.isTruncated { break walk }
+                if sawAnimationControl {
+                    // A second acTL: lenient mode keeps the first, as Chromium does.
+                    if !animationDropped { _ = invalidAnimation(.secondAnimationControl) }
                     continue
                 }
-                try options.limits.check(frames: count, width: header.width, height: header.height, format: .apng)
+                sawAnimationControl = true
+                if idatState > 0 {
+                    // After the image data an acTL does not make an APNG (APNG spec): a still.
+                    dropAnimation(.animationControlAfterImageData)
+                    continue
+                }
+                guard data.count == 8 else { dropAnimation(.animationControlLength(bytes: data.count)); continue }
+                let count = Int(read32(chunk.dataStart))
+                let plays = Int(read32(chunk.dataStart + 4))
+                if count == 0 { dropAnimation(.zeroFrames); continue }
                 layout.animation = (count, plays)
+                let early = earlyControls
+                earlyControls = []
+                for control in early {
+                    if try !frameControl(control) { break walk }
+                }
             case PNGChunk.fcTL:
-                guard let animation = layout.animation else { continue }
                 if chunk.isTruncated { break walk }
-                if data.count >= 4 { try checkSequence(read32(chunk.dataStart), "fcTL") }
-                let index = layout.frames.count
-                if index >= animation.frames {
-                    try fail(.moreFrameControlsThanFrames(declared: animation.frames))
-                    break walk
+                if layout.animation == nil {
+                    // Before acTL and IDAT: possibly the default image's control (valid).
+                    if !sawAnimationControl && idatState == 0 { earlyControls.append(chunk) }
+                    continue
                 }
-                if let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
-                    try fail(.frameWithoutData(frame: index - 1))
-                    layout.frames.removeLast()
-                }
-                if options.firstFrameOnly && !layout.frames.isEmpty {
-                    layout.stoppedEarly = true
-                    break walk
-                }
-                let control: APNGFrameControl
-                do {
-                    control = try APNGFrameControl(data, index: index, canvasWidth: header.width, canvasHeight: header.height)
-                    if idatState == 0 && (control.x != 0 || control.y != 0 || control.width != header.width || control.height != header.height) {
-                        throw ImageError(.apng, PNGError.defaultImageNotCanvas(width: control.width, height: control.height, x: control.x, y: control.y,
-                                                                               canvasWidth: header.width, canvasHeight: header.height))
-                    }
-                } catch let error as ImageError {
-                    if !lenient { throw error }
-                    // Lenient: keep the frames before the bad one; with none, show the IDAT image.
-                    layout.warnings.append(error.message)
-                    if layout.frames.isEmpty {
-                        layout.animation = nil
-                        continue
-                    }
-                    layout.stoppedEarly = true
-                    break walk
-                }
-                layout.frames.append(Frame(control: control, usesIDAT: idatState == 0))
+                if try !frameControl(chunk) { break walk }
             case PNGChunk.IDAT:
                 if idatState == 2 { try fail(.imageDataNotConsecutive) }
                 idatState = 1
@@ -165,12 +230,16 @@ struct PNGFileLayout {
                 guard layout.animation != nil else { continue }
                 if chunk.length < 4 {
                     if chunk.isTruncated { break walk }
-                    throw ImageError(.apng, PNGError.frameDataTooShort(bytes: chunk.length))
+                    _ = invalidAnimation(.frameDataTooShort(bytes: chunk.length))
+                    continue
                 }
-                try checkSequence(read32(chunk.dataStart), "fdAT")
-                if idatState == 0 { try fail(.frameDataBeforeImageData); continue }
+                if !sequenceOK(read32(chunk.dataStart), "fdAT") { continue }
+                if idatState == 0 {
+                    _ = invalidAnimation(.frameDataBeforeImageData)
+                    continue
+                }
                 guard let last = layout.frames.last, !last.usesIDAT else {
-                    try fail(.frameDataWithoutControl)
+                    _ = invalidAnimation(.frameDataWithoutControl)
                     continue
                 }
                 layout.frames[layout.frames.count - 1].data.append((chunk.dataStart + 4)..<chunk.dataRange.upperBound)
@@ -195,18 +264,19 @@ struct PNGFileLayout {
         if header.colorType == .indexed && layout.palette == nil {
             throw ImageError(layout.format, PNGError.noPalette)
         }
-        if let animation = layout.animation {
-            if let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
-                try fail(.frameWithoutData(frame: layout.frames.count - 1))
-                layout.frames.removeLast()
-            }
-            if !layout.stoppedEarly && layout.frames.count != animation.frames {
-                try fail(.frameCountMismatch(declared: animation.frames, found: layout.frames.count))
-            }
-            if layout.frames.isEmpty {
-                // Lenient: nothing animated survived; show the default image.
-                layout.animation = nil
-            }
+        if layout.animation != nil, let last = layout.frames.last, !last.usesIDAT && last.data.isEmpty {
+            if !invalidAnimation(.frameWithoutData(frame: layout.frames.count - 1)) { layout.frames.removeLast() }
+        }
+        if let animation = layout.animation, !layout.stoppedEarly && layout.frames.count != animation.frames {
+            _ = invalidAnimation(.frameCountMismatch(declared: animation.frames, found: layout.frames.count))
+        }
+        if layout.animation != nil && layout.frames.isEmpty {
+            // Lenient: nothing animated survived; show the default image.
+            layout.animation = nil
+        }
+        if layout.animation != nil {
+            try options.limits.check(frames: options.firstFrameOnly ? 1 : layout.frames.count,
+                                     width: header.width, height: header.height, format: .apng)
         }
         return layout
     }

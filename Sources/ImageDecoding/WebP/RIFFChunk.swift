@@ -20,6 +20,11 @@ struct RIFFChunk {
                          size: le32(file, offset + 4))
     }
 
+    /// The little-endian 24-bit value at `at` (the caller has checked the range).
+    static func le24(_ file: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
+        Int(file[at]) | Int(file[at + 1]) << 8 | Int(file[at + 2]) << 16
+    }
+
     /// The little-endian 32-bit value at `at` (the caller has checked the range).
     static func le32(_ file: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int {
         Int(file[at]) | Int(file[at + 1]) << 8 | Int(file[at + 2]) << 16 | Int(file[at + 3]) << 24

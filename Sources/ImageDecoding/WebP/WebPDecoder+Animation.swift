@@ -6,7 +6,7 @@ extension WebPDecoder {
     /// composited on the canvas's box here (`WebPCompositor`), so what is held is the box, one
     /// frame's pixels, and the box again while an ICCP profile converts it. The profile is
     /// applied to each composited frame until one comes back unchanged (a profile that behaves
-    /// like sRGB); the note kept is the last frame's.
+    /// like sRGB) or it proves unusable; the note kept is the last frame's.
     static func decodeAnimation(_ bytes: [UInt8], chunks: WebPChunks, truncated: Bool,
                                 options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         var warnings: [String] = []
@@ -57,8 +57,9 @@ extension WebPDecoder {
                 }
                 var image = compositor.snapshot
                 if let profile = icc {
-                    note = try applyProfile(profile, to: &image, lenient: options.lenient)
-                    if note == nil { icc = nil }
+                    let outcome = ColorProfile.convertOrIgnore(&image, iccProfile: profile, format: .webp)
+                    note = outcome.note
+                    if case .converted = outcome {} else { icc = nil }
                 }
                 let damage = compositor.takeDamage()
                 try body(CanvasFrame(canvasWidth: width, canvasHeight: height, box: box, pixels: image,

@@ -14,7 +14,8 @@ enum WebPDecoder {
     /// Decodes `bytes` frame by frame: `body` gets each frame as soon as it is composited, so
     /// only the canvas's box and the current frame are held. Errors and warnings are those of
     /// `decode`.
-    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
+    static func decodeFrames(_ file: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
+        var (bytes, notes) = try checkRIFFSize(file, lenient: options.lenient)
         let chunks = WebPChunks(bytes)
         var features = WebPBitstreamFeatures()
         let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
@@ -27,7 +28,19 @@ enum WebPDecoder {
         }
         try options.limits.check(width: Int(features.width), height: Int(features.height), format: .webp, what: "header says")
         if features.has_animation != 0 {
-            return try decodeAnimation(bytes, chunks: chunks, truncated: truncated, options: options, body)
+            var data = bytes
+            if let canvas = chunks.canvas {
+                let frames = try checkFrames(chunks.frames, canvasWidth: canvas.width, canvasHeight: canvas.height,
+                                             lenient: options.lenient, notes: &notes)
+                if frames < chunks.frames.count {
+                    // Lenient: the frames before the one that does not fit.
+                    data = WebPChunks.completePrefix(bytes, end: chunks.frames[frames].chunkOffset)
+                }
+            }
+            bytes = []
+            var info = try decodeAnimation(data, chunks: WebPChunks(data), truncated: truncated, options: options, body)
+            info.warnings = notes + info.warnings
+            return info
         }
         let still = try decodeStill(bytes, width: Int(features.width), height: Int(features.height),
                                     chunks: chunks, truncated: truncated, options: options)
@@ -35,7 +48,60 @@ enum WebPDecoder {
                              box: PixelRect(x: 0, y: 0, width: still.image.width, height: still.image.height),
                              pixels: still.image, damage: nil, delay: .zero))
         return FrameStreamInfo(format: .webp, width: still.image.width, height: still.image.height, frameCount: 1,
-                               loopCount: 0, warnings: still.warnings)
+                               loopCount: 0, warnings: notes + still.warnings)
+    }
+
+    /// What the RIFF header's size says, checked against the file before libwebp reads it: the
+    /// bytes to decode and the notes. A size of 0, or one that ends inside a chunk, is an error
+    /// (libwebp and browsers refuse such files); lenient mode reads the whole file, or the
+    /// declared bytes as a file cut short. A size that ends at a chunk boundary before the end
+    /// of the file leaves trailing bytes, ignored with a note, as libwebp and browsers do. A
+    /// size past the end is a truncated file, for the callers to handle.
+    private static func checkRIFFSize(_ file: [UInt8], lenient: Bool) throws -> (bytes: [UInt8], notes: [String]) {
+        guard file.count >= 12 else { throw ImageError(.webp, WebPError.endsInHeader(fileSize: file.count)) }
+        let chunks = WebPChunks(file)
+        if chunks.riffSize == 0 {
+            let problem = WebPError.riffSizeZero(fileSize: file.count)
+            guard lenient else { throw ImageError(.webp, problem) }
+            return (WebPChunks.completePrefix(file, end: file.count), ["\(problem.message); read the whole file"])
+        }
+        let declared = chunks.declaredLength
+        guard declared < file.count else { return (file, []) }
+        if let cut = chunks.chunk(endingInside: declared, in: file) {
+            let problem = WebPError.riffSizeEndsInChunk(declared: declared, fileSize: file.count, chunk: cut.fourCC, chunkOffset: cut.offset)
+            // Lenient: the chunks before the one the size cuts, when they hold an image.
+            let before = WebPChunks.completePrefix(file, end: cut.offset)
+            let kept = WebPChunks(before)
+            guard lenient, kept.completeFrames > 0 || kept.imageDataStart != nil else {
+                throw ImageError(.webp, problem)
+            }
+            return (before, ["\(problem.message); read the chunks before it"])
+        }
+        return (file, ["ignored \(file.count - declared) bytes after the \(declared) the RIFF header declares"])
+    }
+
+    /// Checks each frame's place on the canvas before libwebp, which would only say it cannot
+    /// parse the animation: a frame whose image does not fit is an error naming it (lenient mode
+    /// keeps the frames before it); a frame whose ANMF size and bitstream size disagree but
+    /// which fits gets a note. Returns how many frames to decode.
+    private static func checkFrames(_ frames: [WebPFrameHeader], canvasWidth: Int, canvasHeight: Int,
+                                    lenient: Bool, notes: inout [String]) throws -> Int {
+        for (k, frame) in frames.enumerated() {
+            if !frame.fits(canvasWidth: canvasWidth, canvasHeight: canvasHeight) {
+                let problem: WebPError = frame.matchesBitstream
+                    ? .frameOutsideCanvas(frame: frame.number, x: frame.x, y: frame.y, width: frame.width, height: frame.height,
+                                          canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+                    : .frameBitstreamOutsideCanvas(frame: frame.number, width: frame.width, height: frame.height,
+                                                   bitstreamWidth: frame.bitstreamWidth ?? frame.width,
+                                                   bitstreamHeight: frame.bitstreamHeight ?? frame.height,
+                                                   x: frame.x, y: frame.y, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+                guard lenient, k > 0 else { throw ImageError(.webp, problem) }
+                notes.append("\(problem.message); kept the \(k) frame\(k == 1 ? "" : "s") before it")
+                return k
+            }
+            if !frame.matchesBitstream { notes.append(WebPError.sizeMismatchNote(frame)) }
+        }
+        return frames.count
     }
 
     private static func decodeStill(_ bytes: [UInt8], width: Int, height: Int, chunks: WebPChunks,
@@ -64,8 +130,8 @@ enum WebPDecoder {
             }
         }
         var image = Image(width: width, height: height, pixels: pixels)
-        if !truncated, let icc = iccProfile(bytes) {
-            if let note = try applyProfile(icc, to: &image, lenient: options.lenient) { warnings.append(note) }
+        if !truncated, let icc = iccProfile(bytes), let note = ColorProfile.convertOrIgnore(&image, iccProfile: icc, format: .webp).note {
+            warnings.append(note)
         }
         return (image, warnings)
     }
@@ -102,15 +168,6 @@ enum WebPDecoder {
             var lastY: Int32 = 0, w: Int32 = 0, h: Int32 = 0, stride: Int32 = 0
             guard WebPIDecGetRGB(idec, &lastY, &w, &h, &stride) != nil else { return 0 }
             return min(Int(lastY), height)
-        }
-    }
-
-    /// Converts with the profile; in lenient mode an unusable profile becomes a note.
-    static func applyProfile(_ icc: [UInt8], to image: inout Image, lenient: Bool) throws -> String? {
-        do {
-            return try ColorProfile.convertToSRGB(&image, iccProfile: icc, format: .webp)
-        } catch let error as ImageError where lenient {
-            return "ignored: \(error.message)"
         }
     }
 

@@ -17,6 +17,17 @@ public enum WebPError: ImageErrorReason {
     /// libwebp could not decode frame `frame` (1-based) of `of`.
     case cannotDecodeFrame(frame: Int, of: Int)
     case noFrames
+    /// The RIFF header's size field is 0.
+    case riffSizeZero(fileSize: Int)
+    /// The RIFF header declares `declared` bytes, fewer than the file's, ending inside the
+    /// `chunk` chunk at `chunkOffset`.
+    case riffSizeEndsInChunk(declared: Int, fileSize: Int, chunk: String, chunkOffset: Int)
+    /// Frame `frame` (1-based) does not lie inside the canvas.
+    case frameOutsideCanvas(frame: Int, x: Int, y: Int, width: Int, height: Int, canvasWidth: Int, canvasHeight: Int)
+    /// Frame `frame`'s ANMF chunk and its bitstream disagree on its size, and the bitstream's
+    /// (what libwebp draws) does not fit the canvas.
+    case frameBitstreamOutsideCanvas(frame: Int, width: Int, height: Int, bitstreamWidth: Int, bitstreamHeight: Int,
+                                     x: Int, y: Int, canvasWidth: Int, canvasHeight: Int)
 
     public var kind: ImageError.Kind { .decoding }
 
@@ -44,7 +55,23 @@ public enum WebPError: ImageErrorReason {
             "libwebp cannot decode frame \(frame) of \(of)"
         case .noFrames:
             "animation has no frames"
+        case .riffSizeZero(let total):
+            "RIFF header says 0 bytes (the file has \(total))"
+        case let .riffSizeEndsInChunk(declared, total, chunk, offset):
+            "RIFF header says \(declared) bytes, fewer than the file's \(total), and ends inside the '\(chunk)' chunk at byte \(offset)"
+        case let .frameOutsideCanvas(frame, x, y, w, h, cw, ch):
+            w > cw || h > ch
+                ? "frame \(frame) is \(w)×\(h), larger than the \(cw)×\(ch) canvas"
+                : "frame \(frame) is \(w)×\(h) at (\(x),\(y)), outside the \(cw)×\(ch) canvas"
+        case let .frameBitstreamOutsideCanvas(frame, w, h, bw, bh, x, y, cw, ch):
+            "frame \(frame)'s ANMF chunk says \(w)×\(h) but its bitstream is \(bw)×\(bh), which at (\(x),\(y)) does not fit the \(cw)×\(ch) canvas"
         }
+    }
+
+    /// The note for a frame whose ANMF chunk and bitstream disagree on its size but whose
+    /// bitstream fits the canvas: libwebp (and so Chromium) draws the bitstream's size.
+    static func sizeMismatchNote(_ frame: WebPFrameHeader) -> String {
+        "frame \(frame.number)'s ANMF chunk says \(frame.width)×\(frame.height) but its bitstream is \(frame.bitstreamWidth ?? frame.width)×\(frame.bitstreamHeight ?? frame.height); drawn at the bitstream's size, as libwebp and browsers do"
     }
 
     static func describe(_ status: Int) -> String {

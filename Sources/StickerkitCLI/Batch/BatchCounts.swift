@@ -16,7 +16,7 @@ struct BatchCounts: Sendable, Equatable {
             case .written:
                 converted += 1
                 bytesWritten += output.details?.bytes ?? 0
-            case .upToDate, .skipped: skipped += 1
+            case .upToDate, .adopted, .skipped: skipped += 1
             case .failed: failed += 1
             }
         }

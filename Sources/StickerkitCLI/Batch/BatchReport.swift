@@ -27,10 +27,20 @@ struct BatchReport: Encodable, Sendable {
     var maxBytes: Int
     var files: [File]
     var summary: Summary
+    /// What the user must know beyond single inputs (links skipped, a manifest rebuilt); left
+    /// out when there is nothing.
+    var notices: [Notice]? = nil
 
-    func write(to path: String) throws {
+    /// Whether `bytes` are a report (so an earlier report may be replaced, and nothing else).
+    static func isReport(_ bytes: [UInt8]) -> Bool {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return false }
+        return json["version"] is Int && json["files"] is [Any] && json["summary"] is [String: Any] && json["maxBytes"] is Int
+    }
+
+    func write(to path: BytePath) throws(FileError) {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write([UInt8](try enc.encode(self)) + [0x0A], to: path)
+        guard let json = try? enc.encode(self) else { throw FileError(.write, path, .system(EINVAL)) }
+        try AtomicFile.write([UInt8](json) + [0x0A], to: path)
     }
 }

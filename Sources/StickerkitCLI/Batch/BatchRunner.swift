@@ -1,9 +1,11 @@
 import Foundation
 import StickerKit
 
-/// Runs conversions over many inputs on `jobs` threads: reads each file, skips outputs that
-/// exist (unless overwriting), converts, writes atomically, reports progress and results.
-/// Every failure is one line on stderr naming the file; the batch goes on.
+/// Runs conversions over many inputs on `jobs` threads into one output folder: opens the folder
+/// (creating and locking it, removing temporary files left by killed runs, checking and
+/// repairing the manifest), names the outputs (`OutputPlan`), decides per output what may be
+/// done (`Ownership`), converts, writes atomically with the record first, reports progress and
+/// results. Every failure is one line on stderr naming the file; the batch goes on.
 ///
 /// Threads share only the next input to start (`ConcurrentJobs`) and the finished entries, each
 /// behind its own lock (`Locked`); every other piece of the runner is immutable or locks itself
@@ -11,23 +13,77 @@ import StickerKit
 struct BatchRunner: Sendable {
     struct Settings: Sendable {
         var options: ConversionOptions
-        var outputDirectory: String
+        var output: BytePath
         var jobs: Int
+        /// Also replace files in the output folder that stickerkit did not write.
         var overwrite: Bool
-        /// Redo every output, even those recorded as up to date.
-        var force: Bool = false
+        /// Redo every output of ours, even those recorded as up to date.
+        var force: Bool
         /// On a terminal, one line per written sticker saying what was chosen.
-        var verbose: Bool = false
+        var verbose: Bool
+        /// The share of a `--shard` run: its own manifest, a shared lock.
+        var shard: Shard?
+
+        init(options: ConversionOptions, output: BytePath, jobs: Int, overwrite: Bool, force: Bool = false,
+             verbose: Bool = false, shard: Shard? = nil) {
+            self.options = options
+            self.output = output
+            self.jobs = jobs
+            self.overwrite = overwrite
+            self.force = force
+            self.verbose = verbose
+            self.shard = shard
+        }
+
+        init(options: ConversionOptions, outputDirectory: String, jobs: Int, overwrite: Bool, force: Bool = false,
+             verbose: Bool = false) {
+            self.init(options: options, output: BytePath(outputDirectory), jobs: jobs, overwrite: overwrite, force: force,
+                      verbose: verbose)
+        }
+
+        var outputDirectory: String { output.string ?? output.display }
     }
 
     let settings: Settings
     let terminal: Terminal
-    let manifest: Manifest
+    /// The output folder's manifest (holding the folder open and locked), or why the folder
+    /// cannot be used.
+    let opened: Result<Manifest, FileError>
+    /// Warnings from opening the folder (a damaged manifest), for the report.
+    let notices: [Notice]
 
+    /// Opens the output folder: creates it, takes its lock (waiting, with a message, while
+    /// another run holds it), removes stale temporary files, reads the manifest and rewrites it
+    /// when it holds anything but the records of the files present.
     init(settings: Settings, terminal: Terminal) {
         self.settings = settings
         self.terminal = terminal
-        self.manifest = Manifest(directory: settings.outputDirectory)
+        var notices: [Notice] = []
+        do throws(FileError) {
+            let folder = try OutputFolder(settings.output, create: true)
+            let exclusive = settings.shard == nil
+            if !folder.lock(exclusive: exclusive, wait: false) {
+                terminal.warning("\(settings.output.display): note: waiting for another stickerkit run that writes here")
+                _ = folder.lock(exclusive: exclusive, wait: true)
+            }
+            let removed = folder.removeStaleTemporaries(noOtherWriter: exclusive)
+            if !removed.isEmpty {
+                terminal.note("\(settings.output.display): note: removed \(removed.count) temporary file\(removed.count == 1 ? "" : "s") left by an interrupted run")
+            }
+            let manifest = Manifest(folder: folder, shard: settings.shard)
+            for f in manifest.findings {
+                let notice = Notice(folder.path(f.file), f.problem.description)
+                notices.append(notice)
+                terminal.warning(notice.line)
+            }
+            do throws(FileError) { try manifest.rewriteIfNeeded() } catch {
+                terminal.error("\(manifest.path.display): error: \(error.problem); the manifest could not be rewritten (new records are still appended)")
+            }
+            opened = .success(manifest)
+        } catch {
+            opened = .failure(error)
+        }
+        self.notices = notices
     }
 
     /// Everything that changes the bytes of an output of this size: recorded in the manifest so a
@@ -39,21 +95,39 @@ struct BatchRunner: Sendable {
             + "minfps=\(o.minFPS) lenient=\(o.lenient) colors=\(o.maxColors.map(String.init) ?? "auto")"
     }
 
-    private func relativeOutput(_ out: String) -> String {
-        let dir = settings.outputDirectory.hasSuffix("/") ? settings.outputDirectory : settings.outputDirectory + "/"
-        return out.hasPrefix(dir) ? String(out.dropFirst(dir.count)) : out
+    /// The names of `inputs`' outputs: recorded names kept, newcomers named (`OutputPlan`).
+    /// Give every input of the batch, not only this shard's, so that every shard names alike.
+    func plan(_ inputs: [InputFile]) -> OutputPlan {
+        var recorded: [BytePath: [ManifestRecord]] = [:]
+        if case .success(let manifest) = opened {
+            for r in manifest.records.values where r.name != nil { recorded[r.input, default: []].append(r) }
+        }
+        let sizes = settings.options.sizes
+        return OutputPlan(directory: settings.outputDirectory, sizes: sizes, inputs: inputs) { input in
+            let records = recorded[Self.absolute(input.location)] ?? []
+            let preferred = records.filter { $0.size.map(sizes.contains) ?? false }.min { $0.output < $1.output }
+            return (preferred ?? records.min { $0.output < $1.output })?.name
+        }
     }
 
-    /// Converts every input; returns the per-file report entries in input order.
+    /// Converts every input; returns the per-file report entries in input order. Renames are
+    /// warned about first.
     func run(_ inputs: [InputFile], plan: OutputPlan) -> [BatchReport.File] {
         let started = Date()
-        for (input, newName) in plan.renamedInputs(inputs) {
-            terminal.note("\(input.path): warning: another input has the same name; writing it as \(newName)")
+        for input in inputs {
+            if let message = plan.renameMessage(input) { terminal.warning("\(input.location.display): warning: \(message)") }
+        }
+        let ownership: Ownership?
+        if case .success(let manifest) = opened {
+            ownership = Ownership(manifest: manifest, force: settings.force, overwrite: settings.overwrite,
+                                  inputs: Set(inputs.compactMap(\.id) + plan.inputs.compactMap(\.id)))
+        } else {
+            ownership = nil
         }
         let finished = Locked((entries: [BatchReport.File?](repeating: nil, count: inputs.count), count: 0))
         ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
-                           estimatedWork: { BatchRunner.estimatedWork(inputs[$0].path, options: settings.options) }) { i in
-            let entry = process(inputs[i], plan: plan)
+                           estimatedWork: { BatchRunner.estimatedWork(inputs[$0].location, options: settings.options) }) { i in
+            let entry = process(inputs[i], plan: plan, ownership: ownership)
             let done = finished.withLock { f in
                 f.entries[i] = entry
                 f.count += 1
@@ -65,12 +139,34 @@ struct BatchRunner: Sendable {
         return finished.withLock { f in f.entries.map { $0! } }
     }
 
+    /// Rewrites the manifest when this run superseded records (or could not end a cut line), so
+    /// that it lists exactly the files present. A failure is reported; the appended records
+    /// stay valid and the next run rewrites it.
+    func finish() {
+        guard case .success(let manifest) = opened else { return }
+        do throws(FileError) { try manifest.rewriteIfNeeded() } catch {
+            terminal.error("\(manifest.path.display): error: \(error.problem); the manifest will be rewritten by the next run")
+        }
+    }
+
     /// `StickerConverter.estimatedWork` of the file at `path`, which is mapped, not read: only its
     /// structure is touched. 0 when it cannot be opened (it will fail quickly).
-    static func estimatedWork(_ path: String, options: ConversionOptions) -> Double {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return 0 }
+    static func estimatedWork(_ path: BytePath, options: ConversionOptions) -> Double {
+        guard let p = path.string, let data = try? Data(contentsOf: URL(fileURLWithPath: p), options: .alwaysMapped) else { return 0 }
         return data.withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) }
     }
+
+    /// The absolute, lexically cleaned path of `path` (links not resolved): how the manifest
+    /// names inputs, whatever the working folder of the run.
+    static func absolute(_ path: BytePath) -> BytePath {
+        path.isAbsolute ? path.standardized : workingFolder.appending(path).standardized
+    }
+
+    private static let workingFolder: BytePath = {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return BytePath("/") }
+        return BytePath(bytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+    }()
 
     private func showProgress(done: Int, total: Int, started: Date) {
         guard terminal.chatty else { return }
@@ -83,92 +179,128 @@ struct BatchRunner: Sendable {
         terminal.progress("\(bar) \(done)/\(total)  \(String(format: "%.1f", rate)) files/s  ETA \(formatDuration(eta))")
     }
 
-    private func process(_ input: InputFile, plan: OutputPlan) -> BatchReport.File {
+    /// One output to convert: its size, path and what the ownership model allows there.
+    private struct Target {
+        var size: StickerSize
+        var relative: BytePath
+        var verdict: Ownership.Verdict
+    }
+
+    private func process(_ input: InputFile, plan: OutputPlan, ownership: Ownership?) -> BatchReport.File {
         var entry = BatchReport.File(input: input.path, warnings: [], outputs: [])
-        var options = settings.options
-        var targets: [(StickerSize, String)] = []
-        let inputReal = URL(fileURLWithPath: input.path).standardizedFileURL.resolvingSymlinksInPath().path
-        for size in options.sizes {
-            let out = plan.path(for: input, size: size)
-            let outReal = URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath().path
-            if outReal == inputReal {
-                entry.outputs.append(.init(path: out, size: size,
-                                           status: .failed(reason: "output would replace the input; choose another output folder")))
-                terminal.error("\(input.path): error: output \(out) would replace the input; choose another output folder")
-                continue
+        if let message = plan.renameMessage(input) { entry.warnings.append(message) }
+        func reportPath(_ relative: BytePath) -> String {
+            let p = settings.output.appending(relative)
+            return p.string ?? p.display
+        }
+        guard let ownership else {
+            let reason: String
+            if case .failure(let e) = opened { reason = e.description } else { reason = "the output folder cannot be used" }
+            return fail(&entry, input, reason, targets: settings.options.sizes.map { ($0, plan.relativePath(for: input, size: $0)) })
+        }
+        let folder = ownership.manifest.folder
+        let absoluteInput = Self.absolute(input.location)
+        let fingerprint = try? FileStatus.of(input.location)
+        var bytes: [UInt8]? = nil
+        var readError: FileError? = nil
+        var digest: String? = nil
+        func inputBytes() -> [UInt8]? {
+            if bytes == nil && readError == nil {
+                do throws(FileError) { bytes = try FileSystem.readFile(input.location) } catch { readError = error }
             }
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out, isDirectory: &isDir) {
-                if isDir.boolValue {
-                    entry.outputs.append(.init(path: out, size: size, status: .failed(reason: "output path is a folder")))
-                    terminal.error("\(input.path): error: output path \(out) is a folder")
-                    continue
-                }
-                let recorded = manifest.entry(for: relativeOutput(out))
-                if !settings.force, let r = recorded, r.settings == settingsKey(size),
-                   let fp = Manifest.fingerprint(input.path), fp.bytes == r.inputBytes, fp.modified == r.inputModified,
-                   Manifest.fingerprint(out)?.bytes == r.outputBytes {
-                    entry.outputs.append(.init(path: out, size: size, status: .upToDate))
-                    continue
-                }
-                // Outputs we wrote before (with other settings or from another input version) are
-                // ours to redo; anything else is the user's and is replaced only when asked.
-                if recorded == nil && !settings.overwrite && !settings.force {
-                    entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: "exists (use --overwrite to replace)")))
-                    continue
-                }
+            return bytes
+        }
+        func inputDigest() -> String? {
+            if digest == nil, let b = inputBytes() { digest = SHA256.hex(b) }
+            return digest
+        }
+
+        var targets: [Target] = []
+        for size in settings.options.sizes {
+            let relative = plan.relativePath(for: input, size: size)
+            let verdict = ownership.verdict(for: relative, input: absoluteInput, settings: settingsKey(size),
+                                            inputFingerprint: fingerprint, inputDigest: inputDigest)
+            switch verdict {
+            case .upToDate:
+                entry.outputs.append(.init(path: reportPath(relative), size: size, status: .upToDate))
+            case .keep(let reason):
+                entry.outputs.append(.init(path: reportPath(relative), size: size, status: .skipped(reason: reason.description)))
+            case .refuse(let reason):
+                entry.outputs.append(.init(path: reportPath(relative), size: size, status: .failed(reason: reason.description)))
+                terminal.error("\(input.location.display): error: \(folder.path(relative).display): \(reason)")
+            case .create, .redo, .adoptIfIdentical, .replaceTheirs:
+                targets.append(Target(size: size, relative: relative, verdict: verdict))
             }
-            targets.append((size, out))
         }
         if targets.isEmpty { return entry }
-        options.sizes = targets.map { $0.0 }
+        var options = settings.options
+        options.sizes = targets.map(\.size)
 
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input.path)))
-        } catch {
-            return fail(&entry, input, "cannot read: \((error as NSError).localizedDescription)", targets: targets)
+        guard let source = inputBytes() else {
+            let problem = readError?.problem.description ?? "cannot read the file"
+            return fail(&entry, input, problem, targets: targets.map { ($0.size, $0.relative) })
         }
         let result: ConversionResult
         do {
-            result = try StickerConverter.convert(bytes, options: options)
+            result = try StickerConverter.convert(source, options: options)
         } catch {
-            return fail(&entry, input, "\(error)", targets: targets)
+            return fail(&entry, input, "\(error)", targets: targets.map { ($0.size, $0.relative) })
         }
         entry.format = result.format
         entry.width = result.width
         entry.height = result.height
         entry.frames = result.frames
-        entry.warnings = result.warnings
-        if let ext = extensionMismatch(input.path, result.format) {
+        entry.warnings += result.warnings
+        if let ext = extensionMismatch(input.location, result.format) {
             entry.warnings.append(ext)
         }
-        for w in entry.warnings { terminal.note("\(input.path): note: \(w)") }
+        for w in entry.warnings where w != plan.renameMessage(input) { terminal.note("\(input.location.display): note: \(w)") }
         for (size, outcome) in result.outputs {
-            let out = targets.first { $0.0 == size }!.1
+            let target = targets.first { $0.size == size }!
+            let out = reportPath(target.relative)
             switch outcome {
             case .success(let sticker):
-                do {
-                    try AtomicFile.write(sticker.bytes, to: out)
-                    if let fp = Manifest.fingerprint(input.path) {
-                        manifest.record(.init(output: relativeOutput(out), input: input.path, inputBytes: fp.bytes,
-                                              inputModified: fp.modified, settings: settingsKey(size),
-                                              outputBytes: sticker.bytes.count))
+                let record = { (written: FileStatus) in
+                    ManifestRecord(version: ManifestRecord.currentVersion, output: target.relative, size: size,
+                                   name: plan.name(for: input), input: absoluteInput, inputBytes: fingerprint?.bytes ?? source.count,
+                                   inputModifiedNanoseconds: fingerprint?.modifiedNanoseconds, inputSHA256: inputDigest(),
+                                   settings: settingsKey(size), outputBytes: written.bytes,
+                                   outputModifiedNanoseconds: written.modifiedNanoseconds, outputInode: written.id.inode,
+                                   outputSHA256: SHA256.hex(sticker.bytes))
+                }
+                if case .adoptIfIdentical(let existing) = target.verdict {
+                    guard (try? folder.read(target.relative)) == sticker.bytes else {
+                        entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: Ownership.KeepReason.notOurs.description)))
+                        continue
+                    }
+                    do throws(FileError) {
+                        try ownership.manifest.append(record(existing))
+                        entry.outputs.append(.init(path: out, size: size, status: .adopted))
+                    } catch {
+                        entry.outputs.append(.init(path: out, size: size, status: .failed(reason: error.description)))
+                        terminal.error("\(input.location.display): error: \(error)")
+                    }
+                    continue
+                }
+                do throws(FileError) {
+                    try folder.write(sticker.bytes, to: target.relative) { written throws(FileError) in
+                        try ownership.manifest.append(record(written))
                     }
                     entry.outputs.append(.init(path: out, size: size, status: .written, details: sticker.report))
-                    for w in sticker.report.warnings { terminal.note("\(input.path) [\(size.rawValue)]: warning: \(w)") }
-                    if settings.verbose { terminal.note("\(input.path) [\(size.rawValue)]: \(Self.describe(sticker.report))") }
+                    for w in sticker.report.warnings { terminal.note("\(input.location.display) [\(size.rawValue)]: warning: \(w)") }
+                    if settings.verbose { terminal.note("\(input.location.display) [\(size.rawValue)]: \(Self.describe(sticker.report))") }
                 } catch {
-                    entry.outputs.append(.init(path: out, size: size, status: .failed(reason: "\(error)")))
-                    terminal.error("\(input.path): error: \(error)")
+                    let reason = error.operation == .record ? "\(error); \(out) was not written" : error.description
+                    entry.outputs.append(.init(path: out, size: size, status: .failed(reason: reason)))
+                    terminal.error("\(input.location.display): error: \(reason)")
                 }
             case .failure(let e):
                 if case .belowMinimumQuality = e {
                     entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: e.description)))
-                    terminal.error("\(input.path) [\(size.rawValue)]: skipped: \(e)")
+                    terminal.error("\(input.location.display) [\(size.rawValue)]: skipped: \(e)")
                 } else {
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: e.description)))
-                    terminal.error("\(input.path) [\(size.rawValue)]: error: \(e)")
+                    terminal.error("\(input.location.display) [\(size.rawValue)]: error: \(e)")
                 }
             }
         }
@@ -176,12 +308,13 @@ struct BatchRunner: Sendable {
     }
 
     private func fail(_ entry: inout BatchReport.File, _ input: InputFile, _ message: String,
-                      targets: [(StickerSize, String)]) -> BatchReport.File {
+                      targets: [(StickerSize, BytePath)]) -> BatchReport.File {
         entry.error = message
-        terminal.error("\(input.path): error: \(message)")
+        terminal.error("\(input.location.display): error: \(message)")
         // Counts are per output: a file that cannot be read fails every size asked of it.
-        for (size, out) in targets {
-            entry.outputs.append(.init(path: out, size: size, status: .failed(reason: message)))
+        for (size, relative) in targets {
+            let p = settings.output.appending(relative)
+            entry.outputs.append(.init(path: p.string ?? p.display, size: size, status: .failed(reason: message)))
         }
         return entry
     }
@@ -199,8 +332,8 @@ struct BatchRunner: Sendable {
     }
 
     /// A note when the name promises another format than the bytes hold (the bytes decide).
-    private func extensionMismatch(_ path: String, _ format: ImageFormat) -> String? {
-        let ext = (path as NSString).pathExtension.lowercased()
+    private func extensionMismatch(_ path: BytePath, _ format: ImageFormat) -> String? {
+        let ext = path.lowercasedExtension
         guard ImageFormat.readableExtensions.contains(ext), !format.fileExtensions.contains(ext) else { return nil }
         return "named .\(ext) but holds \(format.displayName) data; read as \(format.displayName)"
     }

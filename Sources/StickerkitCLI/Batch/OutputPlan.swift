@@ -1,45 +1,90 @@
-import Foundation
 import StickerKit
 
-/// Where each input's stickers go: `DIR/[size/]relative/path/name.png`. Two inputs that would
-/// land on the same output never overwrite each other: the later ones (in input order) keep
-/// their original extension in the name (`cat.jpg.png`) and get a warning.
+/// Where each input's stickers go: `DIR/[size/]name`, where the name is the input's relative
+/// path with `.png` for its extension. Names are stable across runs: an input whose sticker
+/// stickerkit wrote before keeps that name (the manifest records it). Two inputs never share a
+/// name: a newcomer whose name is taken (by a recorded input, or by an earlier input in input
+/// order) keeps its extension in the name (`cat.gif.png`, then `cat.gif-2.png`, …), and every
+/// such rename is reported. Names are compared ignoring case, as macOS's file system does.
 struct OutputPlan: Sendable {
+    /// A name other than the input's own, and why.
+    struct Rename: Sendable, Equatable {
+        var name: BytePath
+        /// The input whose sticker has the name this one would have had.
+        var holder: InputFile?
+        /// Whether the name was given in an earlier run (and recorded).
+        var recorded: Bool
+    }
+
     let directory: String
     let sizes: [StickerSize]
     /// One folder per size when more than one size is written.
     var perSizeFolders: Bool { sizes.count > 1 }
-    private(set) var stems: [InputFile: String] = [:]
-    private(set) var renamed: [InputFile: String] = [:]
+    private(set) var names: [InputFile: BytePath] = [:]
+    private(set) var renames: [InputFile: Rename] = [:]
 
+    /// A plan with the default names (no earlier run).
     init(directory: String, sizes: [StickerSize], inputs: [InputFile]) {
+        self.init(directory: directory, sizes: sizes, inputs: inputs, recordedName: { _ in nil })
+    }
+
+    /// A plan in which every input with a recorded name keeps it.
+    init(directory: String, sizes: [StickerSize], inputs: [InputFile], recordedName: (InputFile) -> BytePath?) {
         self.directory = directory
         self.sizes = sizes
         var taken: [String: InputFile] = [:]
+        func key(_ name: BytePath) -> String { name.display.lowercased() }
         for input in inputs {
-            let rel = input.relativePath
-            let base = (rel as NSString).deletingPathExtension
-            var stem = base
-            if taken[stem.lowercased()] != nil {
-                stem = rel
-                var k = 2
-                while taken[stem.lowercased()] != nil { stem = "\(rel)-\(k)"; k += 1 }
-                renamed[input] = stem + ".png"
-            }
-            taken[stem.lowercased()] = input
-            stems[input] = stem
+            guard let name = recordedName(input), taken[key(name)] == nil else { continue }
+            taken[key(name)] = input
+            names[input] = name
+            if name != Self.defaultName(input) { renames[input] = Rename(name: name, holder: nil, recorded: true) }
         }
+        for input in inputs where names[input] == nil {
+            var name = Self.defaultName(input)
+            if let holder = taken[key(name)] {
+                name = input.relative.appendingSuffix(".png")
+                var k = 2
+                while taken[key(name)] != nil {
+                    name = input.relative.appendingSuffix("-\(k).png")
+                    k += 1
+                }
+                renames[input] = Rename(name: name, holder: holder, recorded: false)
+            }
+            taken[key(name)] = input
+            names[input] = name
+        }
+    }
+
+    /// `sub/cat.png` for `sub/cat.gif`.
+    static func defaultName(_ input: InputFile) -> BytePath {
+        input.relative.deletingExtension.appendingSuffix(".png")
+    }
+
+    /// Every input the plan names.
+    var inputs: [InputFile] { Array(names.keys) }
+
+    /// The name of `input`'s stickers, without the size folder.
+    func name(for input: InputFile) -> BytePath { names[input] ?? Self.defaultName(input) }
+
+    /// The path of `input`'s sticker at `size`, relative to the output folder.
+    func relativePath(for input: InputFile, size: StickerSize) -> BytePath {
+        perSizeFolders ? BytePath(size.rawValue).appending(name(for: input)) : name(for: input)
     }
 
     /// The output path of `input` at `size`.
     func path(for input: InputFile, size: StickerSize) -> String {
-        let rel = (stems[input] ?? input.relativePath) + ".png"
-        let folder = perSizeFolders ? (directory as NSString).appendingPathComponent(size.rawValue) : directory
-        return (folder as NSString).appendingPathComponent(rel)
+        let p = BytePath(directory).appending(relativePath(for: input, size: size))
+        return p.string ?? p.display
     }
 
-    /// Inputs written under another name than their own, with that name (see the type's comment).
-    func renamedInputs(_ inputs: [InputFile]) -> [(InputFile, String)] {
-        inputs.compactMap { i in renamed[i].map { (i, $0) } }
+    /// The warning for a renamed input, for stderr and the report.
+    func renameMessage(_ input: InputFile) -> String? {
+        guard let r = renames[input] else { return nil }
+        if r.recorded {
+            return "written as \(r.name.display), the name it was given in an earlier run (its own name was taken then)"
+        }
+        let holder = r.holder.map { " by \($0.location.display)" } ?? ""
+        return "\(Self.defaultName(input).display) is taken\(holder); written as \(r.name.display)"
     }
 }

@@ -6,7 +6,8 @@ import Darwin
 #endif
 
 /// Writing to the terminal: one-line messages on stderr, and a progress line that is redrawn in
-/// place when stderr is a terminal.
+/// place when stderr is a terminal. Every message is escaped (`MessageText`): a file name cannot
+/// break `PATH: error: WHAT` into two lines or rewrite the screen.
 final class Terminal: Sendable {
     let isTTY: Bool
     let quiet: Bool
@@ -25,7 +26,11 @@ final class Terminal: Sendable {
     /// An error line: always shown.
     func error(_ line: String) { emit(line) }
 
-    /// A warning or note: only on a terminal without --quiet.
+    /// A warning the user must see (a renamed output, a skipped link, a rebuilt manifest):
+    /// shown unless --quiet, whether or not stderr is a terminal.
+    func warning(_ line: String) { if !quiet { emit(line) } }
+
+    /// A note: only on a terminal without --quiet.
     func note(_ line: String) { if chatty { emit(line) } }
 
     func progress(_ line: String) {
@@ -46,7 +51,7 @@ final class Terminal: Sendable {
         progressShown.withLock { shown in
             let prefix = shown ? "\r\u{1B}[2K" : ""
             shown = false
-            FileHandle.standardError.write(Data((prefix + line + "\n").utf8))
+            FileHandle.standardError.write(Data((prefix + MessageText.escape(line) + "\n").utf8))
         }
     }
 }

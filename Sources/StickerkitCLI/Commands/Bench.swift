@@ -12,13 +12,12 @@ struct Bench: ParsableCommand {
         end-to-end throughput: stickers per second and input megapixels per second.
         """)
 
-    @Argument(help: "Files or folders to measure (default: samples).")
+    @Argument(help: "Files or folders to measure (default: samples).", completion: .file())
     var inputs: [String] = ["samples"]
 
     @OptionGroup var conversion: ConversionFlags
 
-    @Option(name: .shortAndLong, help: "Parallel jobs for the all-cores run (default: all cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     @Option(name: .long, help: "Runs of each configuration; the fastest is reported.")
     var repeats: Int = 1
@@ -47,18 +46,25 @@ struct Bench: ParsableCommand {
     }
 
     func validate() throws {
-        if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1") }
         if repeats < 1 { throw ValidationError("--repeats must be at least 1") }
     }
 
     func run() throws {
         let options = try conversion.conversionOptions()
-        let found = InputDiscovery.discover(inputs)
-        for m in found.missing { FileHandle.standardError.write(Data("\(m.path): error: \(m.reason)\n".utf8)) }
-        guard !found.files.isEmpty else { throw ValidationError("no images found in \(inputs.joined(separator: ", "))") }
+        let terminal = Terminal(quiet: false)
+        let found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init())
+        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        for n in found.notices { terminal.warning(n.line) }
+        guard found.missing.isEmpty else { throw ExitCode(1) }
         // Read every file first: the benchmark measures the pipeline, not the disk.
-        let datas: [[UInt8]] = try found.files.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0.path))) }
-        let all = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        var datas: [[UInt8]] = []
+        for file in found.files {
+            do throws(FileError) { datas.append(try FileSystem.readFile(file.location)) } catch {
+                terminal.error("\(file.location.display): error: \(error.problem)")
+                throw ExitCode(1)
+            }
+        }
+        let all = jobs.count
         var runs: [Run] = []
         var outputBytes = 0
         for j in Set([1, all]).sorted() {

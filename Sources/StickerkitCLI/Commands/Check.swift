@@ -1,18 +1,30 @@
 import ArgumentParser
 import Foundation
 import StickerKit
+import StickerPackaging
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check sticker files and folders against Messages' rules.",
         discussion: """
         Checks format (PNG/APNG recommended; GIF/JPEG accepted with a warning), square \
-        300/408/618 px, the byte budget, transparency, animation timing, and one size per folder. \
-        Folders are searched recursively for image files; an .xcstickers catalog's icon set is \
-        skipped. Exit status: 0 when no errors were found, 1 otherwise.
+        300/408/618 px, the byte budget (a file over Messages' 500,000 bytes is a warning even \
+        within a larger --max-kb), transparency, animation timing, and one size per folder. \
+        Folders are searched recursively for image files.
+
+        A sticker catalog (NAME.xcstickers, also when found in a folder) is checked against \
+        Apple's Asset Catalog Format Reference: one sticker pack whose Contents.json has a \
+        grid-size and lists every sticker folder, each listed folder present; each sticker's \
+        Contents.json naming an image that is there, nothing unlisted beside it, the image checked \
+        as above at the pack's grid size; a .stickersequence as one sticker (its timing keys, its \
+        frames present and alike, their bytes together within the budget); the iMessage App Icon \
+        set with every slot of Apple's table filled by an opaque PNG of exactly its size. Each \
+        finding names its path inside the catalog. A .stickerpack folder is checked the same way \
+        on its own.
+        Exit status: 0 when no errors were found, 1 otherwise, 2 usage error.
         """)
 
-    @Argument(help: "Sticker files or folders.")
+    @Argument(help: "Sticker files, folders or catalogs.", completion: .file())
     var paths: [String]
 
     @OptionGroup var budget: BudgetFlags

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StickerKit
+import StickerPackaging
 
 struct Icons: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,19 +9,37 @@ struct Icons: ParsableCommand {
         discussion: """
         Writes every entry of Apple's table (iPhone 29pt @2x/@3x, 60×45pt @2x/@3x; iPad 29pt @2x, \
         67×50pt @2x, 74×55pt @2x; Messages 27×20pt and 32×24pt @2x/@3x; App Store 1024×1024 and \
-        1024×768), each an opaque PNG of exactly its size (cover fit, centred; transparency \
-        composited over --background), with its Contents.json. When DIR does not end in \
-        .stickersiconset, the set is written to DIR/iMessage App Icon.stickersiconset.
+        1024×768), each an opaque PNG of exactly its size (transparency composited over \
+        --background), with its Contents.json. --fit cover (default) fills every icon and crops the \
+        overflow evenly; --fit contain shows the whole image, centred, padded with the background. \
+        Warns when the source is not square, when icons are enlarged (a source under 1024 px), and \
+        when icons come out one flat colour (white artwork on white, or cropped away).
+
+        When DIR does not end in .stickersiconset, the set is written to \
+        DIR/iMessage App Icon.stickersiconset — so `-o My.xcstickers` adds it to a sticker catalog. \
+        The set is built beside its place and renamed into it; a set holding icons stickerkit does \
+        not write is replaced only with --overwrite.
+        Exit status: 0 written, 1 the image could not be read, 2 usage error (e.g. DIR is a file).
         """)
 
-    @Argument(help: "Source image (ideally at least 1024 px; non-square images are cropped per entry).")
+    @Argument(help: "Source image (ideally square and at least 1024 px).", completion: .file())
     var image: String
 
-    @Option(name: .shortAndLong, help: "Output folder.")
+    @Option(name: .shortAndLong, help: "Folder to write the icon set in, or the NAME.stickersiconset folder itself.",
+            completion: .directory)
     var output: String
 
     @Option(name: .long, help: "Colour behind transparent pixels: #RRGGBB or a name (white, black, …).")
     var background: String = "white"
+
+    @Option(name: .long, help: "cover: fill every icon, crop the overflow; contain: the whole image, padded with the background.")
+    var fit: FitMode = .cover
+
+    @Flag(name: .long, help: "Replace an icon set that holds icons stickerkit did not make.")
+    var overwrite = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
 
     func validate() throws {
         _ = try ColorArgument.parse(background)
@@ -28,27 +47,44 @@ struct Icons: ParsableCommand {
 
     func run() throws {
         let dir = Icons.iconSetPath(output)
-        let set = try Icons.render(image, background: try ColorArgument.parse(background))
-        do {
-            try set.write(into: dir)
-        } catch {
-            throw CommandFailure("\(dir): error: \(error)")
+        // The folder the set goes in must be a folder (or not exist yet).
+        let parent = output.hasSuffix(".stickersiconset") ? (output as NSString).deletingLastPathComponent : output
+        if !parent.isEmpty, let problem = PathProblem.of(parent, expecting: .folder), problem != "no such folder" {
+            throw CommandExit.usage("\(parent): error: \(problem); -o takes the folder to write the icon set in")
         }
-        print("\(set.slots.count) icons written to \(dir)")
+        let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit)
+        if !quiet {
+            for w in set.warnings { FileHandle.standardError.write(Data("\(image): warning: \(w)\n".utf8)) }
+        }
+        do {
+            try set.replace(dir, overwrite: overwrite)
+        } catch let e as PackError {
+            switch e {
+            case let .iconSetNotStickerkits(path, files):
+                throw CommandExit.usage("\(path): error: holds icons stickerkit did not make (\(files.joined(separator: ", "))); "
+                                        + "--overwrite replaces them")
+            case let .notACatalog(path, _):
+                throw CommandExit.usage("\(path): error: is a file, not an icon set folder; --overwrite replaces it")
+            default:
+                throw CommandExit.failure("\(dir): error: \(e)")
+            }
+        }
+        if !quiet { print("\(set.slots.count) icons written to \(dir)") }
     }
 
     static func iconSetPath(_ output: String) -> String {
         output.hasSuffix(".stickersiconset") ? output : (output as NSString).appendingPathComponent(StickerCatalog.iconSetFolderName)
     }
 
-    static func render(_ path: String, background: RGBA) throws -> IconSetFiles {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path): error: cannot read the file")
+    /// The icon set of the image at `path`, or one line naming why not (exit 1).
+    static func render(_ path: String, background: RGBA, fit: FitMode) throws -> IconSetFiles {
+        guard PathProblem.of(path, expecting: .file) == nil, let data = FileManager.default.contents(atPath: path) else {
+            throw CommandExit.failure("\(path): error: \(PathProblem.describe(path, expecting: .file))")
         }
         do {
-            return try IconSetFiles.render(try Artwork.firstFrame([UInt8](data)), background: background)
+            return try IconSetFiles.render(try Artwork.firstFrame([UInt8](data)), background: background, fit: fit)
         } catch {
-            throw CommandFailure("\(path): error: \(error)")
+            throw CommandExit.failure("\(path): error: \(error)")
         }
     }
 }

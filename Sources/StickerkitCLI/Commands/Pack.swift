@@ -1,50 +1,67 @@
 import ArgumentParser
 import Foundation
 import StickerKit
+import StickerPackaging
 
 struct Pack: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert artwork into an Xcode sticker catalog (NAME.xcstickers).",
+        abstract: "Convert artwork into an Xcode sticker catalog (NAME.xcstickers), or update one.",
         discussion: """
         Converts every input as `resize` does (one --size, the byte budget, animations as APNG) and \
-        writes a standalone sticker catalog Xcode opens without edits: root Contents.json, \
-        "Sticker Pack.stickerpack" with the grid size and the stickers sorted by name (ignoring \
-        case, then by UTF-8 bytes), one NAME.sticker per sticker with its accessibility label, and \
-        with --icon the "iMessage App Icon.stickersiconset".
+        writes a sticker catalog Xcode opens without edits: root Contents.json, "Sticker \
+        Pack.stickerpack" with the grid size and the stickers in order, one NAME.sticker per sticker \
+        with its accessibility label, and with --icon the "iMessage App Icon.stickersiconset".
 
-        Labels come from --labels (CSV rows `file,label` or JSON {"file": "label"}; a file is \
-        matched by path, name, or name without extension) or from the file name: happy_cat-2.png → \
-        "Happy cat 2".
+        Into an existing catalog, pack updates: the stickers it made from these inputs are added or \
+        replaced, those it made earlier from inputs not given this time stay (--prune removes them), \
+        and everything it did not make stays as it is — hand-made stickers, other sets, any file, \
+        the icon set when --icon is not given. A sticker stickerkit made and someone edited since is \
+        kept too (--overwrite replaces it). What stickerkit made is recorded in the catalog's hidden \
+        .stickerkit.json, which Xcode passes over and git keeps with the project. A file or folder \
+        at -o that is not a catalog is never replaced without --overwrite.
+
+        Order: the labels file's row order when --labels is given (stickers without a row follow), \
+        else natural order (sticker2 before sticker10); stickers pack did not make follow in the \
+        order the pack listed them. Labels come from --labels (CSV rows `file,label` or JSON \
+        {"file": "label"}; a file is matched by path, name, or name without extension; an empty \
+        label means the derived one) or from the file name: happy_cat-2.png → "Happy cat 2". \
+        Folder names keep the artist's wording; characters a folder cannot hold become _ and names \
+        taken (ignoring case) get a number: both are reported.
 
         With --frame-folders (or --sequences), a frame folder — a folder without subfolders holding \
         two or more images all named one prefix plus a number (wave_01.png, wave_02.png, … or 1.png, \
         2.png, …) — becomes one animated sticker played at --fps, in number order: with --sequences a \
         NAME.stickersequence of PNG frames (the budget shared between the frames), otherwise an APNG \
-        NAME.sticker. Without either flag every image is its own sticker, so a folder of \
-        sticker1.png, sticker2.png, … is never merged into one animation by surprise.
+        NAME.sticker.
 
-        Converted stickers are kept in a hidden folder beside the catalog (.NAME.xcstickers.cache) \
-        so that a rerun only converts inputs or settings that changed; the catalog itself is \
-        rebuilt in a temporary folder and renamed into place.
+        Converted stickers are cached outside the project (~/Library/Caches/stickerkit on macOS, \
+        $XDG_CACHE_HOME/stickerkit or ~/.cache/stickerkit elsewhere; --cache DIR to choose), so that \
+        a rerun converts only inputs or settings that changed. Sticker catalogs and the cache are never read \
+        as inputs. The catalog is built in a temporary folder beside it and renamed into place.
         Exit status: 0 all converted, 1 some inputs failed (the catalog holds the rest), 2 usage error.
         """)
 
-    @Argument(help: "Input files or folders (searched recursively).")
+    @Argument(help: ArgumentHelp("Input files or folders (searched recursively).", valueName: "input"),
+              completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The catalog to write, NAME.xcstickers.")
+    @Option(name: .shortAndLong, help: "The catalog to write or update, NAME.xcstickers.", completion: .directory)
     var output: String
 
     @OptionGroup var conversion: ConversionFlags
 
-    @Option(name: .long, help: "Accessibility labels: a CSV (file,label) or JSON ({\"file\": \"label\"}) file.")
+    @Option(name: .long, help: "Accessibility labels and sticker order: a CSV (file,label) or JSON ({\"file\": \"label\"}) file.",
+            completion: .file(extensions: ["csv", "json"]))
     var labels: String?
 
-    @Option(name: .long, help: "Also write the iMessage app icon set from this image.")
+    @Option(name: .long, help: "Also write the iMessage app icon set from this image.", completion: .file())
     var icon: String?
 
     @Option(name: .customLong("icon-background"), help: "Colour behind transparent icon pixels: #RRGGBB or a name.")
     var iconBackground: String = "white"
+
+    @Option(name: .customLong("icon-fit"), help: "Icons: cover (fill, crop the overflow) or contain (whole image, padded).")
+    var iconFit: FitMode = .cover
 
     @Flag(name: .customLong("frame-folders"), help: "Treat folders of numbered frames (wave_01.png, wave_02.png, …) as one animated sticker each.")
     var frameFolders = false
@@ -55,11 +72,25 @@ struct Pack: ParsableCommand {
     @Option(name: .long, help: "Frame rate of frame folders.")
     var fps: Double = 10
 
+    @Flag(name: .long, help: "Remove the stickers pack made earlier from inputs not given this time.")
+    var prune = false
+
+    @Flag(name: .long, help: "Replace what pack did not make: a file or non-catalog folder at -o, stickers edited since pack made them, a hand-made icon set (with --icon).")
+    var overwrite = false
+
+    @Option(name: .long, help: "Conversion cache folder (default: in the user's cache folder, outside the project).",
+            completion: .directory)
+    var cache: String?
+
     @Option(name: .shortAndLong, help: "Files converted at once (default: all cores).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Convert every input again, even those that are up to date.")
     var force = false
+
+    @Option(name: .long, help: "Write a JSON report of the catalog's stickers, renames, warnings and inputs to this path.",
+            completion: .file(extensions: ["json"]))
+    var report: String?
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -72,86 +103,205 @@ struct Pack: ParsableCommand {
         }
         if !(fps > 0 && fps <= 120) { throw ValidationError("--fps must be above 0 and at most 120") }
         if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let cache, PackCache.isInside(cache, output) {
+            throw ValidationError("--cache \(cache) is inside the catalog; Xcode would compile it: choose a folder outside")
+        }
         _ = try ColorArgument.parse(iconBackground)
     }
 
     func run() throws {
+        let started = Date()
         let terminal = Terminal(quiet: quiet)
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
+        let log = WarningLog(terminal: terminal)
         let options = try conversion.conversionOptions()
         let size = options.sizes[0]
-        let labelFile: StickerLabels?
-        if let labels {
-            guard let data = FileManager.default.contents(atPath: labels) else {
-                throw ValidationError("--labels \(labels): cannot read the file")
-            }
-            do { labelFile = try StickerLabels(data: [UInt8](data), fileName: labels) } catch {
-                throw ValidationError("--labels \(error)")
-            }
-        } else {
-            labelFile = nil
+        let update = StickerCatalog.UpdateOptions(prune: prune, overwrite: overwrite)
+
+        // 0. Everything that can stop the run before any work: the path, the labels, the icon.
+        do {
+            try StickerCatalog.checkTarget(output, options: update, withIconSet: icon != nil)
+        } catch let e as PackError {
+            throw CommandExit.usage(Pack.explain(e))
         }
-        func label(_ path: String, _ name: String) -> String {
-            labelFile?.label(for: path) ?? StickerNaming.label(fromFileName: name)
+        let labelFile = try labels.map(Pack.readLabels)
+        var iconSet: IconSetFiles?
+        if let icon {
+            iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground), fit: iconFit)
+            for w in iconSet!.warnings { log.warn(icon, w.description) }
+        }
+        if options.maxBytes > ByteBudget.messages {
+            log.warn(output, "budget \(StickerChecker.grouped(options.maxBytes)) bytes is above Messages' limit of "
+                     + "\(StickerChecker.grouped(ByteBudget.messages)): Messages refuses larger stickers")
         }
 
-        // 1. Frame folders, then every other image through resize's batch machinery.
-        let frameFolders = (self.frameFolders || sequences) ? FrameFolder.find(in: inputs) : []
-        let framePaths = Set(frameFolders.flatMap(\.frames))
+        // 1. Inputs: never a catalog or the cache; frame folders apart.
+        let cacheDir = cache ?? PackCache.defaultDirectory(for: output)
         let found = InputDiscovery.discover(inputs)
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
-        let files = found.files.filter { !framePaths.contains($0.path) }
-        let cache = PackInputs.cacheDirectory(for: output)
-        let plan = OutputPlan(directory: cache, sizes: [size], inputs: files)
-        let runner = BatchRunner(settings: .init(options: options, outputDirectory: cache,
+        for arg in inputs where StickerCatalog.holds(arg) {
+            log.warn(arg, "a sticker catalog is never read as artwork; skipped")
+        }
+        let folders = (frameFolders || sequences) ? FrameFolder.find(in: inputs, excluding: [cacheDir]) : []
+        let framePaths = Set(folders.flatMap(\.frames))
+        let files = found.files.filter {
+            !framePaths.contains($0.path) && !StickerCatalog.holds($0.path) && !PackCache.isInside($0.path, cacheDir)
+        }
+        if files.isEmpty && folders.isEmpty {
+            terminal.error("stickerkit: no images found in \(inputs.joined(separator: ", "))")
+            throw ExitCode(1)
+        }
+
+        // 2. Convert, through the cache: files by the batch runner, frame folders here.
+        let keyed = files.map { InputFile(path: $0.path, relativePath: PackCache.entryName(for: $0.path)) }
+        let plan = OutputPlan(directory: cacheDir, sizes: [size], inputs: keyed)
+        let runner = BatchRunner(settings: .init(options: options, outputDirectory: cacheDir,
                                                  jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                                  overwrite: true, force: force),
                                  terminal: terminal)
-        let reports = runner.run(files, plan: plan)
-        let counts = BatchCounts(reports)
-        var failed = found.missing.count
-        var stickers: [CatalogSticker] = []
-        for (file, report) in zip(files, reports) {
-            guard let out = report.outputs.first(where: { $0.status.hasSticker }),
-                  let data = FileManager.default.contents(atPath: out.path) else {
-                failed += 1
-                continue
-            }
-            let name = ((file.relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
-            stickers.append(CatalogSticker(name: name, label: label(file.path, (file.path as NSString).lastPathComponent),
-                                           content: .file(bytes: [UInt8](data), fileExtension: "png")))
-        }
-        for folder in frameFolders {
-            let name = folder.stickerName
-            do {
-                let content = try PackInputs.convertFrames(folder.frames, options: options, fps: fps, sequence: sequences)
-                stickers.append(CatalogSticker(name: name, label: label(folder.path, name), content: content))
-            } catch {
-                terminal.error("\(folder.path): error: \(error)")
-                failed += 1
+        var reports = runner.run(keyed, plan: plan)
+        PackCache(directory: cacheDir).removeStale(keeping: Set(keyed.map { (plan.path(for: $0, size: size) as NSString).lastPathComponent }))
+        if !terminal.chatty && !quiet {
+            // On a terminal the runner showed these already.
+            for r in reports {
+                for w in r.warnings { log.warn(r.input, w) }
+                for o in r.outputs { for w in o.details?.warnings ?? [] { log.warn(r.input, w) } }
             }
         }
 
-        // 2. The icon set, then the catalog, written atomically.
-        var iconSet: IconSetFiles?
-        if let icon {
-            iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground))
+        var stickers: [CatalogSticker] = []
+        var failedSources = Set<String>()
+        var labelUse = LabelUse(labelFile)
+        func sticker(_ path: String, _ name: String, _ content: CatalogSticker.Content) -> CatalogSticker {
+            let (label, rank) = labelUse.use(path, name: name)
+            return CatalogSticker(name: name, label: label, content: content, source: PackInputs.source(of: path, catalog: output), rank: rank)
         }
-        if stickers.isEmpty {
+        for (file, report) in zip(files, reports) {
+            guard let out = report.outputs.first(where: { $0.status.hasSticker }),
+                  let data = FileManager.default.contents(atPath: out.path) else {
+                failedSources.insert(PackInputs.source(of: file.path, catalog: output))
+                continue
+            }
+            let name = ((file.relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
+            stickers.append(sticker(file.path, name, .file(bytes: [UInt8](data), fileExtension: "png")))
+        }
+        var frameCounts = (converted: 0, upToDate: 0)
+        let frameCache = FrameFolderCache(cache: cacheDir)
+        let settings = runner.settingsKey(size) + " fps=\(fps) sequence=\(sequences)"
+        for folder in folders {
+            var entry = BatchReport.File(input: folder.path, frames: folder.frames.count, warnings: [], outputs: [])
+            do {
+                let made = try frameCache.sticker(of: folder, settings: settings, options: options, fps: fps, sequence: sequences, force: force)
+                if made.upToDate { frameCounts.upToDate += 1 } else { frameCounts.converted += 1 }
+                entry.outputs.append(.init(path: frameCache.folder(for: folder), size: size, status: made.upToDate ? .upToDate : .written))
+                stickers.append(sticker(folder.path, folder.stickerName, made.content))
+            } catch {
+                terminal.error("\(folder.path): error: \(error)")
+                entry.error = "\(error)"
+                entry.outputs.append(.init(path: frameCache.folder(for: folder), size: size, status: .failed(reason: "\(error)")))
+                failedSources.insert(PackInputs.source(of: folder.path, catalog: output))
+            }
+            reports.append(entry)
+        }
+        frameCache.removeStale(keeping: Set(folders.map { (frameCache.folder(for: $0) as NSString).lastPathComponent }))
+
+        // 3. Labels the user should know about.
+        if let labels {
+            for w in labelUse.warnings(given: files.map(\.path) + folders.map(\.path)) { log.warn(labels, w) }
+        }
+
+        // 4. The catalog, written or updated atomically.
+        if stickers.isEmpty && failedSources.isEmpty {
             terminal.error("stickerkit: no stickers to pack from \(inputs.joined(separator: ", "))")
             throw ExitCode(1)
         }
+        var catalog = StickerCatalog(gridSize: size, stickers: stickers, iconSet: iconSet)
+        catalog.failedSources = failedSources
+        let changes: CatalogChanges
         do {
-            try StickerCatalog(gridSize: size, stickers: stickers, iconSet: iconSet).write(to: output)
-        } catch {
-            terminal.error("\(output): error: cannot write the catalog: \(error)")
-            throw ExitCode(1)
+            changes = try catalog.write(to: output, options: update)
+        } catch let e as PackError {
+            throw CommandExit.failure(Pack.explain(e))
         }
-        let summary = "\(output): \(stickers.count) sticker\(stickers.count == 1 ? "" : "s") (\(size.rawValue), "
-            + "\(counts.converted) converted, \(counts.skipped) up to date)\(iconSet == nil ? "" : " and the app icon set")"
-            + (failed > 0 ? "; \(failed) input\(failed == 1 ? "" : "s") failed" : "")
+        let sourcePaths = Dictionary((files.map(\.path) + folders.map(\.path)).map { (PackInputs.source(of: $0, catalog: output), $0) },
+                                     uniquingKeysWith: { a, _ in a })
+        for r in changes.renames { log.warn(r.source.flatMap { sourcePaths[$0] } ?? r.wanted, r.description) }
+        for w in changes.warnings { log.warn(output, w.description) }
+
+        // 5. Summary and report.
+        let counts = BatchCounts(Array(reports.prefix(files.count)))
+        let failed = found.missing.count + failedSources.count
+        let converted = counts.converted + frameCounts.converted, upToDate = counts.skipped + frameCounts.upToDate
+        let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
+        let summary = Pack.summary(output, size: size, changes: changes, files: files.count, frameFolders: folders.count,
+                                   converted: converted, upToDate: upToDate, iconSet: iconSet != nil, failed: failed)
         if !quiet { print(summary) }
+
+        if let report {
+            let missing = found.missing.map { BatchReport.File(input: $0.path, warnings: [], error: $0.reason, outputs: []) }
+            let r = PackReport(catalog: output, gridSize: size, maxBytes: options.maxBytes, stickers: changes.entries,
+                               renames: changes.renames, warnings: log.lines, inputs: reports + missing,
+                               summary: .init(stickers: changes.stickerCount, added: changes.count(.added),
+                                              replaced: changes.count(.replaced), unchanged: changes.count(.unchanged),
+                                              removed: changes.count(.removed), keptHandMade: changes.count(.keptHandMade),
+                                              keptByStickerkit: kept, inputs: files.count + folders.count + found.missing.count,
+                                              frameFolders: folders.count, converted: converted, upToDate: upToDate, failed: failed,
+                                              iconSetWritten: iconSet != nil, seconds: Date().timeIntervalSince(started)))
+            do { try r.write(to: report) } catch {
+                terminal.error("\(report): error: cannot write the report: \(error)")
+                throw ExitCode(1)
+            }
+        }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// "NAME.xcstickers: 7 stickers (regular): 1 added, 0 replaced, 5 unchanged, 1 hand-made kept;
+    /// 5 files and 1 frame folder (1 converted, 5 up to date)".
+    static func summary(_ output: String, size: StickerSize, changes: CatalogChanges, files: Int, frameFolders: Int,
+                        converted: Int, upToDate: Int, iconSet: Bool, failed: Int) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var parts = ["\(changes.count(.added)) added", "\(changes.count(.replaced)) replaced", "\(changes.count(.unchanged)) unchanged"]
+        if changes.count(.removed) > 0 { parts.append("\(changes.count(.removed)) removed") }
+        let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
+        if kept > 0 { parts.append("\(kept) kept from earlier runs") }
+        if changes.count(.keptHandMade) > 0 { parts.append("\(changes.count(.keptHandMade)) hand-made kept") }
+        var line = "\(output): \(plural(changes.stickerCount, "sticker")) (\(size.rawValue)): " + parts.joined(separator: ", ")
+        line += "; " + plural(files, "file") + (frameFolders > 0 ? " and " + plural(frameFolders, "frame folder") : "")
+        line += " (\(converted) converted, \(upToDate) up to date)"
+        if iconSet { line += "; icon set written" }
+        if failed > 0 { line += "; \(plural(failed, "input")) failed" }
+        return line
+    }
+
+    /// The labels file, or one line naming what is wrong with it (exit 2).
+    static func readLabels(_ path: String) throws -> StickerLabels {
+        guard PathProblem.of(path, expecting: .file) == nil, let data = FileManager.default.contents(atPath: path) else {
+            throw CommandExit.usage("\(path): error: \(PathProblem.describe(path, expecting: .file))")
+        }
+        do {
+            return try StickerLabels(data: [UInt8](data), fileName: path)
+        } catch {
+            // The labels errors start with the file's name: "labels.csv: line 3 has …".
+            let text = "\(error)"
+            let what = text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
+            throw CommandExit.usage("\(path): error: \(what)")
+        }
+    }
+
+    /// A catalog error as one line, with what the user can do about it.
+    static func explain(_ e: PackError) -> String {
+        switch e {
+        case let .notACatalog(path, isFile):
+            "\(path): error: \(isFile ? "is a file" : "is a folder but not a sticker catalog"); pack writes only into catalogs "
+                + "(--overwrite replaces it)"
+        case let .iconSetNotStickerkits(path, files):
+            "\(path): error: holds icons pack did not make (\(files.joined(separator: ", "))); leave out --icon to keep them, "
+                + "or --overwrite to replace them"
+        case let .unreadableCatalogFile(path, reason):
+            "\(path): error: \(reason); fix it, or pack with --overwrite to replace the whole catalog"
+        default:
+            "\(e)"
+        }
     }
 }

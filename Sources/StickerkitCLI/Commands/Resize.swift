@@ -8,29 +8,18 @@ struct Resize: ParsableCommand {
         discussion: """
         Inputs are files or folders (searched recursively; the folder structure is mirrored in the \
         output folder). Stills become PNG, animations APNG, each exactly 300, 408 or 618 px square and \
-        within the byte budget. Existing outputs are left alone unless --overwrite.
-        Exit status: 0 all converted, 1 some files failed (each named on stderr), 2 usage error.
+        within the byte budget. The output folder's manifest records what stickerkit wrote there: \
+        up-to-date stickers are skipped, stale ones redone, and files stickerkit did not write are \
+        never replaced without --overwrite. An input keeps its output name from run to run.
+        Exit status: 0 all converted, 1 some inputs failed (each named on stderr), 2 usage error \
+        (including a problem with -o or --report, found before anything is converted).
         """)
 
-    @Argument(help: "Input files or folders.")
-    var inputs: [String]
-
-    @Option(name: .shortAndLong, help: "Output folder (created if missing).")
-    var output: String
-
+    @OptionGroup var input: InputArguments
+    @OptionGroup var output: OutputFlags
     @OptionGroup var conversion: ConversionFlags
-
-    @Option(name: .shortAndLong, help: "Files converted at once (default: all cores).")
-    var jobs: Int?
-
-    @Flag(name: .long, help: "Replace outputs that already exist (outputs stickerkit wrote itself are redone anyway when their input or settings change).")
-    var overwrite = false
-
-    @Flag(name: .long, help: "Redo every output, even those that are up to date.")
-    var force = false
-
-    @Option(name: .long, help: "Write a JSON report of every file to this path.")
-    var report: String?
+    @OptionGroup var jobs: JobsOption
+    @OptionGroup var report: ReportOption
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
@@ -42,39 +31,63 @@ struct Resize: ParsableCommand {
     var shard: String?
 
     func validate() throws {
-        if let j = jobs, j < 1 { throw ValidationError("--jobs must be at least 1") }
         if let shard { _ = try Shard(parsing: shard) }
     }
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
-        let interrupts = Interrupts(terminal: terminal)
-        defer { interrupts.stop() }
         let options = try conversion.conversionOptions()
         let started = Date()
-        var found = InputDiscovery.discover(inputs)
-        if let shard { found.files = try Shard(parsing: shard).select(found.files) }
+        let outputPath = output.path
+        let reportPath = report.path
+        let shard = try self.shard.map(Shard.init(parsing:))
+
+        // Every path problem is a usage error found before any conversion.
+        try PathChecks.checkOutputFolder(outputPath, inputs: input.paths)
+        let found = InputDiscovery.discover(input.paths, excluding: .init(outputFolders: [outputPath]))
+        if let reportPath { try PathChecks.checkReport(reportPath, inputs: found.files, outputFolder: outputPath) }
+
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
-        if found.files.isEmpty && found.missing.isEmpty {
-            terminal.error("stickerkit: no images found in \(inputs.joined(separator: ", "))")
+        for n in found.notices { terminal.warning(n.line) }
+        for n in found.skippedOutputs { terminal.note("\(n.path): note: \(n.message)") }
+        if found.skippedStickers > 0 {
+            terminal.note("stickerkit: note: \(found.skippedStickers) sticker\(found.skippedStickers == 1 ? "" : "s") written by stickerkit left out of the inputs")
         }
-        let plan = OutputPlan(directory: output, sizes: options.sizes, inputs: found.files)
-        let runner = BatchRunner(settings: .init(options: options, outputDirectory: output,
-                                                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                                 overwrite: overwrite, force: force, verbose: verbose),
-                                 terminal: terminal)
-        let files = runner.run(found.files, plan: plan)
+
+        var files: [BatchReport.File] = []
+        var notices = found.notices
+        if !found.files.isEmpty {
+            let runner = BatchRunner(settings: .init(options: options, output: outputPath, jobs: jobs.count,
+                                                     overwrite: output.overwrite, force: output.force, verbose: verbose, shard: shard),
+                                     terminal: terminal)
+            if case .failure(let e) = runner.opened { throw ValidationError("-o \(outputPath.display): \(e)") }
+            // Named from every input, so that every shard names alike; converted: this shard's.
+            let plan = runner.plan(found.files)
+            if let reportPath { try PathChecks.checkReport(reportPath, against: plan, inputs: found.files, outputFolder: outputPath) }
+            let selected = shard.map { $0.select(found.files) } ?? found.files
+            files = runner.run(selected, plan: plan)
+            runner.finish()
+            notices = runner.notices + notices
+        }
         let seconds = Date().timeIntervalSince(started)
         let counts = BatchCounts(files)
         let failedOutputs = counts.failed + found.missing.count
         let failedFiles = files.filter { f in f.outputs.contains { $0.status.isFailure } }.count + found.missing.count
-        if let report {
+        if let reportPath {
+            // A report left half-written by a killed run is a temporary file beside it.
+            _ = AtomicFile.removeStaleTemporaries(in: reportPath.parent)
             let missing = found.missing.map { BatchReport.File(input: $0.path, warnings: [], error: $0.reason, outputs: []) }
             let r = BatchReport(maxBytes: options.maxBytes, files: files + missing,
                                 summary: .init(files: files.count + found.missing.count, converted: counts.converted,
                                                skipped: counts.skipped, failed: failedOutputs,
-                                               bytesWritten: counts.bytesWritten, seconds: seconds))
-            do { try r.write(to: report) } catch { terminal.error("\(report): error: cannot write report: \(error)") ; throw ExitCode(1) }
+                                               bytesWritten: counts.bytesWritten, seconds: seconds),
+                                notices: notices.isEmpty ? nil : notices)
+            do throws(FileError) { try r.write(to: reportPath) } catch {
+                terminal.error("\(reportPath.display): error: cannot write the report: \(error.problem)")
+                throw ExitCode(1)
+            }
         }
         var summary = "\(counts.converted) stickers written (\(formatBytes(counts.bytesWritten))), \(counts.skipped) skipped, "
         summary += "\(failedOutputs) failed"
@@ -88,6 +101,6 @@ struct Resize: ParsableCommand {
             terminal.note("chosen: " + modes.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
                 .map { "\($0.value) \($0.key)" }.joined(separator: ", ") + " (--report FILE.json or -v for each sticker)")
         }
-        if failedOutputs > 0 || (found.files.isEmpty && found.missing.isEmpty) { throw ExitCode(1) }
+        if failedOutputs > 0 { throw ExitCode(1) }
     }
 }

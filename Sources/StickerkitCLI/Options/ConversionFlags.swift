@@ -1,7 +1,6 @@
 import ArgumentParser
 import StickerKit
 
-extension FitMode: ExpressibleByArgument {}
 extension Effort: ExpressibleByArgument {}
 
 /// Options shared by every command that converts (`resize`, `pack`, `bench`).
@@ -9,8 +8,10 @@ struct ConversionFlags: ParsableArguments {
     @Option(name: .long, help: "Sticker size: small (300 px), regular (408 px), large (618 px) or all.")
     var size: SizeChoice = .regular
 
-    @Option(name: .long, help: "contain: whole artwork, transparent padding; cover: fill and crop the centre.")
-    var fit: FitMode = .contain
+    @OptionGroup var fitFlags: FitFlags
+
+    /// `--fit`, contain unless given.
+    var fit: FitMode { fitFlags.mode(default: .contain) }
 
     @Flag(name: .long, help: "Crop fully transparent margins before fitting.")
     var trim = false

@@ -1,0 +1,139 @@
+import Foundation
+import StickerKit
+import ImageResize
+import PNGEncoding
+
+/// A rendered iMessage app icon set: one opaque PNG per `IconSlot` and its Contents.json.
+public struct IconSetFiles: Sendable {
+    public var slots: [IconSlot]
+    /// Encoded PNG per slot, same order as `slots`.
+    public var pngs: [[UInt8]]
+    /// What the user should look at: a source that is not square, too small, or that left icons
+    /// of one flat colour.
+    public var warnings: [IconWarning]
+
+    /// Renders every slot of `IconSlot.messagesAppIcon` from one image, each at its exact pixel
+    /// size and composited over `background`, because Apple requires app icons to be opaque.
+    /// `cover` fills each icon and crops the source's overflow evenly; `contain` shows the whole
+    /// source, centred, padded with the background.
+    public static func render(_ image: Image, background: RGBA = RGBA(255, 255, 255), fit: FitMode = .cover,
+                              effort: Effort = .default) throws -> IconSetFiles {
+        guard image.width > 0, image.height > 0 else {
+            throw ImageError(nil, IconError.emptySource(width: image.width, height: image.height))
+        }
+        let slots = IconSlot.messagesAppIcon
+        var pngs: [[UInt8]] = []
+        var cache: [String: ([UInt8], Bool)] = [:] // iPhone and iPad share 58×58
+        var flat: [String] = []
+        var flatColor = background
+        for slot in slots {
+            let key = "\(slot.pixelWidth)x\(slot.pixelHeight)"
+            if cache[key] == nil {
+                let icon = Resizer.resize(image, width: slot.pixelWidth, height: slot.pixelHeight, fit: fit, over: background)
+                let png = PNGEncoder.encode(icon, effort: effort)
+                if png.isEmpty { throw ImageError(.png, IconError.noBytes(icon: key)) }
+                let isFlat = Self.isFlat(icon)
+                if isFlat { flatColor = icon[0, 0] }
+                cache[key] = (png, isFlat)
+            }
+            let (png, isFlat) = cache[key]!
+            pngs.append(png)
+            if isFlat { flat.append(slot.fileName) }
+        }
+        var warnings: [IconWarning] = []
+        if image.width != image.height { warnings.append(.nonSquare(width: image.width, height: image.height, fit: fit)) }
+        let scales = slots.map { s -> (Double, IconSlot) in
+            let sx = Double(s.pixelWidth) / Double(image.width), sy = Double(s.pixelHeight) / Double(image.height)
+            return (fit == .cover ? max(sx, sy) : min(sx, sy), s)
+        }
+        if let worst = scales.max(by: { $0.0 < $1.0 }), worst.0 > 1 {
+            warnings.append(.enlarged(width: image.width, height: image.height, factor: worst.0,
+                                      slot: "\(worst.1.pixelWidth)x\(worst.1.pixelHeight)"))
+        }
+        if !flat.isEmpty { warnings.append(.flat(icons: flat, color: flatColor, of: slots.count)) }
+        return IconSetFiles(slots: slots, pngs: pngs, warnings: warnings)
+    }
+
+    /// No pixel differs from the first by more than 4 levels in any channel: one flat colour to
+    /// the eye, the artwork gone (white on white, or cropped away).
+    static func isFlat(_ image: Image) -> Bool {
+        let first = Array(image.pixels.prefix(4))
+        guard first.count == 4 else { return true }
+        var i = 0
+        for b in image.pixels {
+            if abs(Int(b) - Int(first[i & 3])) > 4 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    public init(slots: [IconSlot], pngs: [[UInt8]], warnings: [IconWarning] = []) {
+        self.slots = slots
+        self.pngs = pngs
+        self.warnings = warnings
+    }
+
+    /// The set's Contents.json (`images` with filename, idiom, platform, scale, size; `info`).
+    public var contentsJSON: [UInt8] {
+        let images = slots.map {
+            CatalogContents.IconSet.Image(filename: $0.fileName, idiom: $0.idiom.rawValue, platform: $0.platform?.rawValue,
+                                          scale: "\($0.scale)x", size: $0.sizeString)
+        }
+        return StickerCatalog.json(CatalogContents.IconSet(images: images))
+    }
+
+    /// Writes the PNGs and Contents.json into `directory` (created if needed).
+    public func write(into directory: String) throws {
+        let dir = URL(fileURLWithPath: directory)
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        } catch {
+            throw PackError.cannotWrite(path: dir.path, reason: CatalogFiles.reason(error))
+        }
+        for (slot, png) in zip(slots, pngs) {
+            try CatalogFiles.write(png, to: dir.appendingPathComponent(slot.fileName))
+        }
+        try CatalogFiles.write(contentsJSON, to: dir.appendingPathComponent("Contents.json"))
+    }
+
+    /// Writes the set as the folder `directory`, replacing the set there at once: built in a
+    /// hidden sibling folder, then renamed into place. A set holding files this one does not
+    /// write (hand-made icons) is replaced only with `overwrite`.
+    ///
+    /// - Throws: `PackError.iconSetNotStickerkits`, `.notACatalog` when `directory` is a file,
+    ///   `.cannotWrite`.
+    public func replace(_ directory: String, overwrite: Bool = false) throws {
+        let dest = URL(fileURLWithPath: directory).standardizedFileURL
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dest.path, isDirectory: &isDir) {
+            if !isDir.boolValue && !overwrite { throw PackError.notACatalog(path: directory, isFile: true) }
+            let foreign = foreignFiles(in: dest)
+            if isDir.boolValue && !foreign.isEmpty && !overwrite {
+                throw PackError.iconSetNotStickerkits(path: directory, files: Array(foreign.prefix(3)))
+            }
+        }
+        CatalogFiles.removeLeftovers(of: dest)
+        let parent = dest.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw PackError.cannotWrite(path: parent.path, reason: CatalogFiles.reason(error))
+        }
+        let tmp = CatalogFiles.sibling(of: dest, kind: "tmp")
+        do {
+            try write(into: tmp.path)
+        } catch {
+            try? FileManager.default.removeItem(at: tmp)
+            throw error
+        }
+        try CatalogFiles.replace(dest, with: tmp)
+    }
+
+    /// Files in the icon set folder `url` that this set does not write (hidden files and
+    /// Contents.json aside), sorted; empty when there is no such folder.
+    func foreignFiles(in url: URL) -> [String] {
+        let ours = Set(slots.map(\.fileName) + ["Contents.json"])
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") && !ours.contains($0) }.sorted()
+    }
+}

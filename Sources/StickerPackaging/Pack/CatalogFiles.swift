@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File helpers shared by the catalog and the icon set.
+enum CatalogFiles {
+    static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+
+    static func writeJSON<T: Encodable>(_ value: T, to url: URL) throws {
+        var data = try encoder().encode(value)
+        data.append(0x0A)
+        try write([UInt8](data), to: url)
+    }
+
+    static func write(_ bytes: [UInt8], to url: URL) throws {
+        do {
+            try Data(bytes).write(to: url)
+        } catch {
+            throw PackError.cannotWrite(path: url.path, reason: reason(error))
+        }
+    }
+
+    static func isFolder(_ url: URL) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    /// The system's reason, without Foundation's "The operation could not be completed" wrapper
+    /// when there is a better one.
+    static func reason(_ error: Error) -> String {
+        let e = error as NSError
+        if let posix = e.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain,
+           let text = strerror(Int32(posix.code)) {
+            return String(cString: text)
+        }
+        return e.localizedFailureReason ?? e.localizedDescription
+    }
+
+    /// Why JSON did not decode, in one line: "invalid JSON" or the missing or mistyped key.
+    static func jsonReason(_ error: Error) -> String {
+        switch error as? DecodingError {
+        case .dataCorrupted?: return "invalid JSON"
+        case let .keyNotFound(key, _)?: return "no \"\(key.stringValue)\" key"
+        case let .typeMismatch(_, context)?, let .valueNotFound(_, context)?:
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\"\(path)\" has the wrong type"
+        default: return "\(error)"
+        }
+    }
+
+    /// A name for a temporary sibling of `dest`, unique to this process: `.NAME.<kind>-PID-RANDOM`.
+    static func sibling(of dest: URL, kind: String) -> URL {
+        let token = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        return dest.deletingLastPathComponent().appendingPathComponent(".\(dest.lastPathComponent).\(kind)-\(token)")
+    }
+
+    /// Moves `new` to `dest`; an existing `dest` is moved aside first and deleted only after
+    /// the rename succeeded (restored if it failed).
+    static func replace(_ dest: URL, with new: URL) throws {
+        let fm = FileManager.default
+        do {
+            guard fm.fileExists(atPath: dest.path) else {
+                try fm.moveItem(at: new, to: dest)
+                return
+            }
+            let old = sibling(of: dest, kind: "old")
+            try fm.moveItem(at: dest, to: old)
+            do {
+                try fm.moveItem(at: new, to: dest)
+            } catch {
+                try? fm.moveItem(at: old, to: dest)
+                throw error
+            }
+            try? fm.removeItem(at: old)
+        } catch {
+            try? fm.removeItem(at: new)
+            throw PackError.cannotWrite(path: dest.path, reason: reason(error))
+        }
+    }
+
+    /// Clears what an earlier run killed mid-write left beside `dest`: its temporary copies
+    /// (`.NAME.tmp-PID-…`) are removed, and a previous version moved aside (`.NAME.old-PID-…`) is
+    /// put back when `dest` itself is missing, else removed. Only names of processes no longer
+    /// running are touched.
+    static func removeLeftovers(of dest: URL) {
+        let fm = FileManager.default
+        let parent = dest.deletingLastPathComponent()
+        guard let names = try? fm.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names.sorted() {
+            for kind in ["tmp", "old"] {
+                let prefix = ".\(dest.lastPathComponent).\(kind)-"
+                guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }),
+                      kill(pid, 0) != 0 && errno == ESRCH else { continue }
+                let url = parent.appendingPathComponent(name)
+                if kind == "old" && !fm.fileExists(atPath: dest.path) {
+                    try? fm.moveItem(at: url, to: dest)
+                } else {
+                    try? fm.removeItem(at: url)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A sticker catalog already on disk, as much of it as an update needs: its pack (grid size,
+/// listed stickers, sticker folders present), its icon sets and stickerkit's record.
+struct ExistingCatalog {
+    let url: URL
+    /// The sticker pack folder: the one the record names, else "Sticker Pack.stickerpack", else
+    /// the only pack there is; "Sticker Pack.stickerpack" (to be made) when there is none.
+    let packFolder: String
+    /// Contents.json's `grid-size`, if the pack has one.
+    let gridSize: String?
+    /// Folder names in the pack's Contents.json order (some may be missing on disk).
+    let listed: [String]
+    /// `.sticker` and `.stickersequence` folders present in the pack.
+    let onDisk: [String]
+    let record: CatalogRecord?
+    /// `.stickersiconset` folders at the catalog's root.
+    let iconSets: [String]
+
+    init(_ url: URL) throws {
+        let fm = FileManager.default
+        self.url = url
+        record = try CatalogRecord.read(in: url)
+        let names = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+        let packs = names.filter { $0.hasSuffix(".stickerpack") && CatalogFiles.isFolder(url.appendingPathComponent($0)) }
+        iconSets = names.filter { $0.hasSuffix(".stickersiconset") && CatalogFiles.isFolder(url.appendingPathComponent($0)) }
+        if let r = record, packs.contains(r.pack) {
+            packFolder = r.pack
+        } else if packs.contains(StickerCatalog.packFolderName) || packs.count != 1 {
+            packFolder = StickerCatalog.packFolderName
+        } else {
+            packFolder = packs[0]
+        }
+        let pack = url.appendingPathComponent(packFolder)
+        onDisk = ((try? fm.contentsOfDirectory(atPath: pack.path)) ?? [])
+            .filter { ($0.hasSuffix(".sticker") || $0.hasSuffix(".stickersequence")) && CatalogFiles.isFolder(pack.appendingPathComponent($0)) }
+            .sorted(by: StickerNaming.precedes)
+        let contents = pack.appendingPathComponent("Contents.json")
+        if let data = fm.contents(atPath: contents.path) {
+            do {
+                let decoded = try JSONDecoder().decode(PackListing.self, from: data)
+                gridSize = decoded.properties?.gridSize
+                listed = decoded.stickers?.map(\.filename) ?? []
+            } catch {
+                throw PackError.unreadableCatalogFile(path: contents.path, reason: CatalogFiles.jsonReason(error))
+            }
+        } else {
+            gridSize = nil
+            listed = []
+        }
+    }
+
+    /// The parts of a pack's Contents.json an update reads; every key optional, as Xcode's own
+    /// template starts without stickers.
+    private struct PackListing: Decodable {
+        struct Properties: Decodable {
+            var gridSize: String?
+            enum CodingKeys: String, CodingKey { case gridSize = "grid-size" }
+        }
+        var properties: Properties?
+        var stickers: [CatalogContents.FileReference]?
+    }
+
+    /// The digest of a sticker folder of the pack as it is now.
+    func digest(of folder: String) -> String? {
+        StickerFolderDigest.of(folder: url.appendingPathComponent(packFolder).appendingPathComponent(folder))
+    }
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The POSIX calls the CLI's file handling is built on, each taking a `BytePath` (any bytes in a
+/// name) and throwing a `FileError` that names the path and the reason.
+enum FileSystem {
+    /// Opens a folder the user named (a link to a folder is followed: the user chose it).
+    static func openFolder(_ path: BytePath) throws(FileError) -> Int32 {
+        let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOTDIR, let s = try? FileStatus.of(path) { throw FileError(.open, path, .notAFolder(s.kind)) }
+            throw FileError(.open, path, .system(code))
+        }
+        return fd
+    }
+
+    /// Opens the folder `name` inside the open folder `dirfd` without following a link, creating
+    /// it when `create` and it is missing. `path` is its whole path, for messages.
+    static func openFolder(_ name: BytePath, in dirfd: Int32, path: BytePath, create: Bool) throws(FileError) -> Int32 {
+        func attempt() -> Int32 { name.withCString { openat(dirfd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) } }
+        var fd = attempt()
+        if fd < 0 && errno == ENOENT && create {
+            if name.withCString({ mkdirat(dirfd, $0, 0o755) }) != 0 && errno != EEXIST {
+                throw FileError(.createFolder, path, .system(errno))
+            }
+            fd = attempt()
+        }
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP || code == ENOTDIR || code == EMLINK,
+               let s = try FileStatus.of(name, in: dirfd, path: path), s.kind != .directory {
+                throw FileError(create ? .createFolder : .open, path, s.kind == .symbolicLink ? .symbolicLink : .notAFolder(s.kind))
+            }
+            throw FileError(.open, path, .system(code))
+        }
+        return fd
+    }
+
+    /// `mkdir -p` for a path the user named: every missing folder is created. A file in the way
+    /// is named.
+    static func createFolders(_ path: BytePath) throws(FileError) {
+        if let s = try FileStatus.of(path) {
+            if s.kind == .directory { return }
+            throw FileError(.createFolder, path, .notAFolder(s.kind))
+        }
+        let parent = path.parent
+        if !parent.isEmpty && parent != path { try createFolders(parent) }
+        if path.withCString({ mkdir($0, 0o755) }) != 0 && errno != EEXIST {
+            throw FileError(.createFolder, path, .system(errno))
+        }
+    }
+
+    /// The whole content of the regular file at `path` (a final link is followed). A FIFO or
+    /// device is refused before anything is read: reading one could block forever.
+    static func readFile(_ path: BytePath) throws(FileError) -> [UInt8] {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT, let s = try? FileStatus.of(path, followingLinks: false), s.kind == .symbolicLink {
+                throw FileError(.read, path, .brokenLink)
+            }
+            throw FileError(.read, path, .system(code))
+        }
+        defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    /// The whole content of the regular file `name` in the open folder `dirfd`, never through a
+    /// link.
+    static func readFile(_ name: BytePath, in dirfd: Int32, path: BytePath) throws(FileError) -> [UInt8] {
+        let fd = name.withCString { openat(dirfd, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            let code = errno
+            throw FileError(.read, path, code == ELOOP ? .symbolicLink : .system(code))
+        }
+        defer { close(fd) }
+        return try readAll(fd, path: path)
+    }
+
+    /// The first `count` bytes of the regular file at `path` (fewer when it is shorter); nil when
+    /// it cannot be read or is not a regular file.
+    static func readHead(_ path: BytePath, count: Int) -> [UInt8]? {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let s = try? FileStatus.of(descriptor: fd, path: path), s.kind == .regular else { return nil }
+        var head = [UInt8](repeating: 0, count: count)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
+        return n >= 0 ? Array(head[..<n]) : nil
+    }
+
+    private static func readAll(_ fd: Int32, path: BytePath) throws(FileError) -> [UInt8] {
+        let status = try FileStatus.of(descriptor: fd, path: path)
+        guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
+        var bytes = [UInt8](repeating: 0, count: max(status.bytes, 0))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(4096, bytes.count / 2)) }
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(.read, path, .system(errno))
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short writes; a write that makes no progress is an
+    /// error, never silently cut.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], operation: FileError.Operation, path: BytePath) throws(FileError) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(operation, path, .system(errno))
+            }
+            if n == 0 { throw FileError(operation, path, .shortWrite(written: written, of: bytes.count)) }
+            written += n
+        }
+    }
+
+    /// The names in the folder at `path` (`.` and `..` left out), as the file system stores them.
+    static func list(_ path: BytePath) throws(FileError) -> [BytePath] {
+        guard let dir = path.withCString({ opendir($0) }) else { throw FileError(.list, path, .system(errno)) }
+        defer { closedir(dir) }
+        return entries(dir)
+    }
+
+    /// The names in the open folder `dirfd` (which stays open). Read through a new open of the
+    /// folder, not a `dup`: a duplicate shares the read position, so a second listing of the
+    /// same descriptor would start at the end and find nothing.
+    static func list(descriptor dirfd: Int32, path: BytePath) throws(FileError) -> [BytePath] {
+        let copy = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard copy >= 0 else { throw FileError(.list, path, .system(errno)) }
+        guard let dir = fdopendir(copy) else {
+            let code = errno
+            close(copy)
+            throw FileError(.list, path, .system(code))
+        }
+        defer { closedir(dir) }
+        return entries(dir)
+    }
+
+    #if canImport(Darwin)
+    private typealias DirectoryStream = UnsafeMutablePointer<DIR>
+    #else
+    private typealias DirectoryStream = OpaquePointer
+    #endif
+
+    private static func entries(_ dir: DirectoryStream) -> [BytePath] {
+        var names: [BytePath] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { p in
+                p.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) { bytes in
+                    Array(UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
+                }
+            }
+            if name == [BytePath.dot] || name == [BytePath.dot, BytePath.dot] { continue }
+            names.append(BytePath(bytes: name))
+        }
+        return names
+    }
+
+    /// Why the user may not write into the folder at `path`, or nil when they may (`access(W_OK|X_OK)`: catches a
+    /// read-only mount even for root).
+    static func writeAccessError(_ path: BytePath) -> Int32? {
+        let r = path.withCString { access($0, W_OK | X_OK) }
+        return r == 0 ? nil : errno
+    }
+}
+
+/// `write(2)`, named apart from the methods called `write`.
+@inline(__always) func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, p, n)
+    #else
+    return Darwin.write(fd, p, n)
+    #endif
+}

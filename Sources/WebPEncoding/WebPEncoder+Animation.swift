@@ -1,0 +1,82 @@
+import CWebPEncode
+import ImageCore
+
+extension WebPEncoder {
+    /// An animated WebP made by libwebpmux's `WebPAnimEncoder`, which crops each frame to what
+    /// changed, chooses its blend and dispose methods, and (with `options.allowMixed`) lossy or
+    /// lossless per frame.
+    ///
+    /// - Parameters:
+    ///   - frames: the whole canvas at each step, all the same size.
+    ///   - delays: how long each frame is shown; `delays.count == frames.count`. WebP counts
+    ///     whole milliseconds: frames start at `Delay.millisecondTimeline(delays)`, each within
+    ///     half a millisecond of its exact time, the total exact to the millisecond.
+    ///   - loopCount: times to play, 0 = forever (0…65535).
+    ///
+    /// Decoding gives `frames` (exactly, when lossless with `options.exact`) with those
+    /// durations, except that consecutive frames libwebp finds identical are merged into one
+    /// whose duration is their sum, and a result of one frame is a still WebP unless
+    /// `alwaysAnimated` is set. The ANIM background colour is transparent black, which is also
+    /// how decoders clear the canvas.
+    ///   - alwaysAnimated: keep an animated container (ANIM + one ANMF with the whole duration)
+    ///     even when there is one frame left, for an input that was animated.
+    ///
+    /// - Throws: as `encode(_:compression:options:)`, plus `.parameter` errors for no frames, a
+    ///   delay count that differs from the frame count, frames of different sizes, a loop count
+    ///   outside 0…65535 or a duration past WebP's timestamps.
+    public static func encodeAnimation(frames: [Image], delays: [Delay], loopCount: Int = 0,
+                                       compression: WebPCompression, options: WebPOptions = .init(),
+                                       alwaysAnimated: Bool = false) throws -> [UInt8] {
+        guard let first = frames.first else { throw ImageError(.webp, WebPEncodingError.noFrames) }
+        guard delays.count == frames.count else {
+            throw ImageError(.webp, WebPEncodingError.delayCount(frames: frames.count, delays: delays.count))
+        }
+        try checkSize(width: first.width, height: first.height)
+        for (i, f) in frames.enumerated() where f.width != first.width || f.height != first.height {
+            throw ImageError(.webp, WebPEncodingError.frameSize(frame: i, width: f.width, height: f.height,
+                                                                firstWidth: first.width, firstHeight: first.height))
+        }
+        guard (0...65535).contains(loopCount) else { throw ImageError(.webp, WebPEncodingError.loopCount(loopCount)) }
+        let times = Delay.millisecondTimeline(delays)
+        guard let end = times.last, end <= Int(Int32.max) else {
+            throw ImageError(.webp, WebPEncodingError.tooLong(milliseconds: times.last ?? 0))
+        }
+        var config = try WebPSettings.config(compression, options)
+
+        var animOptions = WebPAnimEncoderOptions()
+        guard WebPAnimEncoderOptionsInit(&animOptions) != 0 else {
+            throw ImageError(.webp, WebPEncodingError.animationEncoderFailed(frame: nil, detail: "libwebpmux version mismatch"))
+        }
+        animOptions.anim_params.loop_count = Int32(loopCount)
+        animOptions.anim_params.bgcolor = 0
+        animOptions.minimize_size = options.minimizeSize ? 1 : 0
+        if case .lossy = compression { animOptions.allow_mixed = options.allowMixed ? 1 : 0 } else { animOptions.allow_mixed = 0 }
+        if let k = options.keyframeSpacing {
+            animOptions.kmin = Int32(k.lowerBound)
+            animOptions.kmax = Int32(k.upperBound)
+        }
+        animOptions.verbose = 0
+        guard let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &animOptions) else {
+            throw ImageError(.webp, WebPEncodingError.animationEncoderFailed(frame: nil, detail: "could not create the encoder"))
+        }
+        defer { WebPAnimEncoderDelete(encoder) }
+        func failure(_ frame: Int?) -> ImageError {
+            ImageError(.webp, WebPEncodingError.animationEncoderFailed(frame: frame, detail: WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? ""))
+        }
+        for (i, frame) in frames.enumerated() {
+            let added = try WebPFrame.withPicture(frame) { WebPAnimEncoderAdd(encoder, $0, Int32(times[i]), &config) }
+            guard added != 0 else { throw failure(i) }
+        }
+        guard WebPAnimEncoderAdd(encoder, nil, Int32(end), nil) != 0 else { throw failure(nil) }
+        var data = WebPData()
+        guard WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw failure(nil) }
+        defer { WebPDataClear(&data) }
+        let bytes = Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+        if alwaysAnimated && !WebPAnimationWrapper.isAnimated(bytes) {
+            return try WebPAnimationWrapper.animation(ofStill: bytes, width: first.width, height: first.height,
+                                                      hasAlpha: frames.contains { !$0.isOpaque }, milliseconds: end,
+                                                      loopCount: loopCount)
+        }
+        return bytes
+    }
+}

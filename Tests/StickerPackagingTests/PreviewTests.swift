@@ -1,0 +1,86 @@
+import XCTest
+import StickerKit
+@testable import StickerPackaging
+
+final class PreviewTests: XCTestCase {
+    func entry(_ name: String, side: Int, bytes: [UInt8]? = nil) -> PreviewPage.Entry {
+        let png = bytes ?? TestPNG.still(side, side, pixel: TestPNG.discOf(size: side))
+        let report = StickerChecker.check(png, path: name, rules: CheckRules(maxBytes: 4_000_000, decodePixels: false))
+        return PreviewPage.Entry(name: name, href: "stickers/\(name)", report: report)
+    }
+
+    func count(_ s: String, _ needle: String) -> Int { s.components(separatedBy: needle).count - 1 }
+
+    func testEveryStickerOverEveryBackgroundAtGridSize() {
+        let page = PreviewPage(title: "T", entries: [entry("a.png", side: 300), entry("b.png", side: 618)], maxBytes: 500_000)
+        let html = page.html
+        XCTAssertEqual(count(html, "<img "), 2 * 7)
+        XCTAssertEqual(count(html, "src=\"stickers/a.png\" width=\"100\" height=\"100\""), 7)
+        XCTAssertEqual(count(html, "src=\"stickers/b.png\" width=\"206\" height=\"206\""), 7)
+        for bg in ["white", "black", "red", "yellow", "grey", "checkerboard", "photo"] {
+            XCTAssertEqual(count(html, ".bg-\(bg) {"), 1, bg)
+            XCTAssertEqual(count(html, "<span>\(bg)</span>"), 2, bg)
+        }
+        XCTAssertEqual(count(html, "data:image/jpeg;base64,/9j/"), 1, "the photo is embedded once, not per cell")
+        XCTAssertEqual(count(html, "class=\"cell bg-photo\""), 2)
+        XCTAssertTrue(html.contains("<title>T</title>"), "a normal title")
+        XCTAssertTrue(html.contains("setAttribute(\"data-images\""), "the page reports loaded images")
+        XCTAssertFalse(html.contains("http://") || html.contains("https://"), "nothing is fetched from the network")
+    }
+
+    func testFactsAndVerdictAreShown() {
+        let big = entry("big.png", side: 408)
+        let page = PreviewPage(title: "T", entries: [big], maxBytes: 1000)
+        let html = page.html
+        XCTAssertTrue(html.contains("408×408 px"))
+        XCTAssertTrue(html.contains("(over budget)"))
+        XCTAssertTrue(html.contains("1 frame "))
+        let apng = entry("anim.png", side: 300, bytes: TestPNG.apng(300, 300, delays: [(1, 10), (1, 10), (1, 10)]))
+        let html2 = PreviewPage(title: "T", entries: [apng], maxBytes: 4_000_000).html
+        XCTAssertTrue(html2.contains("3 frames"))
+        XCTAssertTrue(html2.contains("0.30 s"))
+        XCTAssertTrue(html2.contains("v-ok"))
+    }
+
+    func testCatalogStickersShowTheirAccessibilityLabel() {
+        var labelled = entry("a.png", side: 300)
+        labelled.report.accessibilityLabel = "A <happy> cat"
+        labelled.inCatalog = true
+        var unlabelled = entry("b.png", side: 300)
+        unlabelled.inCatalog = true
+        let plain = entry("c.png", side: 300)
+        let html = PreviewPage(title: "T", entries: [labelled, unlabelled, plain], maxBytes: 500_000).html
+        XCTAssertTrue(html.contains("Accessibility label: “A &lt;happy&gt; cat”"))
+        XCTAssertEqual(count(html, "alt=\"A &lt;happy&gt; cat\""), 7, "the label is the images' alt text")
+        XCTAssertEqual(count(html, "No accessibility label: VoiceOver reads the sticker's name"), 1, "only for the catalog sticker")
+    }
+
+    func testNamesAreEscaped() {
+        let e = entry("<b>\"x\" & 'y'.png", side: 300)
+        let html = PreviewPage(title: "a<b", entries: [e], maxBytes: 500_000).html
+        XCTAssertFalse(html.contains("<b>\"x\""))
+        XCTAssertTrue(html.contains("&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;.png"))
+        XCTAssertTrue(html.contains("<h1>a&lt;b</h1>"))
+    }
+
+    func testContactSheetLayoutAndBackgrounds() {
+        // One opaque-centre 300 px sticker: cell = 100 + 2·8 = 116, 7 columns.
+        var img = Image(width: 300, height: 300)
+        for y in 0..<300 { for x in 0..<300 where x >= 100 && x < 200 && y >= 100 && y < 200 { img[x, y] = RGBA(0, 0, 255) } }
+        let sheet = ContactSheet.render([img, img])
+        XCTAssertEqual(sheet.width, 7 * 116 + 8 * 4)
+        XCTAssertEqual(sheet.height, 2 * 116 + 3 * 4)
+        XCTAssertTrue(sheet.isOpaque)
+        // Column origins: 4 + col·120. A corner of each cell shows its background…
+        XCTAssertEqual(sheet[4 + 1, 4 + 1], RGBA(255, 255, 255))
+        XCTAssertEqual(sheet[124 + 1, 4 + 1], RGBA(0, 0, 0))
+        XCTAssertEqual(sheet[484 + 1, 4 + 1], RGBA(128, 128, 128))
+        XCTAssertEqual(sheet[604 + 4, 4 + 4], RGBA(200, 200, 200), "checkerboard")
+        XCTAssertEqual(sheet[604 + 12, 4 + 4], RGBA(255, 255, 255), "checkerboard")
+        // …and the centre the sticker: its blue square covers the middle third (33×33 at 100 px).
+        for col in 0..<7 {
+            XCTAssertEqual(sheet[4 + col * 120 + 58, 4 + 58], RGBA(0, 0, 255), "column \(col)")
+            XCTAssertEqual(sheet[4 + col * 120 + 58, 124 + 58], RGBA(0, 0, 255), "row 2, column \(col)")
+        }
+    }
+}

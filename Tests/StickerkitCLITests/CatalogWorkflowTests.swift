@@ -1,0 +1,240 @@
+import Foundation
+import XCTest
+
+/// What a developer does with a sticker catalog over a week, through the built binary: pack artwork
+/// into a new catalog with icons and labels; add a hand-made sticker in the catalog; add artwork and
+/// pack again without --icon; rename an input; pack with --prune. After every step the catalog is
+/// complete, nothing stickerkit did not make is lost, and `check` on it exits 0.
+final class CatalogWorkflowTests: XCTestCase {
+    var tmp: URL!
+    let fm = FileManager.default
+    var samples: URL { CLI.repositoryRoot.appendingPathComponent("samples") }
+
+    override func setUpWithError() throws { tmp = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws { try? fm.removeItem(at: tmp) }
+
+    func copy(_ sample: String, to dest: URL) throws {
+        try fm.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try fm.copyItem(at: samples.appendingPathComponent(sample), to: dest)
+    }
+
+    func json(_ url: URL) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], url.path)
+    }
+
+    /// The pack's stickers in Contents.json order.
+    func listed(_ catalog: URL) throws -> [String] {
+        let pack = try json(catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json"))
+        return (pack["stickers"] as? [[String: String]] ?? []).compactMap { $0["filename"] }
+    }
+
+    func label(_ catalog: URL, _ folder: String) throws -> String? {
+        let c = try json(catalog.appendingPathComponent("Sticker Pack.stickerpack/\(folder)/Contents.json"))
+        return (c["properties"] as? [String: Any])?["accessibility-label"] as? String
+    }
+
+    /// Every file under `dir` with its bytes.
+    func snapshot(_ dir: URL) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let walker = fm.enumerator(atPath: dir.path)
+        while let rel = walker?.nextObject() as? String {
+            var isDir: ObjCBool = false
+            let path = dir.appendingPathComponent(rel).path
+            if fm.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue { out[rel] = try Data(contentsOf: URL(fileURLWithPath: path)) }
+        }
+        return out
+    }
+
+    /// `check` passes, every listed sticker is there, and the hand-made things are intact.
+    func assertComplete(_ catalog: URL, stickers: [String], kept: [String: Data], step: String,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
+        let c = try CLI.run(["check", catalog.path])
+        XCTAssertEqual(c.status, 0, "\(step): check\n\(c.stdout)\(c.stderr)", file: file, line: line)
+        XCTAssertEqual(try listed(catalog), stickers, step, file: file, line: line)
+        let now = try snapshot(catalog)
+        for (rel, bytes) in kept {
+            XCTAssertEqual(now[rel], bytes, "\(step): \(rel) changed or lost", file: file, line: line)
+        }
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: catalog.deletingLastPathComponent().path).filter { $0.hasPrefix(".") }, [],
+                       "\(step): nothing left beside the catalog", file: file, line: line)
+    }
+
+    func testAWeekWithACatalog() throws {
+        let project = tmp.appendingPathComponent("App")
+        let art = project.appendingPathComponent("art")
+        let catalog = project.appendingPathComponent("Stickers.xcstickers")
+        let cache = tmp.appendingPathComponent("cache")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("Teddy Bear \"Big\".png"))
+        try copy("ring_200_6f.webp", to: art.appendingPathComponent("sticker10.webp"))
+        try copy("noto_1f600_grinning_face_512.png", to: art.appendingPathComponent("sticker2.png"))
+        try copy("oc_stop_sign_shadow.png", to: art.appendingPathComponent("cat.png"))
+        for i in 1...3 { try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("wave.frames/wave_\(i).png")) }
+        let labels = project.appendingPathComponent("labels.csv")
+        try Data("file,label\ncat.png,A cat that stops\nsticker10.webp,Ring\nwave,\nnobody.png,Nobody\n".utf8).write(to: labels)
+        try copy("noto_1f600_grinning_face_512.png", to: tmp.appendingPathComponent("logo.png"))
+        let common = ["-o", catalog.path, "--size", "regular", "--labels", labels.path, "--cache", cache.path, "--sequences", "--fps", "12"]
+
+        // Monday: a new catalog with icons and labels.
+        let report = tmp.appendingPathComponent("monday.json")
+        let monday = try CLI.run(["pack", art.path] + common + ["--icon", tmp.appendingPathComponent("logo.png").path, "--report", report.path])
+        XCTAssertEqual(monday.status, 0, monday.stderr)
+        // Not a terminal, yet the warnings are on stderr and in the report: the rename, the labels row
+        // that matches nothing, the stickers without a row, the small icon source.
+        for expected in ["Teddy Bear \"Big\".png: warning: packed as Teddy Bear _Big_.sticker (a folder name cannot hold \")",
+                         "labels.csv: warning: line 5: nobody.png matches no input",
+                         "labels.csv: warning: no row for Teddy Bear \"Big\".png, sticker2.png",
+                         "logo.png: warning: source is 512×512: icons are enlarged up to 2.0×"] {
+            XCTAssertTrue(monday.stderr.contains(expected), "stderr lacks \(expected):\n\(monday.stderr)")
+        }
+        let mondayReport = try json(report)
+        XCTAssertEqual((mondayReport["warnings"] as? [String])?.count, monday.stderr.split(separator: "\n").count)
+        let summary = try XCTUnwrap(mondayReport["summary"] as? [String: Any])
+        XCTAssertEqual(summary["frameFolders"] as? Int, 1)
+        XCTAssertEqual(summary["converted"] as? Int, 5, "four files and the frame folder")
+        XCTAssertTrue(monday.stdout.contains("5 stickers (regular): 5 added"), monday.stdout)
+        // Labels file order first, then natural order; the empty label is the derived one.
+        let week1 = ["cat.sticker", "sticker10.sticker", "wave.stickersequence", "sticker2.sticker", "Teddy Bear _Big_.sticker"]
+        try assertComplete(catalog, stickers: week1, kept: [:], step: "monday")
+        XCTAssertEqual(try label(catalog, "cat.sticker"), "A cat that stops")
+        XCTAssertEqual(try label(catalog, "wave.stickersequence"), "Wave")
+        XCTAssertEqual(try label(catalog, "Teddy Bear _Big_.sticker"), "Teddy Bear \"Big\"")
+        let icons = try snapshot(catalog.appendingPathComponent("iMessage App Icon.stickersiconset"))
+        XCTAssertEqual(icons.keys.filter { $0.hasSuffix(".png") }.count, 13)
+        XCTAssertTrue(fm.fileExists(atPath: catalog.appendingPathComponent(".stickerkit.json").path))
+
+        // Tuesday: a hand-made sticker, added in Xcode (listed at the end), and a note in the catalog.
+        let hand = catalog.appendingPathComponent("Sticker Pack.stickerpack/Hand Made.sticker")
+        XCTAssertEqual(try CLI.run(["resize", samples.appendingPathComponent("oc_saxophone_palette.png").path,
+                                    "-o", tmp.appendingPathComponent("sax").path]).status, 0)
+        try fm.createDirectory(at: hand, withIntermediateDirectories: true)
+        try fm.copyItem(at: tmp.appendingPathComponent("sax/oc_saxophone_palette.png"), to: hand.appendingPathComponent("sax.png"))
+        try Data(#"{"info":{"author":"xcode","version":1},"properties":{"accessibility-label":"Saxophone","filename":"sax.png"}}"#.utf8)
+            .write(to: hand.appendingPathComponent("Contents.json"))
+        let packJSON = catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json")
+        var pack = try json(packJSON)
+        pack["stickers"] = (pack["stickers"] as! [[String: String]]) + [["filename": "Hand Made.sticker"]]
+        try JSONSerialization.data(withJSONObject: pack).write(to: packJSON)
+        try Data("Ask Sam before changing the stickers.\n".utf8).write(to: catalog.appendingPathComponent("README.md"))
+        var kept = try snapshot(hand).reduce(into: [String: Data]()) { $0["Sticker Pack.stickerpack/Hand Made.sticker/" + $1.key] = $1.value }
+        kept["README.md"] = try Data(contentsOf: catalog.appendingPathComponent("README.md"))
+        for (rel, bytes) in icons { kept["iMessage App Icon.stickersiconset/" + rel] = bytes }
+        try assertComplete(catalog, stickers: week1 + ["Hand Made.sticker"], kept: kept, step: "tuesday")
+
+        // Wednesday: more artwork, packed without --icon: added; the hand-made sticker, the note and
+        // the icon set stay; only the new file is converted.
+        try copy("maneki_neko_palette_3f.apng", to: art.appendingPathComponent("sticker1.png"))
+        let wednesday = try CLI.run(["pack", art.path] + common)
+        XCTAssertEqual(wednesday.status, 0, wednesday.stderr)
+        XCTAssertTrue(wednesday.stdout.contains("7 stickers (regular): 1 added, 0 replaced, 5 unchanged, 1 hand-made kept"), wednesday.stdout)
+        XCTAssertTrue(wednesday.stdout.contains("(1 converted, 5 up to date)"), wednesday.stdout)
+        let week3 = ["cat.sticker", "sticker10.sticker", "wave.stickersequence", "sticker1.sticker", "sticker2.sticker",
+                     "Teddy Bear _Big_.sticker", "Hand Made.sticker"]
+        try assertComplete(catalog, stickers: week3, kept: kept, step: "wednesday")
+
+        // Thursday: an input renamed. The new name is packed; the old sticker stays until pruned.
+        try fm.moveItem(at: art.appendingPathComponent("sticker2.png"), to: art.appendingPathComponent("grin.png"))
+        let thursday = try CLI.run(["pack", art.path] + common)
+        XCTAssertEqual(thursday.status, 0, thursday.stderr)
+        XCTAssertTrue(thursday.stderr.contains("sticker2.sticker: made by stickerkit from inputs not given this time; kept (--prune removes it)"),
+                      thursday.stderr)
+        let week4 = ["cat.sticker", "sticker10.sticker", "wave.stickersequence", "grin.sticker", "sticker1.sticker", "sticker2.sticker",
+                     "Teddy Bear _Big_.sticker", "Hand Made.sticker"]
+        try assertComplete(catalog, stickers: week4, kept: kept, step: "thursday")
+
+        // Friday: pruned. Only the sticker of the renamed input goes.
+        let friday = try CLI.run(["pack", art.path] + common + ["--prune"])
+        XCTAssertEqual(friday.status, 0, friday.stderr)
+        XCTAssertTrue(friday.stdout.contains("1 removed"), friday.stdout)
+        XCTAssertFalse(fm.fileExists(atPath: catalog.appendingPathComponent("Sticker Pack.stickerpack/sticker2.sticker").path))
+        try assertComplete(catalog, stickers: week4.filter { $0 != "sticker2.sticker" }, kept: kept, step: "friday")
+        // The cache holds this week's inputs only; the project holds no cache.
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".png") }.count, 5)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: project.path).sorted(), ["Stickers.xcstickers", "art", "labels.csv"])
+    }
+
+    func testTheDefaultCacheIsInTheUsersCacheFolderNotTheProject() throws {
+        let project = tmp.appendingPathComponent("App")
+        try copy("oc_teddybear.png", to: project.appendingPathComponent("art/bear.png"))
+        let home = tmp.appendingPathComponent("home")
+        let catalog = project.appendingPathComponent("S.xcstickers")
+        let env = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
+        XCTAssertEqual(try CLI.run(["pack", project.appendingPathComponent("art").path, "-o", catalog.path, "--quiet"], environment: env).status, 0)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: project.path).sorted(), ["S.xcstickers", "art"])
+        let catalogs = home.appendingPathComponent(".cache/stickerkit/catalogs")
+        let entries = try fm.contentsOfDirectory(atPath: catalogs.path)
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertTrue(entries[0].hasPrefix("S.xcstickers-"), entries[0])
+        // XDG_CACHE_HOME wins when set.
+        let xdg = tmp.appendingPathComponent("xdg")
+        var env2 = env
+        env2["XDG_CACHE_HOME"] = xdg.path
+        XCTAssertEqual(try CLI.run(["pack", project.appendingPathComponent("art").path, "-o", catalog.path, "--quiet"], environment: env2).status, 0)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: xdg.appendingPathComponent("stickerkit/catalogs").path).count, 1)
+    }
+
+    func testCatalogsAndTheCacheAreNeverReadAsInput() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("bear.png"))
+        let catalog = art.appendingPathComponent("Inside.xcstickers")
+        let cache = art.appendingPathComponent("cache")
+        let args = ["pack", art.path, "-o", catalog.path, "--cache", cache.path, "--frame-folders", "--sequences"]
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        // A second catalog with a sequence inside the art folder: its frames are numbered files.
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w1.png"))
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w2.png"))
+        XCTAssertEqual(try CLI.run(["pack", art.appendingPathComponent("waves").path, "-o", art.appendingPathComponent("Other.xcstickers").path,
+                                    "--cache", tmp.appendingPathComponent("c2").path, "--sequences"]).status, 0)
+        let again = try CLI.run(args + [art.appendingPathComponent("Other.xcstickers").path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("Other.xcstickers: warning: a sticker catalog is never read as artwork; skipped"), again.stderr)
+        XCTAssertEqual(try listed(catalog), ["bear.sticker", "waves.stickersequence"], "nothing from the catalogs or the cache")
+    }
+
+    func testPathErrorsAreOneLineAndTouchNothing() throws {
+        try copy("oc_teddybear.png", to: tmp.appendingPathComponent("art/bear.png"))
+        let art = tmp.appendingPathComponent("art").path
+        let file = tmp.appendingPathComponent("F.xcstickers")
+        try Data("mine\n".utf8).write(to: file)
+        let folder = tmp.appendingPathComponent("D.xcstickers")
+        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("mine\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let bad = tmp.appendingPathComponent("bad.csv")
+        try Data("a.png,\"open\n".utf8).write(to: bad)
+        let cases: [([String], String)] = [
+            (["pack", art, "-o", file.path], "\(file.path): error: is a file; pack writes only into catalogs (--overwrite replaces it)"),
+            (["pack", art, "-o", folder.path], "\(folder.path): error: is a folder but not a sticker catalog; pack writes only into catalogs (--overwrite replaces it)"),
+            (["pack", art, "-o", tmp.appendingPathComponent("N.xcstickers").path, "--labels", tmp.appendingPathComponent("none.csv").path],
+             "\(tmp.appendingPathComponent("none.csv").path): error: no such file"),
+            (["pack", art, "-o", tmp.appendingPathComponent("N.xcstickers").path, "--labels", bad.path], "\(bad.path): error: unterminated quoted field"),
+            (["icons", "\(art)/bear.png", "-o", file.path], "\(file.path): error: is a file, not a folder; -o takes the folder to write the icon set in"),
+            (["preview", "\(art)/bear.png", "-o", file.path], "\(file.path): error: is a file, not a folder; -o takes the folder to write the preview in"),
+        ]
+        for (args, line) in cases {
+            let r = try CLI.run(args)
+            XCTAssertEqual(r.status, 2, "\(args)")
+            XCTAssertEqual(r.stderr, line + "\n", "\(args)")
+        }
+        XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "mine\n")
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: folder.path), ["notes.txt"])
+        XCTAssertFalse(fm.fileExists(atPath: tmp.appendingPathComponent("N.xcstickers").path))
+        let missing = try CLI.run(["icons", "\(art)/nope.png", "-o", tmp.appendingPathComponent("icons").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "\(art)/nope.png: error: no such file\n")
+    }
+
+    func testPreviewRemovesOnlyItsOwnStaleFiles() throws {
+        let stickers = tmp.appendingPathComponent("stickers")
+        XCTAssertEqual(try CLI.run(["resize", samples.appendingPathComponent("oc_teddybear.png").path,
+                                    samples.appendingPathComponent("ring_200_6f.webp").path, "-o", stickers.path, "--size", "small"]).status, 0)
+        let out = tmp.appendingPathComponent("preview")
+        XCTAssertEqual(try CLI.run(["preview", stickers.path, "-o", out.path, "--png"]).status, 0)
+        try Data("mine\n".utf8).write(to: out.appendingPathComponent("stickers/notes.txt"))
+        try fm.removeItem(at: stickers.appendingPathComponent("ring_200_6f.png"))
+        let r = try CLI.run(["preview", stickers.path, "-o", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: out.appendingPathComponent("stickers").path).sorted(), ["001-oc_teddybear.png", "notes.txt"])
+        XCTAssertFalse(fm.fileExists(atPath: out.appendingPathComponent("contact-sheet.png").path), "not asked for this time")
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("<title>Stickers: stickers</title>"))
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which files a batch takes as inputs: never its own outputs, links followed safely, any bytes in
+/// a name, one line per message whatever the name holds.
+final class InputDiscoveryTests: XCTestCase {
+    var tmp: URL!
+    var art: URL { tmp.appendingPathComponent("art") }
+
+    override func setUpWithError() throws { tmp = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+
+    func testOutputFolderInsideTheInputFolderIsNeverReadBack() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("sub/teddy.png"))
+        let stickers = art.appendingPathComponent("stickers")
+        for run in 1...3 {
+            let report = tmp.appendingPathComponent("report.json")
+            let r = try CLI.run(["resize", art.path, "-o", stickers.path, "--size", "small", "--report", report.path])
+            XCTAssertEqual(r.status, 0, "run \(run): \(r.stderr)")
+            XCTAssertEqual(try BatchSafety.stickers(stickers), ["sax.png", "sub/teddy.png"], "run \(run)")
+            XCTAssertEqual(try BatchSafety.reportOutputs(report).count, 2, "run \(run): its own outputs were taken as inputs")
+        }
+        // A second output folder inside the artwork: the first one's stickers are not artwork.
+        let other = art.appendingPathComponent("other")
+        XCTAssertEqual(try CLI.run(["resize", art.path, "-o", other.path, "--size", "regular"]).status, 0)
+        XCTAssertEqual(try BatchSafety.stickers(other), ["sax.png", "sub/teddy.png"])
+    }
+
+    func testOutputFolderEqualToAnInputFolderIsAUsageError() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.gif"))
+        let before = try BatchSafety.snapshot(art)
+        let r = try CLI.run(["resize", art.path, "-o", art.path, "--size", "small"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("input folder"), r.stderr)
+        XCTAssertEqual(try BatchSafety.snapshot(art), before)
+    }
+
+    func testCatalogsAndPreviewFoldersAreNotArtwork() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let sticker = art.appendingPathComponent("Pack.xcstickers/Sticker Pack.stickerpack/sax.sticker/sax.png")
+        try Fixture.sample("oc_teddybear.png", to: sticker)
+        let preview = art.appendingPathComponent("preview")
+        XCTAssertEqual(try CLI.run(["preview", art.appendingPathComponent("sax.png").path, "-o", preview.path]).status, 0)
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["sax.png"])
+    }
+
+    func testANewlineInANameCannotForgeASecondMessage() throws {
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        let name = "evil\nstickerkit: error: forged.png"
+        try Data("not an image".utf8).write(to: art.appendingPathComponent(name))
+        try Data("not an image".utf8).write(to: art.appendingPathComponent("bell\u{7}\u{1B}[2Kx.png"))
+        let r = try CLI.run(["resize", art.path, "-o", tmp.appendingPathComponent("out").path, "--size", "small"])
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, r.stderr)
+        XCTAssertTrue(lines.allSatisfy { $0.contains(": error: ") }, r.stderr)
+        XCTAssertTrue(r.stderr.contains("evil\\nstickerkit"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("\u{1B}"), "an escape sequence reached the terminal")
+    }
+
+    func testNamesThatAreNotUTF8AreConvertedInFoldersAndWhenNamed() throws {
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        let png = try Data(contentsOf: BatchSafety.samples.appendingPathComponent("oc_saxophone_palette.png"))
+        let latin1 = Array("caf".utf8) + [0xE9] + Array(".png".utf8)     // "café.png" in Latin-1
+        try Fixture.createFile(rawPath: Array(art.path.utf8) + [0x2F] + latin1, contents: png)
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(Fixture.rawNames(out.path).filter { $0.first != 0x2E }, [latin1], "the sticker keeps the name's bytes")
+        XCTAssertTrue(BatchSafety.isWholePNG(Fixture.read(rawPath: Array(out.path.utf8) + [0x2F] + latin1) ?? Data()))
+
+        let named = tmp.appendingPathComponent("named")
+        let r2 = try Fixture.run(rawArguments: [Array("resize".utf8), Array(art.path.utf8) + [0x2F] + latin1,
+                                                Array("-o".utf8), Array(named.path.utf8), Array("--size".utf8), Array("small".utf8)])
+        XCTAssertEqual(r2.status, 0, r2.stderr)
+        XCTAssertEqual(Fixture.rawNames(named.path).filter { $0.first != 0x2E }, [latin1])
+    }
+
+    func testLinksAreFollowedAndLoopsAndBrokenLinksNamed() throws {
+        let elsewhere = tmp.appendingPathComponent("elsewhere")
+        try Fixture.sample("oc_saxophone_palette.png", to: elsewhere.appendingPathComponent("sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: elsewhere.appendingPathComponent("dir/teddy.png"))
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(at: art.appendingPathComponent("linked.png"), withDestinationURL: elsewhere.appendingPathComponent("sax.png"))
+        try fm.createSymbolicLink(at: art.appendingPathComponent("linkeddir"), withDestinationURL: elsewhere.appendingPathComponent("dir"))
+        try fm.createSymbolicLink(at: art.appendingPathComponent("loop"), withDestinationURL: art)
+        try fm.createSymbolicLink(at: art.appendingPathComponent("gone.png"), withDestinationURL: tmp.appendingPathComponent("nothing.png"))
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["linked.png", "linkeddir/teddy.png"])
+        XCTAssertTrue(r.stderr.contains("loop: warning:") && r.stderr.contains("loop"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("gone.png: warning:") && r.stderr.contains("broken symbolic link"), r.stderr)
+
+        // A link to a folder named as the input.
+        let link = tmp.appendingPathComponent("artlink")
+        try fm.createSymbolicLink(at: link, withDestinationURL: elsewhere)
+        let out2 = tmp.appendingPathComponent("out2")
+        let r2 = try CLI.run(["resize", link.path, "-o", out2.path, "--size", "small"])
+        XCTAssertEqual(r2.status, 0, r2.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out2), ["dir/teddy.png", "sax.png"])
+    }
+
+    func testFIFOsAndDevicesAreNotRegularFiles() throws {
+        let fifo = tmp.appendingPathComponent("pipe.png")
+        XCTAssertEqual(mkfifo(fifo.path, 0o644), 0)
+        let r = try CLI.run(["resize", fifo.path, "/dev/zero", "-o", tmp.appendingPathComponent("out").path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("pipe.png: error: not a regular file (a FIFO)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("/dev/zero: error: not a regular file (a character device)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("permission"), r.stderr)
+    }
+
+    func testAFileNamedLikeAnOptionIsAUsageErrorNamingTheFix() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: tmp.appendingPathComponent("-dash.png"))
+        let r = try CLI.run(["resize", "-dash.png", "-o", "out"], in: tmp)
+        XCTAssertEqual(r.status, 2, r.stdout + r.stderr)
+        XCTAssertFalse(r.stdout.contains("OVERVIEW"), "printed the help")
+        XCTAssertTrue(r.stderr.contains("./-dash.png") && r.stderr.contains("--"), r.stderr)
+        let fixed = try CLI.run(["resize", "--size", "small", "-o", "out", "--", "-dash.png"], in: tmp)
+        XCTAssertEqual(fixed.status, 0, fixed.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(tmp.appendingPathComponent("out")), ["-dash.png"])
+    }
+
+    func testAMissingInputAndAnEmptyFolderFailWithOne() throws {
+        let empty = tmp.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLI.run(["resize", art.path, empty.path, "-o", out.path, "--size", "small"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("empty: error: no images"), r.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["sax.png"], "the other input is still converted")
+    }
+}

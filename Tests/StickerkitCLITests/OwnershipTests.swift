@@ -1,0 +1,292 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ownership model end to end: what the manifest says is ours is the only thing replaced
+/// without --overwrite; names are stable; a damaged manifest is named and rebuilt; nothing is
+/// written through a link; a killed or starved run leaves nothing a rerun cannot repair.
+final class OwnershipTests: XCTestCase {
+    var tmp: URL!
+    var art: URL { tmp.appendingPathComponent("art") }
+    var out: URL { tmp.appendingPathComponent("out") }
+
+    override func setUpWithError() throws { tmp = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws {
+        _ = try? BatchSafety.system("/bin/umount", [tmp.appendingPathComponent("full").path])
+        try? FileManager.default.removeItem(at: tmp)
+    }
+
+    func resize(_ extra: [String] = [], inputs: [String]? = nil) throws -> CLIRun {
+        try CLI.run(["resize"] + (inputs ?? [art.path]) + ["-o", out.path, "--size", "small"] + extra)
+    }
+
+    // MARK: --force and --overwrite
+
+    func testForceNeverReplacesAFileStickerkitDidNotWrite() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let mine = Data("the user's own sax.png".utf8)
+        try mine.write(to: out.appendingPathComponent("sax.png"))
+        let report = tmp.appendingPathComponent("report.json")
+
+        let r = try resize(["--force", "--report", report.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("sax.png")), mine, "--force replaced a file stickerkit did not write")
+        let outputs = try BatchSafety.reportOutputs(report)
+        XCTAssertEqual(outputs["sax.png"]?.status, "skipped")
+        XCTAssertTrue(outputs["sax.png"]?.reason?.contains("--overwrite") == true, "\(outputs)")
+        XCTAssertEqual(outputs["teddy.png"]?.status, "written")
+
+        let teddy = try Data(contentsOf: out.appendingPathComponent("teddy.png"))
+        let again = try resize(["--force", "--report", report.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try BatchSafety.reportOutputs(report)["teddy.png"]?.status, "written", "--force redoes what stickerkit wrote")
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("teddy.png")), teddy)
+
+        let overwrite = try resize(["--overwrite", "--report", report.path])
+        XCTAssertEqual(overwrite.status, 0, overwrite.stderr)
+        XCTAssertTrue(BatchSafety.isWholePNG(try Data(contentsOf: out.appendingPathComponent("sax.png"))), "--overwrite replaces it")
+        XCTAssertEqual(try BatchSafety.reportOutputs(report)["teddy.png"]?.reason, "up to date", "--overwrite alone redoes nothing")
+        try Fixture.assertManifestDescribesStickers(out)
+    }
+
+    func testAStickerEditedSinceItWasWrittenIsNotReplacedWithoutOverwrite() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        XCTAssertEqual(try resize().status, 0)
+        // The user touches up the sticker by hand, then converts again with other settings.
+        let edited = try Data(contentsOf: BatchSafety.samples.appendingPathComponent("noto_1f600_grinning_face_512.png"))
+        try edited.write(to: out.appendingPathComponent("sax.png"))
+        let report = tmp.appendingPathComponent("report.json")
+        let r = try resize(["--max-kb", "300", "--report", report.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("sax.png")), edited, "a file changed since stickerkit wrote it was replaced")
+        XCTAssertTrue(try BatchSafety.reportOutputs(report)["sax.png"]?.reason?.contains("changed since stickerkit wrote it") == true)
+        XCTAssertEqual(try Fixture.recordedOutputs(out), [], "the edited file is no longer recorded as stickerkit's")
+    }
+
+    // MARK: stable names
+
+    func testOutputNamesAreStableAcrossRunsAndRenamesAreReported() throws {
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("cat.png"))
+        XCTAssertEqual(try resize().status, 0)
+        let pngSticker = try Data(contentsOf: out.appendingPathComponent("cat.png"))
+
+        // A GIF of the same name arrives. It sorts first, but cat.png keeps its sticker's name.
+        try Fixture.sample("cogs_small_transparent.gif", to: art.appendingPathComponent("cat.gif"))
+        let report = tmp.appendingPathComponent("report.json")
+        let r = try resize(["--report", report.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("cat.png")), pngSticker, "cat.png's sticker was replaced by another input's")
+        XCTAssertTrue(BatchSafety.isWholePNG(try Data(contentsOf: out.appendingPathComponent("cat.gif.png"))))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("cat.png.png").path))
+        // Reported on stderr although it is not a terminal, and in the report.
+        let lines = r.stderr.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains("cat.gif: warning:") && $0.contains("cat.gif.png") }, r.stderr)
+        XCTAssertTrue(try Fixture.reportWarnings(report)["cat.gif"]?.contains { $0.contains("cat.gif.png") } == true)
+        XCTAssertEqual(try BatchSafety.reportOutputs(report)["cat.png"]?.reason, "up to date")
+
+        // And so it stays.
+        let again = try resize(["--report", report.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let outputs = try BatchSafety.reportOutputs(report)
+        XCTAssertEqual(outputs["cat.png"]?.reason, "up to date")
+        XCTAssertEqual(outputs["cat.gif.png"]?.reason, "up to date")
+        try Fixture.assertManifestDescribesStickers(out)
+    }
+
+    // MARK: a damaged manifest
+
+    func testDamagedManifestIsNamedInAWarningAndRebuilt() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
+        try Fixture.sample("maneki_neko_palette_3f.apng", to: art.appendingPathComponent("neko.png"))
+        XCTAssertEqual(try resize().status, 0)
+        let manifest = out.appendingPathComponent(Fixture.manifestName)
+        let good = try Data(contentsOf: manifest)
+        let stickers = try BatchSafety.snapshot(out).filter { !$0.key.hasPrefix(".") }
+        let damages: [(String, Data)] = [
+            ("truncated mid-line", good.prefix(good.count - 40)),
+            ("zeroed", Data(count: good.count)),
+            ("garbage", Data((0..<good.count).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })),
+            ("records glued together", good.prefix(good.count / 2 + 10) + good),
+            ("empty", Data()),
+        ]
+        for (what, bytes) in damages {
+            try bytes.write(to: manifest)
+            let r = try resize()
+            XCTAssertEqual(r.status, 0, "\(what): \(r.stderr)")
+            if !bytes.isEmpty {
+                XCTAssertTrue(r.stderr.contains("\(Fixture.manifestName): warning:") && r.stderr.contains("manifest"),
+                              "\(what): the damage is not named: \(r.stderr)")
+            }
+            XCTAssertEqual(try BatchSafety.snapshot(out).filter { !$0.key.hasPrefix(".") }, stickers, "\(what): stickers changed")
+            try Fixture.assertManifestDescribesStickers(out)
+            // Rebuilt, not ignored: the stickers are ours again, so changed settings redo them.
+            let report = tmp.appendingPathComponent("report.json")
+            XCTAssertEqual(try resize(["--max-kb", "200", "--report", report.path]).status, 0)
+            XCTAssertEqual(Set(try BatchSafety.reportOutputs(report).values.map(\.status)), ["written"], what)
+            XCTAssertEqual(try resize(["--force"]).status, 0)
+            try Fixture.assertManifestDescribesStickers(out)
+        }
+    }
+
+    func testRecordsCutByAFailedAppendAreNotLostForever() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
+        XCTAssertEqual(try resize().status, 0)
+        // The last append was cut mid-line (the disk filled up), then a later run appended.
+        let manifest = out.appendingPathComponent(Fixture.manifestName)
+        let lines = try Data(contentsOf: manifest).split(separator: UInt8(ascii: "\n"))
+        try (Data(lines[0]) + Data("\n".utf8) + Data(lines[1].prefix(60))).write(to: manifest)
+        try Fixture.sample("cogs_small_transparent.gif", to: art.appendingPathComponent("cogs.gif"))
+        let r = try resize()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning:") && r.stderr.contains("cut short"), r.stderr)
+        try Fixture.assertManifestDescribesStickers(out)
+        let report = tmp.appendingPathComponent("report.json")
+        XCTAssertEqual(try resize(["--max-kb", "250", "--report", report.path]).status, 0)
+        XCTAssertEqual(try BatchSafety.reportOutputs(report).mapValues(\.status),
+                       ["sax.png": "written", "teddy.png": "written", "cogs.png": "written"], "a sticker was lost to the cut record")
+    }
+
+    func testManifestThatIsAFolderIsMovedAsideAndRebuilt() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let folder = out.appendingPathComponent(Fixture.manifestName)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let r = try resize()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("\(Fixture.manifestName): warning: is a folder"), r.stderr)
+        try Fixture.assertManifestDescribesStickers(out)
+        let kept = try BatchSafety.snapshot(out).filter { $0.key.hasSuffix("notes.txt") }
+        XCTAssertEqual(Array(kept.values), [Data("keep me".utf8)], "the folder's content was lost: \(kept.keys)")
+    }
+
+    func testSymlinkedManifestIsNeverFollowed() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let victim = tmp.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent(Fixture.manifestName), withDestinationURL: victim)
+        let r = try resize()
+        XCTAssertEqual(try Data(contentsOf: victim), Data("precious".utf8), "the link's target was written")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("symbolic link"), r.stderr)
+        let attributes = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(Fixture.manifestName).path)
+        XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeRegular)
+        try Fixture.assertManifestDescribesStickers(out)
+    }
+
+    // MARK: links inside the output folder
+
+    func testNothingIsWrittenThroughALinkInTheOutputFolder() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sub/sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
+        let elsewhere = tmp.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let victim = tmp.appendingPathComponent("victim.png")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("sub"), withDestinationURL: elsewhere)
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("teddy.png"), withDestinationURL: victim)
+
+        let r = try resize(["--overwrite"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("sax.png: error:") && r.stderr.contains("symbolic link"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [], "written through a linked folder")
+        XCTAssertEqual(try Data(contentsOf: victim), Data("precious".utf8), "written through a linked file")
+        // --overwrite replaced the link itself with the sticker.
+        let teddy = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent("teddy.png").path)
+        XCTAssertEqual(teddy[.type] as? FileAttributeType, .typeRegular)
+    }
+
+    // MARK: killed and starved runs
+
+    func testTemporaryFilesOfKilledRunsAreRemovedAndOthersKept() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sub/sax.png"))
+        let sub = out.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let dead = try Fixture.deadPID()
+        // Left by a run killed between write and rename (this version's names and the earlier form).
+        let stale = [sub.appendingPathComponent(".sax.png.stickerkit-\(dead)-3.tmp"), out.appendingPathComponent(".x.png.stickerkit-\(dead)-1.tmp"),
+                     tmp.appendingPathComponent(".report.json.stickerkit-\(dead)-2.tmp")]
+        // Not ours: kept.
+        let others = [out.appendingPathComponent(".stickerkit-notes.tmp"), out.appendingPathComponent("draft.tmp"),
+                      sub.appendingPathComponent(".sax.png.stickerkit-abc-1.tmp")]
+        for url in stale + others { try Data("partial".utf8).write(to: url) }
+        let r = try resize(["--report", tmp.appendingPathComponent("report.json").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for url in stale { XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "\(url.lastPathComponent) left") }
+        for url in others { XCTAssertTrue(FileManager.default.fileExists(atPath: url.path), "\(url.lastPathComponent) removed") }
+    }
+
+    func testKilledRunsLeaveNothingARerunCannotRepair() throws {
+        try BatchSafety.stage(BatchSafety.quickInputs, copies: 2, into: art)
+        let before = try BatchSafety.snapshot(art)
+        let reference = tmp.appendingPathComponent("reference")
+        XCTAssertEqual(try CLI.run(["resize", art.path, "-o", reference.path, "--size", "small", "--quiet"]).status, 0)
+        let expected = try BatchSafety.snapshot(reference).filter { !$0.key.hasPrefix(".") }
+
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<4 {
+            let p = try BatchSafety.start(["resize", art.path, "-o", out.path, "--size", "small", "--jobs", "2"],
+                                          logs: tmp.appendingPathComponent("run\(round)"))
+            usleep(UInt32.random(in: 20_000...600_000, using: &generator))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            for (path, bytes) in try BatchSafety.snapshot(out) where path.hasSuffix(".png") && !(path as NSString).lastPathComponent.hasPrefix(".") {
+                XCTAssertTrue(BatchSafety.isWholePNG(bytes), "\(path) is partial after SIGKILL")
+            }
+        }
+        let r = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try BatchSafety.snapshot(out).filter { !$0.key.hasPrefix(".") && !$0.key.contains("/.") }, expected)
+        XCTAssertEqual(BatchSafety.paths(out).filter { $0.contains(".stickerkit-tmp") || $0.hasSuffix(".tmp") }, [], "temporary files left")
+        try Fixture.assertManifestDescribesStickers(out)
+        XCTAssertEqual(try BatchSafety.snapshot(art), before, "inputs changed")
+    }
+
+    func testFullDiskWhileRecordingFailsTheOutputAndTheRerunRepairsIt() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let full = tmp.appendingPathComponent("full")
+        try FileManager.default.createDirectory(at: full, withIntermediateDirectories: true)
+        guard try BatchSafety.system("/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", full.path]) == 0 else {
+            throw XCTSkip("cannot mount a small tmpfs here (not root, or no CAP_SYS_ADMIN)")
+        }
+        let target = full.appendingPathComponent("out")
+        let args = ["resize", art.path, "-o", target.path, "--size", "small", "--quiet"]
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        let sticker = try Data(contentsOf: target.appendingPathComponent("sax.png"))
+        let manifest = target.appendingPathComponent(Fixture.manifestName)
+        // Pad the manifest with blank lines so that the next record needs one more page, then
+        // fill the disk leaving exactly the pages of the sticker's temporary file.
+        let page = 4096
+        let size = try Data(contentsOf: manifest).count
+        let padded = (size / page + 1) * page - 8
+        let handle = try FileHandle(forWritingTo: manifest)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0x0A, count: padded - size))
+        try handle.close()
+        let filler = full.appendingPathComponent("filler")
+        _ = try BatchSafety.system("/bin/dd", ["if=/dev/zero", "of=\(filler.path)", "bs=4096"])
+        let stickerPages = (sticker.count + page - 1) / page
+        let filled = try FileManager.default.attributesOfItem(atPath: filler.path)[.size] as? Int ?? 0
+        XCTAssertEqual(truncate(filler.path, off_t(max(0, filled - stickerPages * page))), 0)
+
+        let r = try CLI.run(args + ["--force"])
+        XCTAssertEqual(r.status, 1, "a record that could not be written must fail the run: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("sax.png: error:") && r.stderr.contains("No space left on device"), r.stderr)
+        XCTAssertEqual(try Data(contentsOf: target.appendingPathComponent("sax.png")), sticker)
+        XCTAssertTrue(try Data(contentsOf: manifest).last == 0x0A, "the cut record was left in the manifest")
+        XCTAssertEqual(BatchSafety.paths(target).filter { $0.contains(".stickerkit-tmp") }, [])
+
+        try FileManager.default.removeItem(at: filler)
+        let again = try CLI.run(args + ["--force"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try Data(contentsOf: target.appendingPathComponent("sax.png")), sticker)
+        try Fixture.assertManifestDescribesStickers(target)
+    }
+}

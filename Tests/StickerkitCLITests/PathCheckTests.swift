@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+
+/// Problems with -o and --report are found before anything is converted: one usage error, exit 2,
+/// nothing written; and the option vocabulary every command shares.
+final class PathCheckTests: XCTestCase {
+    var tmp: URL!
+    var art: URL { tmp.appendingPathComponent("art") }
+    var out: URL { tmp.appendingPathComponent("out") }
+
+    override func setUpWithError() throws {
+        tmp = try CLI.temporaryDirectory()
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("cat.png"))
+    }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+
+    /// Exit 2, one line naming the problem, nothing written, inputs unchanged.
+    func assertUsageError(_ args: [String], mentions words: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try BatchSafety.snapshot(art)
+        let r = try CLI.run(["resize", art.path, "--size", "small"] + args)
+        XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)", file: file, line: line)
+        let errors = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("Usage:") && !$0.hasPrefix("  See ") }
+        XCTAssertEqual(errors.count, 1, "\(args): one error: \(r.stderr)", file: file, line: line)
+        for w in words { XCTAssertTrue(r.stderr.contains(w), "\(args): \(r.stderr) lacks \(w)", file: file, line: line) }
+        XCTAssertFalse(r.stderr.contains("Error Domain"), r.stderr, file: file, line: line)
+        XCTAssertEqual(try BatchSafety.snapshot(art), before, "\(args): inputs changed", file: file, line: line)
+        XCTAssertEqual(try BatchSafety.stickers(tmp).filter { !$0.hasPrefix("art/") }, [], "\(args): converted before failing",
+                       file: file, line: line)
+    }
+
+    func testAReportThatIsAnInputIsRefused() throws {
+        try assertUsageError(["-o", out.path, "--report", art.appendingPathComponent("cat.png").path], mentions: ["--report", "input"])
+    }
+
+    func testAReportThatWouldReplaceAnotherFileIsRefused() throws {
+        let notes = tmp.appendingPathComponent("notes.json")
+        try Data("{\"mine\": true}".utf8).write(to: notes)
+        try assertUsageError(["-o", out.path, "--report", notes.path], mentions: ["--report", "not a stickerkit report"])
+        XCTAssertEqual(try Data(contentsOf: notes), Data("{\"mine\": true}".utf8))
+        // An earlier report is replaced.
+        let report = tmp.appendingPathComponent("report.json")
+        XCTAssertEqual(try CLI.run(["resize", art.path, "-o", out.path, "--size", "small", "--report", report.path]).status, 0)
+        let again = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small", "--report", report.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+    }
+
+    func testAReportThatCannotBeWrittenIsFoundFirst() throws {
+        let blocker = tmp.appendingPathComponent("blocker")
+        try Data("a file".utf8).write(to: blocker)
+        try assertUsageError(["-o", out.path, "--report", blocker.appendingPathComponent("report.json").path],
+                             mentions: ["--report", "blocker is a file, not a folder"])
+        try assertUsageError(["-o", out.path, "--report", tmp.path], mentions: ["--report", "is a folder"])
+        try FileManager.default.createSymbolicLink(at: tmp.appendingPathComponent("link.json"), withDestinationURL: blocker)
+        try assertUsageError(["-o", out.path, "--report", tmp.appendingPathComponent("link.json").path], mentions: ["symbolic link"])
+    }
+
+    func testAnOutputFolderThatIsAFileIsOneError() throws {
+        let file = tmp.appendingPathComponent("stickers")
+        try Data("a file".utf8).write(to: file)
+        try assertUsageError(["-o", file.path], mentions: ["-o", "is a file, not a folder"])
+        try assertUsageError(["-o", file.appendingPathComponent("sub").path], mentions: ["-o", "stickers is a file, not a folder"])
+        XCTAssertEqual(try Data(contentsOf: file), Data("a file".utf8))
+    }
+
+    func testBudgetValuesAreJudgedByOneRuleWithOneMessage() throws {
+        for value in ["0", "-5", "0.05"] {
+            for command in [["resize", "x.png", "-o", out.path], ["check", "x.png"]] {
+                let r = try CLI.run(command + ["--max-kb", value])
+                XCTAssertEqual(r.status, 2, "\(command) --max-kb \(value): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains("--max-kb takes a budget in KB"), "\(command) \(value): \(r.stderr)")
+                XCTAssertFalse(r.stderr.contains("Missing value"), r.stderr)
+            }
+        }
+        for command in ["resize", "check", "pack", "preview", "bench"] {
+            let help = try CLI.run([command, "--help"]).stdout
+            XCTAssertTrue(help.contains("KB"), "\(command) help")
+            XCTAssertFalse(help.contains("kB"), "\(command) help says kB")
+        }
+    }
+
+    func testShellCompletionOffersFilesAndFolders() throws {
+        let zsh = try CLI.run(["--generate-completion-script", "zsh"]).stdout
+        let resize = zsh.components(separatedBy: "_stickerkit_resize()").dropFirst().first ?? ""
+        XCTAssertTrue(resize.contains("'*:inputs:_files'"), "inputs complete file names")
+        XCTAssertTrue(resize.contains("_files -/"), "-o completes folder names")
+    }
+}
