@@ -1,6 +1,6 @@
 import ImageCore
 
-/// How one conversion shares `Limits.maxMemory` among what it holds: the fitted frames of each
+/// How one conversion shares what `Limits.maxMemory` leaves it among what it holds: the fitted frames of each
 /// size (`FittedFrames`), and the budget search's remapped frames and sampled frames. Each part
 /// keeps within its share by construction (a store that would pass it gives up and its frames
 /// are made again on each walk), so no input's memory grows with its frame count.
@@ -11,8 +11,10 @@ struct MemoryPlan {
     /// The part of a fitted-frame store kept as it comes before spans are deflated.
     var uncompressedShare = 0.5
 
-    init(options: ConversionOptions) {
-        budget = options.limits.maxMemory
+    /// The plan for `options`, sharing `available` bytes (by default the whole budget; a file's
+    /// conversion gives what its fixed parts leave, `ConversionMemory.available`).
+    init(options: ConversionOptions, available: Int? = nil) {
+        budget = available ?? options.limits.maxMemory
     }
 
     /// The share of the fitted frames of one size, split over the sizes converted together in

@@ -29,8 +29,12 @@ public enum StickerConverter {
 
     /// Converts one file's bytes to every size in `options.sizes`. Throws `ImageError` when the
     /// input cannot be decoded; per-size failures (nothing fits the budget) are in the result.
+    /// A file whose estimated peak memory (`ConversionMemory`) passes `options.limits.maxMemory`
+    /// is refused before decoding (`LimitsError.overMemory`).
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
-        try convert(data, options: options, plan: MemoryPlan(options: options))
+        let memory = ConversionMemory(data, options: options)
+        try memory.check(options.limits)
+        return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
     }
 
     /// `convert` with the memory shares given (tests force the stores' tiers with them).

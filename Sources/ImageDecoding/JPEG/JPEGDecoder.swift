@@ -44,6 +44,7 @@ enum JPEGDecoder {
         if orientation.swapsAxes {
             try options.limits.check(width: height, height: width, format: .jpeg, what: "rotated by EXIF, image is")
         }
+        try options.limits.check(scans: JPEGScans.count(data), format: .jpeg)
         var warnings: [String] = []
 
         let isCMYK = header.color_space == 4 || header.color_space == 5   // JCS_CMYK, JCS_YCCK

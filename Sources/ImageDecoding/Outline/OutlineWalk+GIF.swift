@@ -31,6 +31,7 @@ extension OutlineWalk {
                 if label == 0xF9, pos + 7 < b.count, b[pos + 2] == 4, let delay = le16(pos + 4) {
                     pendingDelay = delay
                     if b[pos + 3] & 1 != 0 { mayHaveAlpha = true }
+                    if (b[pos + 3] >> 2) & 7 == 3 { gifRestoresPrevious = true }
                 } else if label == 0xFF, pos + 18 < b.count, b[pos + 2] == 11,
                           b[(pos + 3)..<(pos + 14)].elementsEqual("NETSCAPE2.0".utf8), b[pos + 15] == 1,
                           let loops = le16(pos + 16) {
