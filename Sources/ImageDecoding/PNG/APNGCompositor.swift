@@ -133,22 +133,7 @@ struct APNGCompositor {
     }
 
     private mutating func clear(_ c: APNGFrameControl) {
-        let boxRowBytes = box.width * 4
-        let (bx, by) = (box.x, box.y)
-        canvas.withUnsafeMutableBufferPointer { dst in
-            for r in 0..<c.height {
-                let d = dst.baseAddress! + (c.y + r - by) * boxRowBytes + (c.x - bx) * 4
-                var lo = c.width, hi = 0
-                for i in 0..<c.width where UnsafeRawPointer(d + i * 4).loadUnaligned(as: UInt32.self) != 0 {
-                    if i < lo { lo = i }
-                    hi = i + 1
-                }
-                if lo < hi {
-                    (d + lo * 4).update(repeating: 0, count: (hi - lo) * 4)
-                    damage.mark(row: c.y + r, from: c.x + lo, to: c.x + hi)
-                }
-            }
-        }
+        BoxClearing.clear(PixelRect(x: c.x, y: c.y, width: c.width, height: c.height), in: &canvas, box: box, damage: &damage)
     }
 
     private mutating func save(_ c: APNGFrameControl) {

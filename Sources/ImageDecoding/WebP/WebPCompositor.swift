@@ -55,22 +55,7 @@ struct WebPCompositor {
     var snapshot: Image { Image(width: box.width, height: box.height, pixels: canvas) }
 
     private mutating func clear(_ rect: PixelRect) {
-        let boxRowBytes = box.width * 4
-        let (bx, by) = (box.x, box.y)
-        canvas.withUnsafeMutableBufferPointer { dst in
-            for r in 0..<rect.height {
-                let d = dst.baseAddress! + (rect.y + r - by) * boxRowBytes + (rect.x - bx) * 4
-                var lo = rect.width, hi = 0
-                for i in 0..<rect.width where UnsafeRawPointer(d + i * 4).loadUnaligned(as: UInt32.self) != 0 {
-                    if i < lo { lo = i }
-                    hi = i + 1
-                }
-                if lo < hi {
-                    (d + lo * 4).update(repeating: 0, count: (hi - lo) * 4)
-                    damage.mark(row: rect.y + r, from: rect.x + lo, to: rect.x + hi)
-                }
-            }
-        }
+        BoxClearing.clear(rect, in: &canvas, box: box, damage: &damage)
         pendingClear = nil
     }
 }
