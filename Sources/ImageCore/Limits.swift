@@ -8,19 +8,34 @@ public struct Limits: Sendable, Equatable {
     public var maxFrames: Int
     /// Decoded bytes over all frames (frames × canvas pixels × 4).
     public var maxTotalBytes: Int
+    /// Memory one conversion may use, in bytes (256 MB by default): what a conversion holds is
+    /// planned within it, and an input that cannot be converted within it is refused from its
+    /// structure, before decoding.
+    public var maxMemory: Int
+    /// Scans in one JPEG (100 by default). A progressive file's scans each pass over the whole
+    /// image: libjpeg's progression has 10 for a colour image, while a file of thousands of tiny
+    /// scans would take minutes. Counted from the file's markers before decoding.
+    public var maxScans: Int
 
     public init(maxWidth: Int = 65_535, maxHeight: Int = 65_535, maxPixels: Int = 100_000_000,
-                maxFrames: Int = 5_000, maxTotalBytes: Int = 1 << 30) {
+                maxFrames: Int = 5_000, maxTotalBytes: Int = 1 << 30, maxMemory: Int = Limits.defaultMemory,
+                maxScans: Int = 100) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxTotalBytes = maxTotalBytes
+        self.maxMemory = maxMemory
+        self.maxScans = maxScans
     }
+
+    /// The default `maxMemory`: 256 MB (256,000,000 bytes).
+    public static let defaultMemory = 256_000_000
 
     public static let `default` = Limits()
     /// No bounds at all: only as an explicit choice.
-    public static let unlimited = Limits(maxWidth: .max, maxHeight: .max, maxPixels: .max, maxFrames: .max, maxTotalBytes: .max)
+    public static let unlimited = Limits(maxWidth: .max, maxHeight: .max, maxPixels: .max, maxFrames: .max, maxTotalBytes: .max,
+                                         maxMemory: .max, maxScans: .max)
 
     /// Checks one canvas. `what` names the source of the numbers, e.g. "IHDR says". Throws
     /// `ImageError` with a `LimitsError` reason.
@@ -63,8 +78,27 @@ public struct Limits: Sendable, Equatable {
         }
     }
 
+    /// Checks a JPEG's scan count against `maxScans`.
+    public func check(scans: Int, format: ImageFormat?) throws {
+        if scans > maxScans {
+            throw ImageError(format, LimitsError.overScans(scans: scans, maxScans: maxScans))
+        }
+    }
+
+    /// Checks a conversion's estimated peak memory against `maxMemory`.
+    public func check(memory estimate: Int, format: ImageFormat?) throws {
+        if estimate > maxMemory {
+            throw ImageError(format, LimitsError.overMemory(estimate: estimate, maxMemory: maxMemory))
+        }
+    }
+
     static func describePixels(_ n: Int) -> String {
         n % 1_000_000 == 0 ? "\(n / 1_000_000) MP" : "\(n)-pixel"
+    }
+
+    /// Bytes in whole megabytes (1 MB = 1,000,000 bytes, as `--max-memory` takes them), rounded up.
+    static func describeMegabytes(_ n: Int) -> String {
+        "\((n + 999_999) / 1_000_000) MB"
     }
 
     static func describeBytes(_ n: Int) -> String {

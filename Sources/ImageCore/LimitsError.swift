@@ -14,6 +14,11 @@ public enum LimitsError: ImageErrorReason {
     case moreFramesThan(maxFrames: Int)
     /// All frames' decoded bytes over `maxTotalBytes`.
     case framesOverDecodedSize(frames: Int, width: Int, height: Int, maxTotalBytes: Int)
+    /// A JPEG with more scans than `maxScans`, counted from its markers.
+    case overScans(scans: Int, maxScans: Int)
+    /// What converting the file would hold at its peak, estimated from its structure before
+    /// decoding, over `maxMemory` (the CLI's `--max-memory` raises it).
+    case overMemory(estimate: Int, maxMemory: Int)
 
     public var kind: ImageError.Kind {
         if case .zeroSize = self { return .decoding }
@@ -36,6 +41,10 @@ public enum LimitsError: ImageErrorReason {
             "more than \(max) frame\(max == 1 ? "" : "s"), over the frame limit"
         case let .framesOverDecodedSize(frames, w, h, max):
             "\(frames) frames of \(w)×\(h) decode to more than the \(Limits.describeBytes(max)) limit"
+        case let .overScans(scans, max):
+            "\(scans) scans, over the \(max)-scan limit"
+        case let .overMemory(estimate, max):
+            "converting it needs about \(Limits.describeMegabytes(estimate)) of memory, over the \(Limits.describeMegabytes(max)) limit (--max-memory raises it)"
         }
     }
 }

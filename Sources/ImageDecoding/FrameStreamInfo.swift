@@ -34,4 +34,13 @@ public struct FrameStreamInfo: Sendable, Equatable {
                             animation: Animation(width: info.width, height: info.height, frames: frames, loopCount: info.loopCount),
                             warnings: info.warnings)
     }
+
+    /// `collect` over a canvas decode: every frame as the whole canvas, delays as delivered.
+    static func collectCanvas(_ decodeFrames: (_ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo) throws -> DecodedImage {
+        var frames: [Frame] = []
+        let info = try decodeFrames { frames.append(Frame(image: $0.wholeCanvas, delay: $0.delay)) }
+        return DecodedImage(format: info.format,
+                            animation: Animation(width: info.width, height: info.height, frames: frames, loopCount: info.loopCount),
+                            warnings: info.warnings)
+    }
 }

@@ -53,21 +53,60 @@ public enum ImageDecoder {
         return try decodeFrames(bytes, as: format, options: options, body)
     }
 
-    /// `decodeFrames` with the format given: the per-format decoders hand over delays as stored,
-    /// and this is the one place that turns them into delays as displayed.
+    /// `decodeFrames` with the format given: the canvas decode's frames on the whole canvas,
+    /// the first held until the second tells whether the file is animated.
     static func decodeFrames(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions,
                              _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
-        // Stills keep their zero delay, so the first frame waits for the second to tell.
-        var seen = 0
         var first: Frame?
-        func deliver(_ frame: Frame) throws {
+        var seen = 0
+        let (info, _) = try decodeCanvas(bytes, as: format, options: options) { canvas in
             seen += 1
+            let frame = Frame(image: canvas.wholeCanvas, delay: canvas.delay)
             if seen == 1 { first = frame; return }
             if let held = first {
                 first = nil
                 try body(Frame(image: held.image, delay: held.delay.displayed))
             }
-            try body(Frame(image: frame.image, delay: frame.delay.displayed))
+            try body(frame)
+        }
+        if let still = first {
+            first = nil
+            try body(still)
+        }
+        return info
+    }
+
+    /// Decodes any supported file frame by frame as the decoders composite it: each frame's box
+    /// (the part of the canvas any frame draws; the rest stays transparent) with what changed
+    /// since the frame before (`CanvasFrame`). Nothing is held for the caller: no canvas-sized
+    /// copy, not even of the first frame. Delays are as displayed from the second frame on; the
+    /// first frame comes with its delay as stored, and `firstFrameDelay` says how it is shown
+    /// once the frame count is known. Errors and limits are those of `decodeFrames`.
+    package static func decodeCanvas(_ bytes: [UInt8], options: DecodeOptions = .init(),
+                                     _ body: (CanvasFrame) throws -> Void) throws -> (info: FrameStreamInfo, firstFrameDelay: Delay) {
+        if bytes.isEmpty { throw ImageError(nil, SniffError.emptyFile) }
+        guard let format = sniff(bytes) else {
+            throw ImageError(nil, SniffError.unknownFormat(firstBytes: Array(bytes.prefix(8))))
+        }
+        return try decodeCanvas(bytes, as: format, options: options, body)
+    }
+
+    /// `decodeCanvas` with the format given: the per-format decoders hand over delays as stored,
+    /// and this is the one place that turns them into delays as displayed.
+    static func decodeCanvas(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions,
+                             _ body: (CanvasFrame) throws -> Void) throws -> (info: FrameStreamInfo, firstFrameDelay: Delay) {
+        var seen = 0
+        var firstStored = Delay.zero
+        func deliver(_ frame: CanvasFrame) throws {
+            seen += 1
+            if seen == 1 {
+                firstStored = frame.delay
+                try body(frame)
+                return
+            }
+            var shown = frame
+            shown.delay = frame.delay.displayed
+            try body(shown)
         }
         let info: FrameStreamInfo
         switch format {
@@ -76,10 +115,7 @@ public enum ImageDecoder {
         case .gif: info = try GIFDecoder.decodeFrames(bytes, options: options, deliver)
         case .webp: info = try WebPDecoder.decodeFrames(bytes, options: options, deliver)
         }
-        if let still = first {
-            first = nil
-            try body(still)
-        }
-        return info
+        // Stills keep their stored delay; an animation's first frame shows as the others do.
+        return (info, seen > 1 ? firstStored.displayed : firstStored)
     }
 }

@@ -20,7 +20,7 @@ public struct Histogram: Sendable {
     private(set) var droppedBits = 0
     let maxDistinct: Int
     /// Pixels added, over all frames.
-    public private(set) var pixelCount = 0
+    public internal(set) var pixelCount = 0
 
     /// An empty histogram. `maxDistinctColors` bounds memory on pathological inputs (at least 4096).
     public init(maxDistinctColors: Int = 1 << 20) {

@@ -74,6 +74,12 @@ package final class PaletteMapper {
                         rowErrors: rows, equalRows: equal, meanSquaredError: n > 0 ? total / 3 / Double(n) : 0)
     }
 
+    /// `remapUndithered` on frames in the caller's buffers (see `FrameRemap`).
+    func remapPlain(pixels: UnsafePointer<UInt32>, width: Int, height: Int, previous: Remapper.Previous?,
+                    into out: UnsafeMutablePointer<UInt8>, rowErrors: UnsafeMutablePointer<Double>) -> Double {
+        remapper.remapPlain(pixels: pixels, width: width, height: height, previous: previous, into: out, rowErrors: rowErrors)
+    }
+
     /// The 0…100 quality of a mean error, on the scale of `QuantizeResult.quality`.
     package static func quality(meanSquaredError: Double) -> Int { Quality.quality(meanSquaredError: meanSquaredError) }
 }

@@ -280,6 +280,32 @@ final class Remapper {
         }
         // Every band writes every index of its rows: no need to clear them first.
         indices = [UInt8](unsafeUninitializedCapacity: n) { _, count in count = n }
+        return image.pixels.withUnsafeBytes { raw in
+            indices.withUnsafeMutableBufferPointer { out in
+                remap(raw.bindMemory(to: UInt32.self).baseAddress!, width: w, height: h, strength: strength, map: map,
+                      rowErrors: rowErrors, previous: previous, into: out.baseAddress!)
+            }
+        }
+    }
+
+    /// Undithered remap of a frame given as pixels (`width × height`, memory-order RGBA words)
+    /// into `out`, each row's error into `rowErrors`, rows of `previous` (an earlier frame of the
+    /// same size remapped by this remapper) copied or shared as `remapPlain(_:after:…)` does;
+    /// returns the rows' errors summed from the top. For callers that keep frames in their own
+    /// buffers (the animation search walks a store of frames).
+    func remapPlain(pixels: UnsafePointer<UInt32>, width w: Int, height h: Int, previous: Previous?,
+                    into out: UnsafeMutablePointer<UInt8>, rowErrors: UnsafeMutablePointer<Double>) -> Double {
+        guard w > 0, h > 0, !palette.isEmpty else {
+            out.initialize(repeating: 0, count: max(0, w * h))
+            for y in 0..<max(0, h) { rowErrors[y] = 0 }
+            return 0
+        }
+        return remap(pixels, width: w, height: h, strength: 0, map: nil, rowErrors: rowErrors, previous: previous, into: out)
+    }
+
+    private func remap(_ px: UnsafePointer<UInt32>, width w: Int, height h: Int, strength: Float, map: UnsafePointer<UInt8>?,
+                       rowErrors: UnsafeMutablePointer<Double>?, previous: Previous?, into outPointer: UnsafeMutablePointer<UInt8>) -> Double {
+        let n = w * h
         let bands = Remapper.bands(width: w, height: h)
         let sums = UnsafeMutablePointer<Double>.allocate(capacity: bands)
         sums.initialize(repeating: 0, count: bands)
@@ -287,22 +313,18 @@ final class Remapper {
         let next = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         next.initialize(to: 0)
         defer { sums.deallocate(); mapOut?.deallocate(); next.deallocate() }
-        image.pixels.withUnsafeBytes { raw in
-            indices.withUnsafeMutableBufferPointer { out in
-                points.withUnsafeBufferPointer { pts in
-                    let job = Job(px: raw.bindMemory(to: UInt32.self).baseAddress!, w: w, h: h, bands: bands, map: map,
-                                  mapOut: mapOut, strength: strength, out: out.baseAddress!, pts: pts.baseAddress!,
-                                  search: search.view, lanes: lanes, transparent: transparentIndex,
-                                  spacing: spacing, sums: sums, rowErrors: rowErrors, previous: previous, next: next,
-                                  lock: DispatchSemaphore(value: 1))
-                    if bands == 1 {
-                        job.work(0)
-                    } else {
-                        // As many workers as bands; those that start after every band is taken
-                        // return at once, so on 2 cores 2 lanes are used.
-                        DispatchQueue.concurrentPerform(iterations: bands) { job.work($0) }
-                    }
-                }
+        points.withUnsafeBufferPointer { pts in
+            let job = Job(px: px, w: w, h: h, bands: bands, map: map,
+                          mapOut: mapOut, strength: strength, out: outPointer, pts: pts.baseAddress!,
+                          search: search.view, lanes: lanes, transparent: transparentIndex,
+                          spacing: spacing, sums: sums, rowErrors: rowErrors, previous: previous, next: next,
+                          lock: DispatchSemaphore(value: 1))
+            if bands == 1 {
+                job.work(0)
+            } else {
+                // As many workers as bands; those that start after every band is taken
+                // return at once, so on 2 cores 2 lanes are used.
+                DispatchQueue.concurrentPerform(iterations: bands) { job.work($0) }
             }
         }
         withExtendedLifetime(search) {}

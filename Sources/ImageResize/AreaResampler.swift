@@ -124,12 +124,20 @@ final class AreaResampler {
     /// `outputWidth × outputHeight` straight-alpha RGBA bytes of `image` resampled. Every byte is
     /// written; colour under fully transparent output pixels is zero.
     func resample(_ image: Image) -> [UInt8] {
+        image.pixels.withUnsafeBytes { src in
+            var rows = BoxRows(src.baseAddress, box: PixelRect(x: 0, y: 0, width: image.width, height: image.height))
+            return render(&rows, first: wholeRows.first, end: wholeRows.end, previous: nil)
+        }
+    }
+
+    /// Every output pixel: column ranges `[0, outputWidth)` for the rows that read any source.
+    var wholeRows: (first: [Int], end: [Int]) {
         let first = [Int](repeating: 0, count: outputHeight)
         var end = [Int](repeating: 0, count: outputHeight)
         if span > 0 {
             for oy in 0..<outputHeight where yCounts[oy] > 0 { end[oy] = outputWidth }
         }
-        return render(image, first: first, end: end, previous: nil)
+        return (first, end)
     }
 
     /// `resample(image)` computed from the output of the frame before: only output pixels that
@@ -144,146 +152,232 @@ final class AreaResampler {
               previousOutput.count == ow * oh * 4 else {
             return resample(image)
         }
-        // Changed columns of each source row the output reads, relative to `columnBase`.
-        var changedLo = [Int](repeating: 0, count: rowSpan)
-        var changedHi = [Int](repeating: 0, count: rowSpan)
-        var anyChange = false
+        // Changed columns of each source row the output reads (absolute).
+        var damage = RowDamage(rows: image.height)
         image.pixels.withUnsafeBytes { a in
             previous.pixels.withUnsafeBytes { b in
                 let offset = (rowBase * sourceWidth + columnBase) * 4
                 for r in 0..<rowSpan {
                     let o = offset + r * sourceWidth * 4
                     let (lo, hi) = AreaResampler.changedSpan(a.baseAddress! + o, b.baseAddress! + o, span)
-                    changedLo[r] = lo
-                    changedHi[r] = hi
-                    if lo < hi { anyChange = true }
+                    damage.mark(row: rowBase + r, from: columnBase + lo, to: columnBase + hi)
                 }
             }
         }
-        guard anyChange else { return nil }
-        // Output columns to recompute in each output row (none when first >= end).
+        guard let (first, end) = recompute(damage) else { return nil }
+        return image.pixels.withUnsafeBytes { src in
+            var rows = BoxRows(src.baseAddress, box: PixelRect(x: 0, y: 0, width: image.width, height: image.height))
+            return previousOutput.withUnsafeBufferPointer { render(&rows, first: first, end: end, previous: $0.baseAddress!) }
+        }
+    }
+
+    /// The next frame of a canvas of which only `box` is held (`pixels`, `box.width × box.height`
+    /// RGBA; the rest is transparent), given what changed since the frame whose output is
+    /// `previousOutput` (nil: no previous frame, compute everything). The bytes are those of
+    /// resampling the whole canvas. Returns the output and the output pixels that changed, or
+    /// nil when no output pixel can have changed.
+    func resample(box: PixelRect, pixels: UnsafeRawPointer?, damage: RowDamage?,
+                  previousOutput: [UInt8]?) -> (pixels: [UInt8], damage: RowDamage)? {
+        let oh = outputHeight
+        var rows = BoxRows(pixels, box: box)
+        guard let previousOutput, let damage else {
+            return (render(&rows, first: wholeRows.first, end: wholeRows.end, previous: nil),
+                    RowDamage.all(width: outputWidth, rows: oh))
+        }
+        guard span > 0, rowSpan > 0, let (first, end) = recompute(damage) else { return nil }
+        let out = previousOutput.withUnsafeBufferPointer { render(&rows, first: first, end: end, previous: $0.baseAddress!) }
+        // What really changed among the recomputed pixels.
+        var changed = RowDamage(rows: oh)
+        out.withUnsafeBytes { a in
+            previousOutput.withUnsafeBytes { b in
+                for oy in 0..<oh where first[oy] < end[oy] {
+                    let o = (oy * outputWidth + first[oy]) * 4
+                    let (lo, hi) = AreaResampler.changedSpan(a.baseAddress! + o, b.baseAddress! + o, end[oy] - first[oy])
+                    changed.mark(row: oy, from: first[oy] + lo, to: first[oy] + hi)
+                }
+            }
+        }
+        return changed.isEmpty ? nil : (out, changed)
+    }
+
+    /// The output columns `[first, end)` per output row whose taps touch a pixel in `damage`
+    /// (absolute source coordinates), or nil when none does.
+    private func recompute(_ damage: RowDamage) -> (first: [Int], end: [Int])? {
+        let oh = outputHeight
         var first = [Int](repeating: 0, count: oh)
         var end = [Int](repeating: 0, count: oh)
         var dirty = false
+        guard !damage.isEmpty else { return nil }
         for oy in 0..<oh where yCounts[oy] > 0 {
             var lo = Int.max, hi = Int.min
-            let r0 = yStarts[oy] - rowBase
-            for r in r0..<r0 + yCounts[oy] where changedLo[r] < changedHi[r] {
-                lo = min(lo, changedLo[r])
-                hi = max(hi, changedHi[r])
+            let r0 = max(yStarts[oy], damage.firstRow), r1 = min(yStarts[oy] + yCounts[oy], damage.endRow)
+            guard r0 < r1 else { continue }
+            for r in r0..<r1 {
+                guard let s = damage.span(r) else { continue }
+                // Relative to the first column the output reads, clipped to the columns it reads.
+                let a = max(0, s.lowerBound - columnBase), b = min(span, s.upperBound - columnBase)
+                if a < b { lo = min(lo, a); hi = max(hi, b) }
             }
             guard lo < hi, columnFirst[lo] < columnEnd[hi - 1] else { continue }
             first[oy] = Int(columnFirst[lo])
             end[oy] = Int(columnEnd[hi - 1])
             dirty = true
         }
-        guard dirty else { return nil }
-        return previousOutput.withUnsafeBufferPointer { render(image, first: first, end: end, previous: $0.baseAddress!) }
+        return dirty ? (first, end) : nil
     }
 
-    /// Output columns `[first[oy], end[oy])` of each output row computed from `image`; the rest
+    /// Output columns `[first[oy], end[oy])` of each output row computed from `source`; the rest
     /// of the row copied from `previous` (a whole output image), or padding without it (zero, or
-    /// the background).
+    /// the background). Every output row, in one pass.
+    func render<Source: RowBlocks>(_ source: inout Source, first: [Int], end: [Int], previous: UnsafePointer<UInt8>?) -> [UInt8] {
+        let total = outputWidth * outputHeight * 4
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            guard let dst = out.baseAddress else { initialized = 0; return }
+            let pass = RenderPass(self, first: first, end: end, previous: previous, output: dst)
+            pass.run(upTo: outputHeight, &source)
+            initialized = total
+        }
+    }
+
+    /// The source rows output row `oy` reads: `[start, start + count)` (count 0 for padding rows).
+    func sourceRows(of oy: Int) -> (start: Int, count: Int) { (yStarts[oy], yCounts[oy]) }
+
+    /// One pass over the output rows, in order, possibly in several calls (`run(upTo:)`) as the
+    /// source rows arrive: the float rows and the hand-over of a shared source row persist
+    /// between calls, so a pass run in pieces computes exactly what one run computes.
     ///
     /// The vertical pass of a row covers the source columns its range reads. A source row shared
     /// by two consecutive output rows is converted once for both (over the union of their
     /// columns; the part outside a row's own columns is never read). A row whose predecessor was
     /// not computed converts that shared row itself, with the same two roundings (`p · w`).
-    private func render(_ image: Image, first: [Int], end: [Int], previous: UnsafePointer<UInt8>?) -> [UInt8] {
-        let ow = outputWidth, oh = outputHeight
-        let total = ow * oh * 4
-        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
-            guard let dst = out.baseAddress else { initialized = 0; return }
-            // Two float rows: the current output row and the next one, which may already hold
-            // the source row both share (converted once, added to both). Zeroed once so that
-            // columns a row does not compute hold finite values.
-            // `xStride` columns of padding: `reduceRow` reads up to `xStride - 1` past a pixel's taps.
-            let capacity = span + xStride
-            let rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * capacity)
+    final class RenderPass {
+        let r: AreaResampler
+        let first: [Int], end: [Int]
+        let previous: UnsafePointer<UInt8>?
+        let dst: UnsafeMutablePointer<UInt8>
+        /// Two float rows: the current output row and the next one, which may already hold the
+        /// source row both share (converted once, added to both). Zeroed once so that columns a
+        /// row does not compute hold finite values; `xStride` columns of padding: `reduceRow`
+        /// reads up to `xStride - 1` past a pixel's taps.
+        let rows: UnsafeMutablePointer<SIMD4<Float>>
+        let capacity: Int
+        /// The next row's first source row is already in its float row.
+        var handedOver = false
+        /// Output rows done.
+        private(set) var done = 0
+
+        init(_ r: AreaResampler, first: [Int], end: [Int], previous: UnsafePointer<UInt8>?, output: UnsafeMutablePointer<UInt8>) {
+            self.r = r
+            self.first = first
+            self.end = end
+            self.previous = previous
+            dst = output
+            capacity = r.span + r.xStride
+            rows = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 2 * capacity)
             rows.initialize(repeating: SIMD4<Float>(), count: 2 * capacity)
-            defer { rows.deallocate() }
-            image.pixels.withUnsafeBytes { src in
-                xStarts.withUnsafeBufferPointer { xs in
-                xCounts.withUnsafeBufferPointer { xc in
-                xWeights.withUnsafeBufferPointer { xw in
-                xSplats.withUnsafeBufferPointer { xsp in
-                yWeights.withUnsafeBufferPointer { yw in
-                decode.withUnsafeBufferPointer { lut in
-                encode.withUnsafeBufferPointer { enc in
-                    let stride = sourceWidth * 4
-                    // The next row's first source row is already in its float row.
-                    var handedOver = false
-                    for oy in 0..<oh {
-                        let d = dst + oy * ow * 4
-                        let j0 = first[oy], j1 = end[oy]
-                        guard j0 < j1, let s = src.baseAddress else {
-                            if let previous { d.update(from: previous + oy * ow * 4, count: ow * 4) }
-                            else { pad(d, ow) }
-                            handedOver = false
-                            continue
-                        }
-                        if let previous {
-                            d.update(from: previous + oy * ow * 4, count: j0 * 4)
-                            (d + j1 * 4).update(from: previous + (oy * ow + j1) * 4, count: (ow - j1) * 4)
-                        }
-                        let c0 = outputFirst[j0], c1 = outputEnd[j1 - 1]
-                        let n = j1 - j0
-                        let row = rows + (oy & 1) * capacity
-                        let js = xs.baseAddress! + j0, jc = xc.baseAddress! + j0, jw = xw.baseAddress! + j0 * xStride
-                        let dj = d + j0 * 4
-                        guard c0 < c1 else {
-                            // Only padding columns: nothing to read.
-                            pad(dj, n)
-                            handedOver = false
-                            continue
-                        }
-                        let taps = yCounts[oy]
-                        let top = s + (yStarts[oy] * sourceWidth + columnBase + c0) * 4
-                        let w = yw.baseAddress! + oy * yStride
-                        if linear {
-                            for t in 0..<taps {
-                                AreaResampler.accumulateLinear(top + t * stride, lut.baseAddress!, w[t], row + c0, c1 - c0, t == 0)
-                            }
-                            rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
-                            AreaResampler.reduceRowLinear(row, js, jc, jw, xStride, n, enc.baseAddress!, dj)
-                            continue
-                        }
-                        let pending = rowPending[oy], shared = rowShared[oy]
-                        if pending && !handedOver {
-                            AreaResampler.accumulateScaled(top, w[0], row + c0, c1 - c0, true)
-                        }
-                        AreaResampler.accumulateRows(top, stride, w, pending ? 1 : 0, shared ? taps - 1 : taps,
-                                                     row + c0, c1 - c0)
+        }
+
+        deinit { rows.deallocate() }
+
+        /// Computes output rows up to (not including) `oyEnd`; every source row they read must
+        /// be available from `source`.
+        func run<Source: RowBlocks>(upTo oyEnd: Int, _ source: inout Source) {
+            let r = self.r
+            let ow = r.outputWidth
+            r.xStarts.withUnsafeBufferPointer { xs in
+            r.xCounts.withUnsafeBufferPointer { xc in
+            r.xWeights.withUnsafeBufferPointer { xw in
+            r.xSplats.withUnsafeBufferPointer { xsp in
+            r.yWeights.withUnsafeBufferPointer { yw in
+            r.decode.withUnsafeBufferPointer { lut in
+            r.encode.withUnsafeBufferPointer { enc in
+                while done < oyEnd {
+                    let oy = done
+                    done += 1
+                    let d = dst + oy * ow * 4
+                    let j0 = first[oy], j1 = end[oy]
+                    guard j0 < j1 else {
+                        if let previous { d.update(from: previous + oy * ow * 4, count: ow * 4) }
+                        else { r.pad(d, ow) }
                         handedOver = false
-                        if shared {
-                            let last = top + (taps - 1) * stride
-                            let nj0 = first[oy + 1], nj1 = end[oy + 1]
-                            let n0 = nj0 < nj1 ? outputFirst[nj0] : c0, n1 = nj0 < nj1 ? outputEnd[nj1 - 1] : c1
-                            if nj0 < nj1 && n0 < n1 {
-                                let u0 = min(c0, n0), u1 = max(c1, n1)
-                                let next = rows + ((oy + 1) & 1) * capacity
-                                AreaResampler.accumulateShared(last + (u0 - c0) * 4, w[taps - 1], row + u0,
-                                                               w[yStride], next + u0, u1 - u0, taps == 1 && !pending)
-                                handedOver = true
-                            } else {
-                                AreaResampler.accumulateScaled(last, w[taps - 1], row + c0, c1 - c0, taps == 1 && !pending)
-                            }
-                        }
-                        rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
-                        if let background {
-                            AreaResampler.reduceRowOver(row, js, jc, jw, xStride, n, background, dj)
-                        } else {
-                            AreaResampler.reduceRow(row, js, jc, jw, xsp.baseAddress! + j0 * xStride, xStride, n, dj)
+                        continue
+                    }
+                    if let previous {
+                        d.update(from: previous + oy * ow * 4, count: j0 * 4)
+                        (d + j1 * 4).update(from: previous + (oy * ow + j1) * 4, count: (ow - j1) * 4)
+                    }
+                    let c0 = r.outputFirst[j0], c1 = r.outputEnd[j1 - 1]
+                    let n = j1 - j0
+                    let row = rows + (oy & 1) * capacity
+                    let js = xs.baseAddress! + j0, jc = xc.baseAddress! + j0, jw = xw.baseAddress! + j0 * r.xStride
+                    let dj = d + j0 * 4
+                    guard c0 < c1 else {
+                        // Only padding columns: nothing to read.
+                        r.pad(dj, n)
+                        handedOver = false
+                        continue
+                    }
+                    let taps = r.yCounts[oy]
+                    let w = yw.baseAddress! + oy * r.yStride
+                    let shared = !r.linear && r.rowShared[oy]
+                    // The columns read: this row's, and the next row's too for a shared last row.
+                    var u0 = c0, u1 = c1, nextRange: (Int, Int)? = nil
+                    if shared {
+                        let nj0 = first[oy + 1], nj1 = end[oy + 1]
+                        let n0 = nj0 < nj1 ? r.outputFirst[nj0] : c0, n1 = nj0 < nj1 ? r.outputEnd[nj1 - 1] : c1
+                        if nj0 < nj1 && n0 < n1 {
+                            (u0, u1) = (min(c0, n0), max(c1, n1))
+                            nextRange = (u0, u1)
                         }
                     }
-                }}}}}}}
-            }
-            initialized = total
+                    guard let (block, stride) = source.block(rows: r.yStarts[oy], count: taps,
+                                                             x0: r.columnBase + u0, x1: r.columnBase + u1) else {
+                        // Every pixel read is transparent: the sums are exactly zero, and so is
+                        // every output pixel; the next row converts a shared row itself.
+                        r.pad(dj, n)
+                        handedOver = false
+                        continue
+                    }
+                    let top = block + (c0 - u0) * 4
+                    if r.linear {
+                        for t in 0..<taps {
+                            AreaResampler.accumulateLinear(top + t * stride, lut.baseAddress!, w[t], row + c0, c1 - c0, t == 0)
+                        }
+                        r.rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
+                        AreaResampler.reduceRowLinear(row, js, jc, jw, r.xStride, n, enc.baseAddress!, dj)
+                        continue
+                    }
+                    let pending = r.rowPending[oy]
+                    if pending && !handedOver {
+                        AreaResampler.accumulateScaled(top, w[0], row + c0, c1 - c0, true)
+                    }
+                    AreaResampler.accumulateRows(top, stride, w, pending ? 1 : 0, shared ? taps - 1 : taps,
+                                                 row + c0, c1 - c0)
+                    handedOver = false
+                    if shared {
+                        let last = top + (taps - 1) * stride
+                        if let (u0, u1) = nextRange {
+                            let next = rows + ((oy + 1) & 1) * capacity
+                            AreaResampler.accumulateShared(last + (u0 - c0) * 4, w[taps - 1], row + u0,
+                                                           w[r.yStride], next + u0, u1 - u0, taps == 1 && !pending)
+                            handedOver = true
+                        } else {
+                            AreaResampler.accumulateScaled(last, w[taps - 1], row + c0, c1 - c0, taps == 1 && !pending)
+                        }
+                    }
+                    r.rowObserver?(oy, c0, UnsafeBufferPointer(start: row + c0, count: c1 - c0))
+                    if let background = r.background {
+                        AreaResampler.reduceRowOver(row, js, jc, jw, r.xStride, n, background, dj)
+                    } else {
+                        AreaResampler.reduceRow(row, js, jc, jw, xsp.baseAddress! + j0 * r.xStride, r.xStride, n, dj)
+                    }
+                }
+            }}}}}}}
         }
     }
 
     /// `n` output pixels that no source pixel reaches: transparent, or the background.
-    private func pad(_ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
+    func pad(_ d: UnsafeMutablePointer<UInt8>, _ n: Int) {
         guard let background else { d.initialize(repeating: 0, count: n * 4); return }
         for j in 0..<n {
             d[j * 4] = UInt8(background[0]); d[j * 4 + 1] = UInt8(background[1]); d[j * 4 + 2] = UInt8(background[2])

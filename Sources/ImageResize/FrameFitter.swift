@@ -64,6 +64,31 @@ public struct FrameFitter {
         resampler = AreaResampler(x: x, y: y, sourceWidth: canvasWidth, linear: options.linear)
     }
 
+    /// The next frame of a canvas decode (`CanvasFrame`), `size × size`, with the output pixels
+    /// that changed since the frame before (all of them for the first). Only what the frame's
+    /// damage reaches is resampled again; the bytes are those of `fit` on the whole canvas. No
+    /// copy of the source is kept: the damage says what changed.
+    package mutating func fit(_ frame: CanvasFrame) -> (image: Image, damage: RowDamage) {
+        precondition(frame.canvasWidth == canvasWidth && frame.canvasHeight == canvasHeight,
+                     "FrameFitter: a \(frame.canvasWidth)×\(frame.canvasHeight) frame for a \(canvasWidth)×\(canvasHeight) canvas")
+        let none = RowDamage(rows: size)
+        guard let resampler else {
+            if let previousOutput { return (previousOutput, none) }
+            let out = Image(width: size, height: size)
+            previousOutput = out
+            return (out, RowDamage.all(width: size, rows: size))
+        }
+        let result = frame.pixels.pixels.withUnsafeBytes { src in
+            resampler.resample(box: frame.box, pixels: src.baseAddress, damage: previousOutput == nil ? nil : frame.damage,
+                               previousOutput: previousOutput?.pixels)
+        }
+        guard let (pixels, damage) = result else { return (previousOutput!, none) }
+        let out = Image(width: size, height: size, pixels: pixels)
+        previousOutput = out
+        previousSource = nil
+        return (out, damage)
+    }
+
     /// The next frame, `size × size`. `image` must be `canvasWidth × canvasHeight`.
     public mutating func fit(_ image: Image) -> Image {
         precondition(image.width == canvasWidth && image.height == canvasHeight,

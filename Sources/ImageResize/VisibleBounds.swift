@@ -27,6 +27,30 @@ public struct VisibleBounds: Sendable, Equatable {
         }
     }
 
+    /// Grows the union by the non-transparent pixels of a canvas decode's frame: the damaged
+    /// part only (the rest was seen in an earlier frame), the whole box for the first frame.
+    package mutating func add(_ frame: CanvasFrame) {
+        let box = frame.box
+        guard !box.isEmpty else { return }
+        let bytesPerRow = box.width * 4
+        frame.pixels.pixels.withUnsafeBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            for y in box.y..<(box.y + box.height) {
+                var a = box.x, b = box.x + box.width
+                if let damage = frame.damage {
+                    guard let s = damage.span(y) else { continue }
+                    a = max(a, s.lowerBound); b = min(b, s.upperBound)
+                    guard a < b else { continue }
+                }
+                let row = base + (y - box.y) * bytesPerRow + (a - box.x) * 4
+                guard let first = VisibleBounds.firstVisible(row, b - a) else { continue }
+                let last = VisibleBounds.lastVisible(row, b - a)
+                y0 = min(y0, y); y1 = max(y1, y)
+                x0 = min(x0, a + first); x1 = max(x1, a + last)
+            }
+        }
+    }
+
     /// The smallest rectangle holding every non-transparent pixel seen, or nil when every pixel
     /// of every frame was fully transparent (or nothing was fed).
     var rectangle: TrimBounds? {

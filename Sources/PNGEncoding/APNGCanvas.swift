@@ -1,4 +1,5 @@
 import Foundation
+import ImageCore
 
 /// The canvas a decoder holds during an APNG encode, as comparison keys, and the frame being
 /// laid out over it.
@@ -176,8 +177,12 @@ struct APNGCanvas {
     /// Loads a frame whose samples (`rowBytes` per row: palette indices through `table`, or
     /// RGBA keys when `table` is nil) follow those of `prev`, the frame the canvas holds;
     /// returns the number of rows whose keys differ.
-    mutating func load(_ cur: UnsafeRawPointer, _ prev: UnsafeRawPointer, rowBytes: Int, table: UnsafePointer<UInt32>?) -> Int {
+    mutating func load(_ cur: UnsafeRawPointer, _ prev: UnsafeRawPointer, rowBytes: Int, table: UnsafePointer<UInt32>?,
+                       damage: RowDamage? = nil) -> Int {
         let w = width, h = height
+        // Rows the damage leaves out are equal to the frame before: not compared.
+        let rowsToCompare: (Int, Int) = damage.map { ($0.firstRow, max($0.firstRow, $0.endRow)) } ?? (0, h)
+        let rowFlags = damage.map { d in (0..<h).map { d.span($0) != nil } }
         return previous.withUnsafeBufferPointer { p in
             target.withUnsafeMutableBufferPointer { t in
                 changed.withUnsafeMutableBufferPointer { c in
@@ -185,7 +190,7 @@ struct APNGCanvas {
                         right.withUnsafeMutableBufferPointer { r in
                             APNGCanvas.loadRows(cur, prev, rowBytes: rowBytes, width: w, height: h, table: table,
                                                 previous: p.baseAddress!, target: t.baseAddress!, changed: c.baseAddress!,
-                                                left: l.baseAddress!, right: r.baseAddress!)
+                                                left: l.baseAddress!, right: r.baseAddress!, rows: rowsToCompare, only: rowFlags)
                         }
                     }
                 }
@@ -258,13 +263,14 @@ struct APNGCanvas {
     @inline(never)
     static func loadRows(_ cur: UnsafeRawPointer, _ prev: UnsafeRawPointer, rowBytes: Int, width: Int, height: Int,
                          table: UnsafePointer<UInt32>?, previous: UnsafePointer<UInt32>, target: UnsafeMutablePointer<UInt32>,
-                         changed: UnsafeMutablePointer<UInt8>, left: UnsafeMutablePointer<Int>, right: UnsafeMutablePointer<Int>) -> Int {
+                         changed: UnsafeMutablePointer<UInt8>, left: UnsafeMutablePointer<Int>, right: UnsafeMutablePointer<Int>,
+                         rows range: (Int, Int), only: [Bool]?) -> Int {
         var rows = 0
         var y = 0
         while y < height {
             changed[y] = 0
             let c = cur + y * rowBytes
-            if memcmp(c, prev + y * rowBytes, rowBytes) != 0 {
+            if y >= range.0 && y < range.1 && (only?[y] ?? true) && memcmp(c, prev + y * rowBytes, rowBytes) != 0 {
                 let t = target + y * width
                 let p = previous + y * width
                 if let table {

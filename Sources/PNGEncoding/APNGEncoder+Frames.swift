@@ -66,12 +66,7 @@ extension APNGEncoder {
         }
     }
 
-    var frameCount: Int {
-        switch source {
-        case .indexed(_, let f): f.count
-        case .truecolor(_, let f): f.count
-        }
-    }
+    var frameCount: Int { frames.count }
 
     /// The file, the total size of its zlib streams and the layout it used. `planFor` gives
     /// the compression plan for this animation's kind of raster. With `reusing`, that layout is
@@ -82,6 +77,8 @@ extension APNGEncoder {
     ///
     /// With `reusing` and `only`, just the written frames in `only` are compressed; the others
     /// keep the given layout's streams, which must have been made from these same frames.
+    ///
+    /// The frames are walked once, in order; the canvas model holds what the frame before left.
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan,
                 reusing given: APNGLayout? = nil, only: Set<Int>? = nil) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
         if let given { try check(given) }
@@ -92,10 +89,11 @@ extension APNGEncoder {
         }
         let full = CanvasRect(x: 0, y: 0, width: width, height: height)
         if frameCount == 1 && !alwaysAnimated {
-            let (bytes, stream) = still(planFor)
-            return (bytes, stream, APNGLayout(width: width, height: height, frameCount: 1,
-                                              frames: [.init(start: 0, end: 1, rect: full, blend: .source, dispose: .none)],
-                                              streamBytes: [stream]))
+            var result: (bytes: [UInt8], streamBytes: Int) = ([], 0)
+            try frames.forEach { i, samples, _ in if i == 0 { result = still(samples, planFor) } }
+            return (result.bytes, result.streamBytes, APNGLayout(width: width, height: height, frameCount: 1,
+                                                                  frames: [.init(start: 0, end: 1, rect: full, blend: .source, dispose: .none)],
+                                                                  streamBytes: [result.streamBytes]))
         }
         let plan = planFor(kind)
         // Layout candidates are ranked by a cheap level-1 deflate; the winner is then compressed
@@ -106,9 +104,11 @@ extension APNGEncoder {
         let compressor = ZlibCompressor()
 
         var canvas = APNGCanvas(width: width, height: height, clearKey: clearKey)
-        keys(ofFrame: 0, into: &canvas.previous)
-        var laid = [APNGLayout.Frame(start: 0, end: 1, rect: full, blend: .source, dispose: .none)]
-        var streams = [kept(0) ?? plan.compress(raster(ofFrame: 0, canvas, rect: full), with: compressor)]
+        /// The samples of the frame before, to compare the next one with.
+        let rowBytes = width * frames.bytesPerPixel
+        var previous = [UInt8](repeating: 0, count: rowBytes * height)
+        var laid: [APNGLayout.Frame] = []
+        var streams: [[UInt8]] = []
         // Layouts are chosen frame by frame (each depends on the frame before); the chosen
         // rasters' final streams do not depend on each other, so they are compressed a batch at
         // a time on every core.
@@ -126,82 +126,96 @@ extension APNGEncoder {
                 if pending.count == APNGEncoder.compressionBatch { compressPending() }
             }
         }
-        if let given {
-            laid[0] = given.frames[0]
-            for n in 1..<given.frames[0].end {
-                guard !load(n, into: &canvas) else { throw layoutMismatch("frame \(n) differs from frame 0, with which the layout merges it") }
+        // With a given layout: the written frame the input frames are being merged into, and
+        // whether its stream was kept (its merged frames are then not checked).
+        var current = 0
+        var currentKept = false
+        try frames.forEach { i, samples, damage in
+            defer { APNGEncoder.remember(samples, damage: damage, rowBytes: rowBytes, in: &previous) }
+            if i == 0 {
+                keys(ofSamples: samples, into: &canvas.previous)
+                laid = [given?.frames[0] ?? APNGLayout.Frame(start: 0, end: 1, rect: full, blend: .source, dispose: .none)]
+                streams = [kept(0) ?? plan.compress(raster(ofSamples: samples, canvas, rect: full), with: compressor)]
+                return
             }
-            for (w, f) in given.frames.enumerated().dropFirst() {
-                _ = load(f.start, into: &canvas)
-                let disposed = given.frames[w - 1].dispose == .background ? given.frames[w - 1].rect : nil
+            let differs = previous.withUnsafeBytes { load(samples, $0, damage: damage, into: &canvas) }
+            if let given {
+                if i < given.frames[current].end {
+                    guard !differs || currentKept else {
+                        throw layoutMismatch("frame \(i) differs from frame \(given.frames[current].start), with which the layout merges it")
+                    }
+                    return
+                }
+                current += 1
+                let f = given.frames[current]
+                let disposed = given.frames[current - 1].dispose == .background ? given.frames[current - 1].rect : nil
                 let bounds = disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds()
                 if let bounds, !f.rect.contains(bounds) {
-                    throw layoutMismatch("frame \(f.start) changes \(bounds.width)×\(bounds.height) pixels at (\(bounds.x), \(bounds.y)), outside written frame \(w)'s rectangle")
+                    throw layoutMismatch("frame \(f.start) changes \(bounds.width)×\(bounds.height) pixels at (\(bounds.x), \(bounds.y)), outside written frame \(current)'s rectangle")
                 }
-                if let stream = kept(w) {
+                if let stream = kept(current) {
                     laid.append(f)
                     streams.append(stream)
                     canvas.commit()
-                    for n in (f.start + 1)..<f.end { _ = load(n, into: &canvas) }
-                    continue
+                    currentKept = true
+                    return
                 }
+                currentKept = false
                 let r: Raster
                 if f.blend == .over {
                     guard let over = overRaster(canvas, rect: f.rect, disposed: disposed) else {
-                        throw layoutMismatch("written frame \(w) blends OVER, but frame \(f.start) changes a pixel to a colour that is not opaque or the palette has no transparent entry")
+                        throw layoutMismatch("written frame \(current) blends OVER, but frame \(f.start) changes a pixel to a colour that is not opaque or the palette has no transparent entry")
                     }
                     r = over.raster
                 } else {
-                    r = raster(ofFrame: f.start, canvas, rect: f.rect)
+                    r = raster(ofSamples: samples, canvas, rect: f.rect)
                 }
                 write(f, r, stream: nil)
                 canvas.commit()
-                for n in (f.start + 1)..<f.end {
-                    guard !load(n, into: &canvas) else { throw layoutMismatch("frame \(n) differs from frame \(f.start), with which the layout merges it") }
+                return
+            }
+            if !differs {
+                laid[laid.count - 1].end = i + 1
+                return
+            }
+            var candidates: [Candidate] = []
+            for dispose in [APNGDisposeOp.none, .background] {
+                let disposed = dispose == .background ? laid[laid.count - 1].rect : nil
+                let rect = (disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds())
+                    ?? CanvasRect(x: 0, y: 0, width: 1, height: 1)
+                // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
+                // a rectangle holding an earlier SOURCE's is those bytes and more.
+                if !candidates.contains(where: { $0.blend == .source && rect.contains($0.rect) }) {
+                    let r = raster(ofSamples: samples, canvas, rect: rect)
+                    candidates.append(Candidate(dispose: dispose, blend: .source, rect: rect, raster: r,
+                                                filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
+                }
+                // With no pixel kept, OVER writes exactly the SOURCE raster of the same
+                // rectangle, which is always a candidate already (and wins the tie).
+                if let over = overRaster(canvas, rect: rect, disposed: disposed), over.kept > 0 {
+                    candidates.append(Candidate(dispose: dispose, blend: .over, rect: rect, raster: over.raster,
+                                                filtered: ScanlineFilter.filter(over.raster, strategy: candidateStrategy)))
                 }
             }
-        } else {
-            for i in 1..<frameCount {
-                if !load(i, into: &canvas) {
-                    laid[laid.count - 1].end = i + 1
-                    continue
-                }
-                var candidates: [Candidate] = []
-                for dispose in [APNGDisposeOp.none, .background] {
-                    let disposed = dispose == .background ? laid[laid.count - 1].rect : nil
-                    let rect = (disposed.map { canvas.backgroundBounds(disposed: $0) } ?? canvas.noneBounds())
-                        ?? CanvasRect(x: 0, y: 0, width: 1, height: 1)
-                    // SOURCE depends only on the rectangle: the same rectangle gives the same bytes, and
-                    // a rectangle holding an earlier SOURCE's is those bytes and more.
-                    if !candidates.contains(where: { $0.blend == .source && rect.contains($0.rect) }) {
-                        let r = raster(ofFrame: i, canvas, rect: rect)
-                        candidates.append(Candidate(dispose: dispose, blend: .source, rect: rect, raster: r,
-                                                    filtered: ScanlineFilter.filter(r, strategy: candidateStrategy)))
-                    }
-                    // With no pixel kept, OVER writes exactly the SOURCE raster of the same
-                    // rectangle, which is always a candidate already (and wins the tie).
-                    if let over = overRaster(canvas, rect: rect, disposed: disposed), over.kept > 0 {
-                        candidates.append(Candidate(dispose: dispose, blend: .over, rect: rect, raster: over.raster,
-                                                    filtered: ScanlineFilter.filter(over.raster, strategy: candidateStrategy)))
-                    }
-                }
-                let (chosen, candidateStream) = choose(candidates, compressor: compressor, level: candidateLevel,
-                                                       needStream: reuseCandidate)
-                laid[laid.count - 1].dispose = chosen.dispose
-                write(APNGLayout.Frame(start: i, end: i + 1, rect: chosen.rect, blend: chosen.blend, dispose: .none),
-                      chosen.raster, stream: candidateStream)
-                canvas.commit()
-            }
-            // An animation whose frames are all alike stays an APNG that keeps its duration and
-            // loop count, and it keeps two frames — the first frame's time, then one unchanged
-            // pixel redrawn for the rest — because viewers and checkers take a one-frame APNG for
-            // a still.
-            if laid.count == 1 && frameCount > 1 && delays[1...].reduce(Delay.zero, +) > .zero {
-                laid[0].end = 1
-                let pixel = CanvasRect(x: 0, y: 0, width: 1, height: 1)
-                write(APNGLayout.Frame(start: 1, end: frameCount, rect: pixel, blend: .source, dispose: .none),
-                      raster(ofFrame: 1, canvas, rect: pixel), stream: nil)
-            }
+            let (chosen, candidateStream) = choose(candidates, compressor: compressor, level: candidateLevel,
+                                                   needStream: reuseCandidate)
+            laid[laid.count - 1].dispose = chosen.dispose
+            write(APNGLayout.Frame(start: i, end: i + 1, rect: chosen.rect, blend: chosen.blend, dispose: .none),
+                  chosen.raster, stream: candidateStream)
+            canvas.commit()
+        }
+        if let given, current + 1 != given.frames.count {
+            throw layoutMismatch("it covers \(given.frames[current].end) of \(frameCount) frames")
+        }
+        // An animation whose frames are all alike stays an APNG that keeps its duration and
+        // loop count, and it keeps two frames — the first frame's time, then one unchanged
+        // pixel redrawn for the rest — because viewers and checkers take a one-frame APNG for
+        // a still.
+        if given == nil && laid.count == 1 && frameCount > 1 && delays[1...].reduce(Delay.zero, +) > .zero {
+            laid[0].end = 1
+            let pixel = CanvasRect(x: 0, y: 0, width: 1, height: 1)
+            let r = previous.withUnsafeBytes { raster(ofSamples: $0, canvas, rect: pixel) }
+            write(APNGLayout.Frame(start: 1, end: frameCount, rect: pixel, blend: .source, dispose: .none), r, stream: nil)
         }
         compressPending()
         let written = laid.indices.map { k in
@@ -214,6 +228,22 @@ extension APNGEncoder {
         layout.streams = streams
         layout.fileBytes = bytes.count
         return (bytes, streams.reduce(0) { $0 + $1.count }, layout)
+    }
+
+    /// Copies into `previous` the rows of `samples` that may have changed (all of them without
+    /// damage), so it holds the frame just walked.
+    static func remember(_ samples: UnsafeRawBufferPointer, damage: RowDamage?, rowBytes: Int, in previous: inout [UInt8]) {
+        previous.withUnsafeMutableBytes { dst in
+            guard let d = dst.baseAddress, let s = samples.baseAddress else { return }
+            guard let damage else {
+                d.copyMemory(from: s, byteCount: min(dst.count, samples.count))
+                return
+            }
+            guard !damage.isEmpty else { return }
+            for y in damage.firstRow..<damage.endRow where damage.span(y) != nil {
+                (d + y * rowBytes).copyMemory(from: s + y * rowBytes, byteCount: rowBytes)
+            }
+        }
     }
 
     private func layoutMismatch(_ what: String) -> ImageError {
@@ -238,35 +268,27 @@ extension APNGEncoder {
         guard next == frameCount else { throw layoutMismatch("it covers \(next) of \(frameCount) frames") }
     }
 
-    /// Loads frame `i` (i ≥ 1) over the canvas, which must hold frame `i − 1`; returns whether
-    /// any key differs.
-    func load(_ i: Int, into canvas: inout APNGCanvas) -> Bool {
-        let w = width
-        let rows: Int
-        switch source {
-        case .indexed(_, let frames):
-            rows = keyTable.withUnsafeBufferPointer { table in
-                frames[i].indices.withUnsafeBytes { cur in
-                    frames[i - 1].indices.withUnsafeBytes { prev in
-                        canvas.load(cur.baseAddress!, prev.baseAddress!, rowBytes: w, table: table.baseAddress)
-                    }
-                }
-            }
-        case .truecolor(_, let frames):
-            rows = frames[i].pixels.withUnsafeBytes { cur in
-                frames[i - 1].pixels.withUnsafeBytes { prev in
-                    canvas.load(cur.baseAddress!, prev.baseAddress!, rowBytes: w * 4, table: nil)
-                }
-            }
+    /// Loads a frame (its samples) over the canvas, which holds the frame before, whose samples
+    /// are `prev`; `damage`, when given, says which rows may differ. Returns whether any key
+    /// differs.
+    func load(_ cur: UnsafeRawBufferPointer, _ prev: UnsafeRawBufferPointer, damage: RowDamage?, into canvas: inout APNGCanvas) -> Bool {
+        let bytesPerPixel = frames.bytesPerPixel
+        let rows = keyTable.withUnsafeBufferPointer { table in
+            canvas.load(cur.baseAddress!, prev.baseAddress!, rowBytes: width * bytesPerPixel,
+                        table: bytesPerPixel == 1 ? table.baseAddress : nil, damage: damage)
         }
         return rows > 0
     }
 
     /// The first frame as a plain PNG, for one-frame input.
-    private func still(_ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
+    private func still(_ samples: UnsafeRawBufferPointer, _ planFor: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
         switch source {
-        case .indexed(_, let frames): PNGEncoder.encodeIndexed(frames[0], plan: planFor)
-        case .truecolor(_, let frames): PNGEncoder.encodeTruecolor(frames[0], plan: planFor)
+        case .indexed(_, let palette):
+            let indices = [UInt8](samples.prefix(width * height))
+            return PNGEncoder.encodeIndexed(IndexedImage(width: width, height: height, palette: palette, indices: indices), plan: planFor)
+        case .truecolor:
+            return PNGEncoder.encodeTruecolor(Image(width: width, height: height, pixels: [UInt8](samples.prefix(width * height * 4))),
+                                              plan: planFor)
         }
     }
 
@@ -275,28 +297,25 @@ extension APNGEncoder {
         switch source {
         case .indexed(let layout, _):
             PNGFile(header: layout.header(width: width, height: height), palette: layout).bytes(frames: frames, loopCount: loopCount)
-        case .truecolor(let layout, _):
+        case .truecolor(let layout):
             PNGFile(header: layout.header(width: width, height: height)).bytes(frames: frames, loopCount: loopCount)
         }
     }
 
     // MARK: Keys and samples
 
-    /// The comparison keys of frame `i` written over `out`, which holds `width × height` keys.
-    func keys(ofFrame i: Int, into out: inout [UInt32]) {
+    /// The comparison keys of a frame's samples written over `out`, which holds `width × height` keys.
+    func keys(ofSamples samples: UnsafeRawBufferPointer, into out: inout [UInt32]) {
         switch source {
-        case .indexed(_, let frames):
+        case .indexed:
             keyTable.withUnsafeBufferPointer { t in
-                frames[i].indices.withUnsafeBufferPointer { s in
-                    out.withUnsafeMutableBufferPointer { o in
-                        APNGEncoder.lookup(s.baseAddress!, count: s.count, table: t.baseAddress!, into: o.baseAddress!)
-                    }
+                out.withUnsafeMutableBufferPointer { o in
+                    APNGEncoder.lookup(samples.baseAddress!.assumingMemoryBound(to: UInt8.self), count: width * height,
+                                       table: t.baseAddress!, into: o.baseAddress!)
                 }
             }
-        case .truecolor(_, let frames):
-            out.withUnsafeMutableBytes { o in
-                frames[i].pixels.withUnsafeBytes { s in o.copyMemory(from: s) }
-            }
+        case .truecolor:
+            out.withUnsafeMutableBytes { o in o.copyMemory(from: UnsafeRawBufferPointer(rebasing: samples[0..<(width * height * 4)])) }
         }
     }
 
@@ -313,9 +332,10 @@ extension APNGEncoder {
         return samples(crop, width: rect.width, height: rect.height)
     }
 
-    /// The raster of frame `i`, which is loaded on `canvas`, inside `rect`.
-    func raster(ofFrame i: Int, _ canvas: APNGCanvas, rect: CanvasRect) -> Raster {
-        guard case .indexed(let layout, let frames) = source else {
+    /// The raster of the frame whose samples are `samples`, which is loaded on `canvas`, inside
+    /// `rect`.
+    func raster(ofSamples frameSamples: UnsafeRawBufferPointer, _ canvas: APNGCanvas, rect: CanvasRect) -> Raster {
+        guard case .indexed(let layout, _) = source else {
             return samples(canvas.crop(rect), width: rect.width, height: rect.height)
         }
         // A palette frame's keys are its written indices (`clearKey` standing for the one
@@ -323,13 +343,12 @@ extension APNGEncoder {
         // building keys.
         let n = rect.width * rect.height
         let w = width
+        let s = frameSamples.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let cropped = [UInt8](unsafeUninitializedCapacity: n) { out, count in
             layout.remap.withUnsafeBufferPointer { m in
-                frames[i].indices.withUnsafeBufferPointer { s in
-                    for row in 0..<rect.height {
-                        APNGEncoder.remapRow(s.baseAddress! + (rect.y + row) * w + rect.x, count: rect.width, table: m.baseAddress!,
-                                             into: out.baseAddress! + row * rect.width)
-                    }
+                for row in 0..<rect.height {
+                    APNGEncoder.remapRow(s + (rect.y + row) * w + rect.x, count: rect.width, table: m.baseAddress!,
+                                         into: out.baseAddress! + row * rect.width)
                 }
             }
             count = n
@@ -354,7 +373,7 @@ extension APNGEncoder {
             over = alpha.withUnsafeBufferPointer {
                 canvas.cropOver(rect, disposed: disposed, alpha: $0.baseAddress, keep: APNGEncoder.keepKey)
             }
-        case .truecolor(let layout, _):
+        case .truecolor(let layout):
             guard layout.colorType.hasAlpha else { return nil }
             over = canvas.cropOver(rect, disposed: disposed, alpha: nil, keep: 0)
         }
@@ -381,7 +400,7 @@ extension APNGEncoder {
             return indices.withUnsafeBufferPointer {
                 Raster.packing($0.baseAddress!, width: w, height: h, bitDepth: layout.bitDepth)
             }
-        case .truecolor(let layout, _):
+        case .truecolor(let layout):
             let bytes = keys.withUnsafeBytes { [UInt8]($0) }
             return layout.raster(bytes, width: w, height: h)
         }

@@ -53,6 +53,39 @@ extension PNGEncoder {
         return (r.bytes, r.layout)
     }
 
+    /// `encodeAnimationWithLayout` over palette frames read from a sequence, walked once, so
+    /// that an animation of any length costs one frame's samples and the canvas model. `palette`
+    /// is the frames' palette (at most 256 entries) and `used[i]` must say whether index `i`
+    /// occurs in any frame (only used entries are written).
+    package static func encodeAnimationWithLayout(frames: any FrameSequence, palette: [RGBA], used: [Bool], delays: [Delay],
+                                                 loopCount: Int = 0, effort: Effort = .default,
+                                                 alwaysAnimated: Bool = false) throws -> (bytes: [UInt8], layout: APNGLayout) {
+        var e = try APNGEncoder(indexed: frames, palette: palette, used: used, delays: delays, loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        let r = try e.encode { EncodingPlan.plan(effort, kind: $0) }
+        return (r.bytes, r.layout)
+    }
+
+    /// `encodeAnimation(frames:delays:loopCount:effort:alwaysAnimated:layout:)` over palette
+    /// frames read from a sequence.
+    package static func encodeAnimation(frames: any FrameSequence, palette: [RGBA], used: [Bool], delays: [Delay],
+                                        loopCount: Int = 0, effort: Effort = .default, alwaysAnimated: Bool = false,
+                                        layout: APNGLayout) throws -> [UInt8] {
+        var e = try APNGEncoder(indexed: frames, palette: palette, used: used, delays: delays, loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        return try e.encode({ EncodingPlan.plan(effort, kind: $0) }, reusing: layout).bytes
+    }
+
+    /// The truecolour animation of RGBA frames read from a sequence: a first walk finds the
+    /// smallest colour type that holds them all, a second encodes.
+    package static func encodeAnimation(truecolor frames: any FrameSequence, delays: [Delay], loopCount: Int = 0,
+                                        effort: Effort = .default, alwaysAnimated: Bool = false) throws -> [UInt8] {
+        var e = try APNGEncoder(truecolor: frames, layout: try TruecolorLayout(fitting: frames), delays: delays,
+                                loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        return try e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+    }
+
     /// The same frames encoded with a layout from `encodeAnimationWithLayout`: only the chosen
     /// frames are compressed, at `effort`, and no candidate is ranked. With the frames, delays,
     /// loop count and `alwaysAnimated` of the encode that made `layout`, the result is the bytes
@@ -89,6 +122,20 @@ extension PNGEncoder {
                                         maxBytes: Int) throws -> [UInt8] {
         var e = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
         e.alwaysAnimated = alwaysAnimated
+        return try shrink(e, layout: layout, effort: effort, maxBytes: maxBytes)
+    }
+
+    /// `shrinkAnimation` over palette frames read from a sequence (walked once per round);
+    /// `used` as for `encodeAnimationWithLayout(frames:palette:used:…)`.
+    package static func shrinkAnimation(frames: any FrameSequence, palette: [RGBA], used: [Bool], delays: [Delay],
+                                        loopCount: Int = 0, alwaysAnimated: Bool = false, layout: APNGLayout,
+                                        effort: Effort, maxBytes: Int) throws -> [UInt8] {
+        var e = try APNGEncoder(indexed: frames, palette: palette, used: used, delays: delays, loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        return try shrink(e, layout: layout, effort: effort, maxBytes: maxBytes)
+    }
+
+    private static func shrink(_ e: APNGEncoder, layout: APNGLayout, effort: Effort, maxBytes: Int) throws -> [UInt8] {
         let planFor = { EncodingPlan.plan(effort, kind: $0) }
         guard layout.streams.count == layout.frames.count else { return try e.encode(planFor, reusing: layout).bytes }
         // Stream bytes per pixel written, densest first.

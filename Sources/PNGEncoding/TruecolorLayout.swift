@@ -55,6 +55,28 @@ struct TruecolorLayout {
         }
     }
 
+    /// The form that holds every frame of `frames` (RGBA), walking them once and, after the
+    /// first, only the rows that changed.
+    init(fitting frames: any FrameSequence) throws {
+        var opaque = true, gray = true
+        let rowBytes = frames.width * 4
+        try frames.forEach { _, samples, damage in
+            guard opaque || gray, let base = samples.baseAddress else { return }
+            let rows: Range<Int> = damage.map { $0.firstRow..<max($0.firstRow, $0.endRow) } ?? 0..<frames.height
+            for y in rows where damage?.span(y) != nil || damage == nil {
+                let row = base + y * rowBytes
+                for x in 0..<frames.width {
+                    let p = row + x * 4
+                    let r = p.load(fromByteOffset: 0, as: UInt8.self), g = p.load(fromByteOffset: 1, as: UInt8.self)
+                    let b = p.load(fromByteOffset: 2, as: UInt8.self), a = p.load(fromByteOffset: 3, as: UInt8.self)
+                    if a != 255 { opaque = false }
+                    if r != g || g != b { gray = false }
+                }
+            }
+        }
+        colorType = gray ? (opaque ? .gray : .grayAlpha) : (opaque ? .rgb : .rgba)
+    }
+
     /// IHDR of a `width × height` image in this form.
     func header(width: Int, height: Int) -> PNGHeader {
         PNGHeader(width: width, height: height, bitDepth: 8, colorType: colorType)

@@ -21,17 +21,18 @@ final class ZlibCompressor {
         return c
     }
 
-    /// The zlib stream of `input` at `level` (0…12).
+    /// The zlib stream of `input` at `level` (0…12), in an array of exactly its size: streams
+    /// are kept (a layout holds every frame's), and an array trimmed from the compression bound
+    /// would keep the bound's capacity.
     func compress(_ input: UnsafeBufferPointer<UInt8>, level: Int) -> [UInt8] {
         guard let c = compressor(level: level) else { return ZlibCompressor.stored(input) }
         let bound = libdeflate_zlib_compress_bound(c, input.count)
-        var out = [UInt8](repeating: 0, count: bound)
-        let n = out.withUnsafeMutableBufferPointer { o in
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
+        let n = scratch.withUnsafeMutableBufferPointer { o in
             libdeflate_zlib_compress(c, input.baseAddress, input.count, o.baseAddress, bound)
         }
         if n == 0 { return ZlibCompressor.stored(input) }
-        out.removeLast(bound - n)
-        return out
+        return Array(scratch[0..<n])
     }
 
     func compress(_ input: [UInt8], level: Int) -> [UInt8] {

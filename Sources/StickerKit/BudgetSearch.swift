@@ -8,25 +8,15 @@ import PNGEncoding
 /// size that gives the best measured quality within the budget, found by bisection over the
 /// colour count. Resolution is never lowered. A pure function: same input, same bytes.
 enum BudgetSearch {
-    /// `animated`: the input was an animation (even one whose frames all match, or an APNG of one
-    /// frame): the output is then an APNG that keeps its duration and loop count.
-    static func encode(_ animation: Animation, animated: Bool, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
-        if animated {
-            return AnimationBudget.encode(animation, options: options, clock: clock)
-        }
-        return encodeStill(animation.frames[0].image, options: options, clock: clock)
-    }
-
-    static func encodeStill(_ image: Image, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
+    /// The best-looking still of `image` (the fitted sticker) within the budget, or why there is
+    /// none; `builder` makes the sticker and its report.
+    static func encodeStill(_ image: Image, options: ConversionOptions, builder: StickerBuilder,
+                            clock: StageClock) -> Result<StickerOutput, StickerError> {
         let maxBytes = options.maxBytes
         let effort = options.effort
-        let side = image.width
         func output(_ bytes: [UInt8], mode: OutputMode, colors: Int?, dithering: Float?, quality: Int,
                     metrics: QualityMetrics?) -> StickerOutput {
-            StickerOutput(size: .regular, bytes: bytes, report: OutputReport(
-                size: side, bytes: bytes.count, mode: mode, colors: colors, dithering: dithering,
-                effort: effort, frames: 1, framesInput: 1, quality: quality,
-                ssim: metrics?.ssim ?? 1, psnr: metrics?.psnr ?? 99, warnings: []))
+            builder.still(bytes, mode: mode, colors: colors, dithering: dithering, effort: effort, quality: quality, metrics: metrics)
         }
 
         let minQuality = options.quality.lowerBound, maxQuality = options.quality.upperBound
@@ -86,9 +76,8 @@ enum BudgetSearch {
                     return .failure(.belowMinimumQuality(quality: lt.quality, minimum: minQuality, colors: nil, budget: maxBytes))
                 }
                 let metrics = clock.measure(\.other) { QualityMetrics.compare(image, lt.image) }
-                var o = output(lt.bytes, mode: .truecolorLossy, colors: nil, dithering: nil, quality: lt.quality, metrics: metrics)
-                o.report.posterizeStep = lt.step
-                return .success(o)
+                return .success(builder.still(lt.bytes, mode: .truecolorLossy, colors: nil, dithering: nil, effort: effort,
+                                              quality: lt.quality, metrics: metrics, posterizeStep: lt.step))
             }
         }
 

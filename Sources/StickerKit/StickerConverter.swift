@@ -7,19 +7,14 @@ import PNGEncoding
 
 /// The pipeline: decode → fit and resize → quantize → encode → budget search. Touches no files.
 ///
-/// Memory: a source whose decoded frames would take more than `streamingThreshold` bytes is
-/// never held whole. It is decoded once per requested size, each frame fitted as soon as it is
-/// decoded and dropped, so what is held is the input bytes, the decoder's canvas, one source
-/// frame and that size's fitted frames (frames × side² × 4 bytes, less when consecutive frames
-/// repeat), which the budget search needs together. With `trim`, a first pass finds the visible
-/// bounds over all frames. Smaller sources, and stills of any size, are decoded once and resized
-/// for every size, as before; both paths give the same bytes.
+/// Memory: no frame of the source is ever held whole. The decoder composites each frame on the
+/// part of the canvas its frames draw (`CanvasFrame`) and says what changed; each requested
+/// size's `FrameFitter` resamples only what that reaches, and the fitted frames go into a
+/// store of what changed (`FittedFrames`), which the budget search walks as often as it needs.
+/// A store that would pass its share of `Limits.maxMemory` gives up and the frames are decoded
+/// and fitted again on each walk, so memory does not grow with the frame count. With `trim`, a
+/// first pass finds the visible bounds over all frames.
 public enum StickerConverter {
-    /// Decoded bytes (canvas pixels × frames × 4) above which a source is streamed: 64 MiB.
-    /// Below it, decoding once for every size costs less time than it saves memory (the 618²
-    /// frames of a 64 MiB animation alone take ~95 MiB when its canvas is 512²).
-    static let streamingThreshold = 64 << 20
-
     /// A relative measure of the work `convert` will do on the file in `bytes`, from its outline
     /// alone (no decoding): frames × (canvas pixels + the stickers' pixels), for a batch to start
     /// the longest jobs first. 0 when the outline cannot be read (the file will fail quickly).
@@ -34,150 +29,155 @@ public enum StickerConverter {
 
     /// Converts one file's bytes to every size in `options.sizes`. Throws `ImageError` when the
     /// input cannot be decoded; per-size failures (nothing fits the budget) are in the result.
+    /// A file whose estimated peak memory (`ConversionMemory`) passes `options.limits.maxMemory`
+    /// is refused before decoding (`LimitsError.overMemory`).
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
-        try convert(data, options: options, streamingThreshold: streamingThreshold)
+        let memory = ConversionMemory(data, options: options)
+        try memory.check(options.limits)
+        return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
     }
 
-    /// `convert` with the threshold chosen by the caller (tests force either path with it).
-    static func convert(_ data: [UInt8], options: ConversionOptions, streamingThreshold: Int) throws -> ConversionResult {
-        let clock = StageClock()
+    /// `convert` with the memory shares given (tests force the stores' tiers with them).
+    static func convert(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan) throws -> ConversionResult {
         let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient)
-        let sizes = options.sizes
-        // The first pass holds frames until they pass the threshold; it then goes on as the
-        // trim pass (finding the visible bounds) or as the first size's pass (fitting frames).
-        var held: [Frame] = []
-        var heldBytes = 0
-        var bounds: VisibleBounds?
-        var firstFitter: FrameFitter?
-        var firstFitted: [Frame] = []
-        func take(_ frame: Frame) {
-            if firstFitter != nil {
-                firstFitted.append(Frame(image: clock.measure(\.resize) { firstFitter!.fit(frame.image) }, delay: frame.delay))
-                return
-            }
-            if bounds != nil {
-                clock.measure(\.resize) { bounds!.add(frame.image) }
-                return
-            }
-            held.append(frame)
-            heldBytes += frame.image.pixels.count
-            // A still is never streamed: its peak is its own decode, which every pass would repeat.
-            guard held.count > 1, heldBytes > streamingThreshold, let first = sizes.first else { return }
-            clock.measure(\.resize) {
-                if options.trim {
-                    var union = VisibleBounds()
-                    for f in held { union.add(f.image) }
-                    bounds = union
-                } else {
-                    var fitter = FrameFitter(canvasWidth: frame.image.width, canvasHeight: frame.image.height,
-                                             options: fitOptions(first, options))
-                    firstFitted = held.map { Frame(image: fitter.fit($0.image), delay: $0.delay) }
-                    firstFitter = fitter
-                }
-            }
-            held = []
+        return try convert(options: options, plan: plan) { body in
+            let (info, firstDelay) = try ImageDecoder.decodeCanvas(data, options: decodeOptions, body)
+            return SourceFacts(format: info.format, width: info.width, height: info.height, frameCount: info.frameCount,
+                               loopCount: info.loopCount, warnings: info.warnings, firstFrameDelay: firstDelay)
         }
-        let info = try decodePass(data, decodeOptions, clock: clock, take)
-
-        guard bounds != nil || firstFitter != nil else {
-            var decoded = DecodedImage(format: info.format,
-                                       animation: Animation(width: info.width, height: info.height, frames: held,
-                                                            loopCount: info.loopCount),
-                                       warnings: info.warnings)
-            held = []
-            var result = convert(releasing: &decoded, options: options)
-            result.timings.decode = clock.timings.decode
-            result.timings.resize += clock.timings.resize
-            return result
-        }
-
-        let animated = info.frameCount > 1 || info.format == .apng
-        var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
-        for (k, size) in sizes.enumerated() {
-            var fitter: FrameFitter
-            var frames: [Frame]
-            if k == 0, let first = firstFitter {
-                (fitter, frames) = (first, firstFitted)
-                (firstFitter, firstFitted) = (nil, [])
-            } else {
-                fitter = FrameFitter(canvasWidth: info.width, canvasHeight: info.height, options: fitOptions(size, options),
-                                     visibleBounds: bounds)
-                frames = []
-                frames.reserveCapacity(info.frameCount)
-                _ = try decodePass(data, decodeOptions, clock: clock) { frame in
-                    frames.append(Frame(image: clock.measure(\.resize) { fitter.fit(frame.image) }, delay: frame.delay))
-                }
-            }
-            let fitted = Animation(width: fitter.size, height: fitter.size, frames: frames, loopCount: info.loopCount)
-            frames = []
-            outputs.append((size, encode(fitted, size: size, fitWarnings: fitter.warnings, animated: animated,
-                                         options: options, clock: clock)))
-        }
-        return ConversionResult(format: info.format, width: info.width, height: info.height, frames: info.frameCount,
-                                warnings: info.warnings, outputs: outputs, timings: clock.timings)
     }
 
     /// Converts frames already in memory (say, still frames put together into an animation) to
     /// every size in `options.sizes`: one frame gives a PNG, more an APNG. The result's `format`
     /// is `.png` or `.apng` accordingly, as if the frames had been read from such a file.
     public static func convert(_ animation: Animation, options: ConversionOptions) -> ConversionResult {
-        var decoded = DecodedImage(format: animation.isAnimated ? .apng : .png, animation: animation)
-        return convert(releasing: &decoded, options: options)
-    }
-
-    /// The pipeline over `decoded`, whose frames are released once the last size is resized, so
-    /// that the decoded frames and the budget search's working set are not held at the same time
-    /// (when the caller holds no other reference to them).
-    static func convert(releasing decoded: inout DecodedImage, options: ConversionOptions) -> ConversionResult {
-        let clock = StageClock()
-        let (width, height, frameCount) = (decoded.animation.width, decoded.animation.height, decoded.animation.frames.count)
-        let animated = decoded.animation.isAnimated || decoded.format == .apng
-        var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
-        for (k, size) in options.sizes.enumerated() {
-            var fitted = clock.measure(\.resize) {
-                Resizer.fit(decoded.animation, options: fitOptions(size, options))
+        let box = PixelRect(x: 0, y: 0, width: animation.width, height: animation.height)
+        let facts = SourceFacts(format: animation.isAnimated ? .apng : .png, width: animation.width, height: animation.height,
+                                frameCount: animation.frames.count, loopCount: animation.loopCount, warnings: [],
+                                firstFrameDelay: animation.frames[0].delay)
+        // In-memory frames cannot fail to walk.
+        return try! convert(options: options, plan: MemoryPlan(options: options)) { body in
+            for (i, frame) in animation.frames.enumerated() {
+                let damage = i == 0 ? nil : RowDamage.between(frame.image, animation.frames[i - 1].image)
+                try body(CanvasFrame(canvasWidth: animation.width, canvasHeight: animation.height, box: box,
+                                     pixels: frame.image, damage: damage, delay: frame.delay))
             }
-            if k == options.sizes.count - 1 {
-                decoded.animation = Animation(still: Image(width: 1, height: 1))
-            }
-            let frames = fitted.animation
-            fitted.animation = Animation(still: Image(width: 1, height: 1))
-            outputs.append((size, encode(frames, size: size, fitWarnings: fitted.warnings, animated: animated,
-                                         options: options, clock: clock)))
+            return facts
         }
-        return ConversionResult(format: decoded.format, width: width, height: height,
-                                frames: frameCount, warnings: decoded.warnings, outputs: outputs,
-                                timings: clock.timings)
     }
 
-    /// One decode of `data`, its time split between decoding and the fitting `body` measures
-    /// under `resize`.
-    private static func decodePass(_ data: [UInt8], _ options: DecodeOptions, clock: StageClock,
-                                   _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+    /// What the decode said about the source, whatever it came from.
+    struct SourceFacts {
+        var format: ImageFormat
+        var width: Int
+        var height: Int
+        var frameCount: Int
+        var loopCount: Int
+        var warnings: [String]
+        /// Frame 1's delay as shown (a walk delivers it before it can tell).
+        var firstFrameDelay: Delay
+    }
+
+    /// A walk over the source's frames as a canvas decode gives them (frame 1 with its delay as
+    /// stored, the others as shown), returning the facts.
+    typealias SourceWalk = (_ body: (CanvasFrame) throws -> Void) throws -> SourceFacts
+
+    /// The pipeline over a source that can be walked as often as needed.
+    static func convert(options: ConversionOptions, plan memory: MemoryPlan, source: @escaping SourceWalk) throws -> ConversionResult {
+        let clock = StageClock()
+        let sizes = options.sizes
+        // With `trim`, the union of visible pixels over every frame comes first: every frame
+        // must be fitted with the same crop.
+        var bounds: VisibleBounds?
+        if options.trim {
+            var union = VisibleBounds()
+            _ = try walk(source, clock: clock) { frame in union.add(frame) }
+            bounds = union
+        }
+        // One walk fits every size: each size's frames go into its own store.
+        var fitters: [FrameFitter] = []
+        var fitted: [FittedFrames] = []
+        var empties: [NearlyEmptySticker] = []
+        let facts = try walk(source, clock: clock) { frame in
+            if fitters.isEmpty {
+                for size in sizes {
+                    let fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
+                                             options: fitOptions(size, options), visibleBounds: bounds)
+                    fitters.append(fitter)
+                    empties.append(NearlyEmptySticker())
+                    fitted.append(FittedFrames(side: fitter.size, budget: memory.fittedFrames(side: fitter.size, sizes: sizes),
+                                               uncompressedShare: memory.uncompressedShare))
+                }
+            }
+            for k in fitters.indices {
+                let (image, damage) = fitters[k].fit(frame)
+                image.pixels.withUnsafeBytes { empties[k].add($0) }
+                fitted[k].append(image, damage: fitted[k].count == 0 ? nil : damage, delay: frame.delay)
+            }
+        }
+        let animated = facts.frameCount > 1 || facts.format == .apng
+        var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
+        for (k, size) in sizes.enumerated() {
+            let frames = fitted[k]
+            frames.delays[0] = facts.firstFrameDelay
+            let builder = StickerBuilder(size: size, side: frames.width, fitWarnings: fitters[k].warnings, loopCount: facts.loopCount)
+            if !animated {
+                var first: Image?
+                try frames.forEach { i, samples, _ in
+                    if i == 0 { first = Image(width: frames.width, height: frames.height, pixels: [UInt8](samples)) }
+                }
+                outputs.append((size, withEmptyWarning(BudgetSearch.encodeStill(first!, options: options, builder: builder, clock: clock),
+                                                       empties[k])))
+                continue
+            }
+            // When the store gave up, every walk decodes and fits the frames again.
+            let fitOptions = fitOptions(size, options)
+            frames.replaying { body in
+                var fitter: FrameFitter?
+                var i = 0
+                _ = try walk(source, clock: clock) { frame in
+                    if fitter == nil {
+                        fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
+                                             options: fitOptions, visibleBounds: bounds)
+                    }
+                    let (image, damage) = fitter!.fit(frame)
+                    try image.pixels.withUnsafeBytes { try body(i, $0, i == 0 ? nil : damage) }
+                    i += 1
+                }
+            }
+            outputs.append((size, withEmptyWarning(try AnimationBudget.encode(frames, loopCount: facts.loopCount, options: options,
+                                                                              memory: memory.search(side: frames.width),
+                                                                              builder: builder, clock: clock),
+                                                   empties[k])))
+            fitted[k] = FittedFrames(side: 1, budget: 0)   // release the frames before the next size
+        }
+        return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
+                                warnings: facts.warnings, outputs: outputs, timings: clock.timings)
+    }
+
+    /// One walk over the source, its time split between decoding and the fitting `body`
+    /// measures under `resize`.
+    private static func walk(_ source: @escaping SourceWalk, clock: StageClock, _ body: (CanvasFrame) throws -> Void) throws -> SourceFacts {
         let resizeBefore = clock.timings.resize
         let start = DispatchTime.now().uptimeNanoseconds
         defer {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             clock.timings.decode += max(0, elapsed - (clock.timings.resize - resizeBefore))
         }
-        return try ImageDecoder.decodeFrames(data, options: options, body)
+        return try source { frame in
+            try clock.measure(\.resize) { try body(frame) }
+        }
+    }
+
+    /// The search's result with a warning when the sticker shows practically nothing.
+    private static func withEmptyWarning(_ result: Result<StickerOutput, StickerError>,
+                                         _ empty: NearlyEmptySticker) -> Result<StickerOutput, StickerError> {
+        guard case .success(var output) = result, let warning = empty.warning else { return result }
+        output.report.warnings.append(warning)
+        return .success(output)
     }
 
     private static func fitOptions(_ size: StickerSize, _ options: ConversionOptions) -> FitOptions {
         FitOptions(size: size.pixels, fit: options.fit, trim: options.trim, inset: options.inset, linear: options.linear)
-    }
-
-    /// The budget search for one size, its report carrying the fit's notes first and a warning
-    /// when the sticker shows practically nothing (`NearlyEmptySticker`).
-    private static func encode(_ frames: Animation, size: StickerSize, fitWarnings: [String], animated: Bool,
-                               options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
-        var result = BudgetSearch.encode(frames, animated: animated, options: options, clock: clock)
-        if case .success(var output) = result {
-            output.size = size
-            output.report.warnings = fitWarnings + output.report.warnings
-            if let empty = NearlyEmptySticker.warning(frames) { output.report.warnings.append(empty) }
-            result = .success(output)
-        }
-        return result
     }
 }

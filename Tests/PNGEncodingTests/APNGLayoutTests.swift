@@ -114,13 +114,15 @@ final class APNGLayoutTests: XCTestCase {
         for a in Self.animations() where a.frames.count > 1 && a.frames[0].indices.count > 1 {
             let e = try APNGEncoder(indexed: a.frames, delays: a.delays, loopCount: 0)
             var canvas = APNGCanvas(width: e.width, height: e.height, clearKey: e.clearKey)
-            e.keys(ofFrame: 0, into: &canvas.previous)
+            a.frames[0].indices.withUnsafeBytes { e.keys(ofSamples: $0, into: &canvas.previous) }
             var r = SeededRandom(UInt64(checked))
             for i in 1..<a.frames.count {
                 var want = [UInt32](repeating: 0, count: e.width * e.height)
-                e.keys(ofFrame: i, into: &want)
+                a.frames[i].indices.withUnsafeBytes { e.keys(ofSamples: $0, into: &want) }
                 let previous = canvas.previous
-                _ = e.load(i, into: &canvas)
+                _ = a.frames[i].indices.withUnsafeBytes { cur in
+                    a.frames[i - 1].indices.withUnsafeBytes { prev in e.load(cur, prev, damage: nil, into: &canvas) }
+                }
                 XCTAssertEqual(canvas.crop(CanvasRect(x: 0, y: 0, width: e.width, height: e.height)), want, a.name)
                 XCTAssertEqual(canvas.noneBounds(), Self.bounds(want, previous, width: e.width), a.name)
                 for _ in 0..<4 {

@@ -103,33 +103,34 @@ final class AnimationBudgetTests: XCTestCase {
     /// they show to be hopeless is not encoded at all.
     func testScaledSizesSkipHopelessFrameRates() throws {
         let input = Self.animation(frames: 24, side: 160, delay: Delay(numerator: 1, denominator: 24), loops: 0)
-        func search(_ maxBytes: Int) -> AnimationBudget.Search {
+        func search(_ maxBytes: Int) throws -> AnimationBudget.Search {
             var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
             o.minFPS = 2
-            let s = AnimationBudget.Search(input, options: o, clock: StageClock())
-            for f in input.frames { s.histogram.add(f.image) }
-            return s
+            let builder = StickerBuilder(size: .small, side: input.width, fitWarnings: [], loopCount: input.loopCount)
+            return try AnimationBudget.Search(FittedFrames(input.frames), loopCount: input.loopCount, options: o,
+                                              budgets: MemoryPlan(options: o).search(side: input.width), builder: builder,
+                                              clock: StageClock())
         }
-        let first = search(10_000)
-        _ = first.probe(64, 1)
-        let half = first.probe(64, 2)
-        let scaled = try XCTUnwrap(first.scaledSize(64, 2))
+        let first = try search(10_000)
+        _ = first.probes.probe(64, 1)
+        let half = first.probes.probe(64, 2)
+        let scaled = try XCTUnwrap(first.probes.scaledSize(64, 2))
         XCTAssertLessThanOrEqual(scaled, Double(half.bytes.count) * 1.02)
         XCTAssertGreaterThan(scaled, Double(half.bytes.count) * 0.6)
-        XCTAssertNil(first.scaledSize(100, 2), "no real size at 100 colours anywhere")
+        XCTAssertNil(first.probes.scaledSize(100, 2), "no real size at 100 colours anywhere")
         // Step 3 (8 frames) scaled from step 2 (12) well over the target: settled without an encode.
         let third = Double(half.bytes.count) * 8 / 12
-        let tight = search(Int(third / 1.3))
-        _ = tight.probe(64, 1)
-        _ = tight.probe(64, 2)
+        let tight = try search(Int(third / 1.3))
+        _ = tight.probes.probe(64, 1)
+        _ = tight.probes.probe(64, 2)
         XCTAssertNil(tight.predictedColours(step: 3, lo: 64, hi: 256))
-        XCTAssertFalse(tight.probes.keys.contains { $0.step == 3 }, "nothing encoded at the hopeless frame rate")
+        XCTAssertFalse(tight.probes.byKey.keys.contains { $0.step == 3 }, "nothing encoded at the hopeless frame rate")
         // With room at step 3 the answer is a real encode that fits.
-        let roomy = search(Int(third * 1.5))
-        _ = roomy.probe(64, 1)
-        _ = roomy.probe(64, 2)
+        let roomy = try search(Int(third * 1.5))
+        _ = roomy.probes.probe(64, 1)
+        _ = roomy.probes.probe(64, 2)
         let n = try XCTUnwrap(roomy.predictedColours(step: 3, lo: 64, hi: 256))
-        XCTAssertTrue(roomy.probe(n, 3).fits(Int(roomy.searchBudget)))
+        XCTAssertTrue(roomy.probes.probe(n, 3).fits(Int(roomy.searchBudget)))
     }
 
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {

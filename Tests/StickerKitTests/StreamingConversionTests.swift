@@ -3,9 +3,9 @@ import ImageCore
 import XCTest
 @testable import StickerKit
 
-/// Large sources are converted by decoding once per size and fitting each frame as it arrives
-/// (`StickerConverter.streamingThreshold`); the bytes written must be those of the decode-once
-/// path. Tests force either path with the threshold.
+/// The fitted frames of an animation are kept as what changed (`FrameStore`), deflated past a
+/// share of the memory budget, or made again on each walk once even that would pass it; the
+/// bytes written must not depend on which. Tests force each tier with the memory plan.
 final class StreamingConversionTests: XCTestCase {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
@@ -14,22 +14,28 @@ final class StreamingConversionTests: XCTestCase {
         [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(path)))
     }
 
-    /// Converts `bytes` held whole and streamed (from the first frame, and, with `midway`, from
-    /// the third on, which switches paths mid-decode) and requires the same result.
-    func assertStreamingChangesNothing(_ path: String, _ options: ConversionOptions, midway: Bool = false,
-                                       file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Plans that keep nothing as it comes (every span deflated) and keep nothing at all (every
+    /// walk decodes and fits again).
+    static func plans(_ options: ConversionOptions) -> [(String, MemoryPlan)] {
+        var deflated = MemoryPlan(options: options)
+        deflated.uncompressedShare = 0
+        var replayed = MemoryPlan(options: options)
+        replayed.fittedShare = 0
+        return [("deflated", deflated), ("replayed", replayed)]
+    }
+
+    func assertTiersChangeNothing(_ path: String, _ options: ConversionOptions, file: StaticString = #filePath, line: UInt = #line) throws {
         let bytes = try Self.fixture(path)
-        let whole = try StickerConverter.convert(bytes, options: options, streamingThreshold: .max)
-        let canvasBytes = whole.width * whole.height * 4
-        for threshold in midway ? [0, 2 * canvasBytes] : [0] {
-            let what = "\(path) trim \(options.trim), threshold \(threshold)"
-            let streamed = try StickerConverter.convert(bytes, options: options, streamingThreshold: threshold)
-            XCTAssertEqual(streamed.format, whole.format, what, file: file, line: line)
-            XCTAssertEqual([streamed.width, streamed.height, streamed.frames], [whole.width, whole.height, whole.frames], what,
+        let whole = try StickerConverter.convert(bytes, options: options)
+        for (tier, plan) in Self.plans(options) {
+            let what = "\(path) trim \(options.trim), \(tier)"
+            let other = try StickerConverter.convert(bytes, options: options, plan: plan)
+            XCTAssertEqual(other.format, whole.format, what, file: file, line: line)
+            XCTAssertEqual([other.width, other.height, other.frames], [whole.width, whole.height, whole.frames], what,
                            file: file, line: line)
-            XCTAssertEqual(streamed.warnings, whole.warnings, what, file: file, line: line)
-            XCTAssertEqual(streamed.outputs.map(\.size), whole.outputs.map(\.size), what, file: file, line: line)
-            for (s, w) in zip(streamed.outputs, whole.outputs) {
+            XCTAssertEqual(other.warnings, whole.warnings, what, file: file, line: line)
+            XCTAssertEqual(other.outputs.map(\.size), whole.outputs.map(\.size), what, file: file, line: line)
+            for (s, w) in zip(other.outputs, whole.outputs) {
                 switch (s.result, w.result) {
                 case (.success(let a), .success(let b)):
                     XCTAssertTrue(a.bytes == b.bytes, "\(what) at \(s.size): output bytes differ", file: file, line: line)
@@ -43,44 +49,55 @@ final class StreamingConversionTests: XCTestCase {
         }
     }
 
-    func testStreamedAnimationsGiveTheSameBytes() throws {
-        // Two sizes: without trim the first is fitted in the pass that finds the source large,
-        // the second in a pass of its own. Fast settings: the search is not under test (and is
-        // slow in debug builds).
+    func testEveryStoreTierGivesTheSameBytes() throws {
+        // Two sizes, with and without trim. Fast settings: the search is not under test.
         func options(trim: Bool) -> ConversionOptions {
             ConversionOptions(sizes: [.small, .regular], trim: trim, maxBytes: 60_000, effort: .fast, maxColors: 32)
         }
-        try assertStreamingChangesNothing("gif/cogs_small_transparent.gif", options(trim: false), midway: true)
-        try assertStreamingChangesNothing("gif/cogs_small_transparent.gif", options(trim: true), midway: true)
-        try assertStreamingChangesNothing("webp/ring_200_6f.webp", options(trim: false))
-        try assertStreamingChangesNothing("png/maneki_neko_palette_3f.apng", options(trim: true))
+        try assertTiersChangeNothing("gif/cogs_small_transparent.gif", options(trim: false))
+        try assertTiersChangeNothing("gif/cogs_small_transparent.gif", options(trim: true))
+        try assertTiersChangeNothing("webp/ring_200_6f.webp", options(trim: false))
+        try assertTiersChangeNothing("png/maneki_neko_palette_3f.apng", options(trim: true))
     }
 
-    /// Stills are never streamed (their peak is their own decode); any threshold gives the same bytes.
-    func testStillsGiveTheSameBytesAtAnyThreshold() throws {
-        for path in ["encode/oc_music_note_sparse.png"] {
-            for trim in [false, true] {
-                try assertStreamingChangesNothing(path, ConversionOptions(sizes: StickerSize.allCases, trim: trim, inset: 4,
-                                                                          effort: .fast))
+    /// A store walk rebuilds every frame exactly and reports what changed: random frames with
+    /// random damage, kept as they come and deflated.
+    func testFrameStoreGivesBackItsFrames() throws {
+        var rand = BudgetSearchTests.Rand(state: 9)
+        let side = 37
+        var frames: [[UInt8]] = [(0..<(side * side * 4)).map { _ in rand.byte() }]
+        var damages: [RowDamage] = []
+        for _ in 1..<12 {
+            var next = frames.last!
+            var d = RowDamage(rows: side)
+            for _ in 0..<Int(rand.byte() % 6) {
+                let y = Int(rand.byte()) % side, x0 = Int(rand.byte()) % side, x1 = min(side, x0 + 1 + Int(rand.byte()) % 9)
+                for x in x0..<x1 { for c in 0..<4 { next[(y * side + x) * 4 + c] = rand.byte() } }
+                d.mark(row: y, from: x0, to: x1)
             }
+            frames.append(next)
+            damages.append(d)
+        }
+        for uncompressed in [Int.max, 0] {
+            let store = FrameStore(width: side, height: side, bytesPerPixel: 4, uncompressed: uncompressed)
+            for (i, f) in frames.enumerated() { f.withUnsafeBytes { store.append($0, damage: i == 0 ? nil : damages[i - 1]) } }
+            var seen = 0
+            try store.forEach { i, samples, damage in
+                XCTAssertEqual([UInt8](samples), frames[i], "frame \(i)")
+                if i > 0 { XCTAssertEqual(damage, damages[i - 1], "frame \(i)") } else { XCTAssertNil(damage) }
+                seen += 1
+            }
+            XCTAssertEqual(seen, frames.count)
+            if uncompressed == 0 { XCTAssertLessThan(store.bytes, frames.count * side * side * 4) }
         }
     }
 
-    func testStreamingKeepsDecodingErrorsAndNoSizesIsNoWork() throws {
+    func testDecodingErrorsStayAndNoSizesIsNoWork() throws {
         let cut = try Self.fixture("broken/truncated_gif_40pct.gif")
-        func error(_ threshold: Int) -> ImageError? {
-            do {
-                // Trim: the streamed first pass only scans for bounds, and meets the cut there.
-                _ = try StickerConverter.convert(cut, options: ConversionOptions(sizes: [.small], trim: true), streamingThreshold: threshold)
-            } catch let error as ImageError {
-                return error
-            } catch {}
-            return nil
+        XCTAssertThrowsError(try StickerConverter.convert(cut, options: ConversionOptions(sizes: [.small], trim: true))) {
+            XCTAssertTrue($0 is ImageError)
         }
-        XCTAssertNotNil(error(.max))
-        XCTAssertEqual(error(0), error(.max))
-        let none = try StickerConverter.convert(try Self.fixture("gif/cogs_small_transparent.gif"),
-                                                options: ConversionOptions(sizes: []), streamingThreshold: 0)
+        let none = try StickerConverter.convert(try Self.fixture("gif/cogs_small_transparent.gif"), options: ConversionOptions(sizes: []))
         XCTAssertEqual(none.frames, 5)
         XCTAssertTrue(none.outputs.isEmpty)
     }

@@ -3,22 +3,82 @@ import ImageCore
 /// The logical screen of an animated GIF, on which frames are drawn with browser rules:
 /// it starts transparent, frames are clipped to it, transparent indices leave it unchanged and
 /// disposal 2/3 restore the frame's rectangle to transparent / to what was there before.
+///
+/// Only `box` — the union of the frames' rectangles, from the file's structure — is held: the
+/// rest of the screen is transparent in every frame. A frame found outside the box (a file the
+/// structure walk read differently) grows it to the whole screen. Every pixel that changes is
+/// marked in `damage`, so consumers redo only what changed.
 struct GIFCanvas {
     let width: Int
     let height: Int
-    /// RGBA bytes of the screen as currently shown.
-    var pixels: [UInt8]
-    /// The screen before the current frame was drawn, kept only for disposal 3.
-    private var saved: [UInt8]?
+    /// The part of the screen held in `pixels`.
+    private(set) var box: PixelRect
+    /// RGBA bytes of the box as currently shown.
+    private(set) var pixels: [UInt8]
+    /// Pixels changed since `takeDamage` was last called (screen coordinates).
+    private(set) var damage: RowDamage
+    /// The rectangle under the current frame and what it held before, kept only for disposal 3.
+    private var saved: (rect: PixelRect, pixels: [UInt8])?
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, box: PixelRect) {
         self.width = width
         self.height = height
-        pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let screen = PixelRect(x: 0, y: 0, width: width, height: height)
+        let b = box.clipped(to: screen)
+        self.box = b.isEmpty ? PixelRect(x: 0, y: 0, width: min(1, width), height: min(1, height)) : b
+        pixels = [UInt8](repeating: 0, count: self.box.area * 4)
+        damage = RowDamage(rows: height)
     }
 
-    /// Call before drawing a frame whose disposal is 3 (restore previous).
-    mutating func savePrevious() { saved = pixels }
+    /// Bytes the canvas holds at most for a screen whose frames lie in `box`: the box, and the
+    /// largest frame rectangle again for disposal 3.
+    static func bytes(box: PixelRect, largestFrame: Int) -> Int { (box.area + largestFrame) * 4 }
+
+    /// The damage so far, cleared.
+    mutating func takeDamage() -> RowDamage {
+        let d = damage
+        damage.clear()
+        return d
+    }
+
+    /// Makes sure `rect` (already clipped to the screen) is held: a rectangle outside the box
+    /// grows the box to the whole screen, keeping what it held.
+    mutating func hold(_ rect: PixelRect) {
+        guard !box.contains(rect) else { return }
+        let screen = PixelRect(x: 0, y: 0, width: width, height: height)
+        var grown = [UInt8](repeating: 0, count: screen.area * 4)
+        let rowBytes = box.width * 4
+        pixels.withUnsafeBufferPointer { src in
+            grown.withUnsafeMutableBufferPointer { dst in
+                for r in 0..<box.height {
+                    (dst.baseAddress! + ((box.y + r) * width + box.x) * 4).update(from: src.baseAddress! + r * rowBytes, count: rowBytes)
+                }
+            }
+        }
+        pixels = grown
+        box = screen
+    }
+
+    /// Call before drawing a frame whose disposal is 3 (restore previous): keeps what lies under
+    /// `rect` (clipped to the screen).
+    mutating func savePrevious(_ rect: PixelRect) {
+        let r = rect.clipped(to: box)
+        var copy = [UInt8](repeating: 0, count: r.area * 4)
+        if !r.isEmpty {
+            let rowBytes = r.width * 4
+            let boxRowBytes = box.width * 4
+            let (bx, by) = (box.x, box.y)
+            pixels.withUnsafeBufferPointer { src in
+                copy.withUnsafeMutableBufferPointer { dst in
+                    for row in 0..<r.height {
+                        (dst.baseAddress! + row * rowBytes)
+                            .update(from: src.baseAddress! + (r.y - by + row) * boxRowBytes + (r.x - bx) * 4, count: rowBytes)
+                    }
+                }
+            }
+        }
+        saved = (r, copy)
+    }
 
     /// Draws one row of frame indices at screen row `y`, starting at screen column `left`.
     /// `table` holds 256 RGBA words (indices beyond the colour map are opaque black);
@@ -29,42 +89,85 @@ struct GIFCanvas {
         let start = max(0, -left)
         let end = min(count, width - left)
         guard start < end else { return 0 }
-        let width = self.width
-        return pixels.withUnsafeMutableBytes { raw in
-            let row = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + y * width + left
+        let (bx, by, bw) = (box.x, box.y, box.width)
+        let result: (maxIndex: UInt8, lo: Int, hi: Int) = pixels.withUnsafeMutableBytes { raw in
+            // The box holds every clipped frame row (`hold`): `left + start ≥ bx`, `left + end ≤ bx + bw`.
+            let row = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + (y - by) * bw + (left - bx)
             return GIFCanvas.blit(indices, row, from: start, to: end, table: table, transparent: transparent)
         }
+        if result.lo < result.hi { damage.mark(row: y, from: left + result.lo, to: left + result.hi) }
+        return result.maxIndex
     }
 
+    /// Writes the frame's pixels `start ..< end` of one row and returns the largest index and the
+    /// columns that really changed (`lo >= hi` when none did).
     private static func blit(_ indices: UnsafePointer<UInt8>, _ row: UnsafeMutablePointer<UInt32>,
-                             from start: Int, to end: Int, table: UnsafePointer<UInt32>, transparent: Int) -> UInt8 {
+                             from start: Int, to end: Int, table: UnsafePointer<UInt32>,
+                             transparent: Int) -> (UInt8, Int, Int) {
         var maxIndex: UInt8 = 0
+        var lo = Int.max, hi = 0
         var x = start
         while x < end {
             let index = indices[x]
             if index > maxIndex { maxIndex = index }
-            if Int(index) != transparent { row[x] = table[Int(index)] }
-            x += 1
+            if Int(index) != transparent {
+                let v = table[Int(index)]
+                if row[x] != v {
+                    row[x] = v
+                    if x < lo { lo = x }
+                    hi = x &+ 1
+                }
+            }
+            x &+= 1
         }
-        return maxIndex
+        return (maxIndex, lo, hi)
     }
 
     /// Applies a frame's disposal after it has been shown, clipped to the screen.
     mutating func dispose(_ mode: Int, left: Int, top: Int, width w: Int, height h: Int) {
         switch mode {
         case 2:
-            let x0 = max(0, left), x1 = min(width, left + w)
-            let y0 = max(0, top), y1 = min(height, top + h)
-            guard x0 < x1, y0 < y1 else { return }
-            let width = self.width
+            let r = PixelRect(x: left, y: top, width: w, height: h).clipped(to: box)
+            guard !r.isEmpty else { break }
+            let (bx, by, bw) = (box.x, box.y, box.width)
             pixels.withUnsafeMutableBytes { raw in
                 let base = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
-                for y in y0..<y1 {
-                    (base + y * width + x0).update(repeating: 0, count: x1 - x0)
+                for y in r.y..<(r.y + r.height) {
+                    let row = base + (y - by) * bw + (r.x - bx)
+                    var lo = Int.max, hi = 0
+                    for x in 0..<r.width where row[x] != 0 {
+                        if x < lo { lo = x }
+                        hi = x + 1
+                    }
+                    if lo < hi {
+                        (row + lo).update(repeating: 0, count: hi - lo)
+                        damage.mark(row: y, from: r.x + lo, to: r.x + hi)
+                    }
                 }
             }
         case 3:
-            if let saved { pixels = saved }
+            if let (r, copy) = saved, !r.isEmpty {
+                let (bx, by, bw) = (box.x, box.y, box.width)
+                copy.withUnsafeBytes { src in
+                    pixels.withUnsafeMutableBytes { raw in
+                        let base = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                        let old = src.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                        for y in 0..<r.height {
+                            let row = base + (r.y + y - by) * bw + (r.x - bx)
+                            let back = old + y * r.width
+                            var lo = Int.max, hi = 0
+                            for x in 0..<r.width where row[x] != back[x] {
+                                if x < lo { lo = x }
+                                hi = x + 1
+                            }
+                            if lo < hi {
+                                row.update(from: back, count: r.width)
+                                damage.mark(row: r.y + y, from: r.x + lo, to: r.x + hi)
+                            }
+                        }
+                    }
+                }
+            }
         default:
             break
         }

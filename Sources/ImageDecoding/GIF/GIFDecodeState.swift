@@ -29,10 +29,11 @@ struct GIFDecodeState {
     }
 
     /// Reads every record, handing `body` each frame as soon as it is drawn (delays as stored).
-    mutating func run(_ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+    mutating func run(_ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
         try options.limits.check(width: width, height: height, format: .gif, what: "logical screen is")
-        var canvas = GIFCanvas(width: width, height: height)
+        // Only the union of the frames' rectangles is ever drawn: the structure says where.
+        var canvas = GIFCanvas(width: width, height: height, box: GIFDecodeState.contentBox(source.pointee, width: width, height: height))
         var line = [UInt8](repeating: 0, count: 65_536)
         records: while true {
             var type = UNDEFINED_RECORD_TYPE
@@ -44,7 +45,7 @@ struct GIFDecodeState {
                     warnings.append("data ends after frame \(frameNumber) (\(byteCount) bytes) without a trailer")
                     break records
                 }
-                try fail(canvas: canvas, place: frameCount == 0 ? .beforeFirstFrame : .afterFrame(frameNumber), body)
+                try fail(canvas: &canvas, place: frameCount == 0 ? .beforeFirstFrame : .afterFrame(frameNumber), body)
                 break records
             }
             atFrameEnd = false
@@ -55,20 +56,20 @@ struct GIFDecodeState {
                 do {
                     try readFrame(into: &canvas, line: &line, body)
                 } catch let stop as GIFStop {
-                    try fail(canvas: canvas, place: .inFrame(frameNumber), reason: stop.reason, body)
+                    try fail(canvas: &canvas, place: .inFrame(frameNumber), reason: stop.reason, body)
                     break records
                 }
                 atFrameEnd = true
                 if options.firstFrameOnly { break records }
             case EXTENSION_RECORD_TYPE:
                 if !readExtension() {
-                    try fail(canvas: canvas, place: frameCount == 0 ? .inExtensionBeforeFirstFrame : .inExtensionAfterFrame(frameNumber), body)
+                    try fail(canvas: &canvas, place: frameCount == 0 ? .inExtensionBeforeFirstFrame : .inExtensionAfterFrame(frameNumber), body)
                     break records
                 }
             case TERMINATE_RECORD_TYPE:
                 break records
             default:
-                try fail(canvas: canvas, place: .afterFrame(frameNumber), body)
+                try fail(canvas: &canvas, place: .afterFrame(frameNumber), body)
                 break records
             }
         }
@@ -79,8 +80,8 @@ struct GIFDecodeState {
 
     /// Turns a failure into an error (strict, or nothing to keep) or a warning (lenient): the
     /// `reason` found before giflib read the data, or else what giflib's state says.
-    private mutating func fail(canvas: GIFCanvas, place: GIFPlace, reason known: GIFError? = nil,
-                               _ body: (Frame) throws -> Void) throws {
+    private mutating func fail(canvas: inout GIFCanvas, place: GIFPlace, reason known: GIFError? = nil,
+                               _ body: (CanvasFrame) throws -> Void) throws {
         let reason: GIFError = known ?? (source.pointee.ranOut
             ? .dataEnds(place, fileSize: byteCount)
             : .giflib(code: Int(gif.pointee.Error), place, offset: source.pointee.offset))
@@ -88,7 +89,7 @@ struct GIFDecodeState {
         guard options.lenient else { throw ImageError(.gif, reason) }
         if frameCount == 0 {
             guard partialRows > 0 else { throw ImageError(.gif, reason) }
-            try deliver(canvas, body)
+            try deliver(&canvas, body)
             warnings.append("\(message); kept the \(partialRows) rows of frame 1 that decoded")
         } else {
             warnings.append("\(message); kept \(frameCount) complete frames")
@@ -125,7 +126,7 @@ struct GIFDecodeState {
 
     /// Reads the image descriptor and pixels of one frame, draws it, keeps the canvas as a frame
     /// and applies its disposal. Throws `GIFStop` when giflib fails (the caller names the place).
-    private mutating func readFrame(into canvas: inout GIFCanvas, line: inout [UInt8], _ body: (Frame) throws -> Void) throws {
+    private mutating func readFrame(into canvas: inout GIFCanvas, line: inout [UInt8], _ body: (CanvasFrame) throws -> Void) throws {
         // What giflib cannot say: a zero-size frame (it would misread the image data that follows
         // as the next record) and an LZW minimum code size it cannot decode.
         let ahead = GIFDescriptor(source.pointee)
@@ -169,7 +170,9 @@ struct GIFDecodeState {
         }
         let transparent = Int(control.TransparentColor)
         let disposal = Int(control.DisposalMode)
-        if disposal == 3 { canvas.savePrevious() }
+        let rect = PixelRect(x: left, y: top, width: w, height: h).clipped(to: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height))
+        canvas.hold(rect)
+        if disposal == 3 { canvas.savePrevious(rect) }
         var maxIndex: UInt8 = 0
         if w == 0 || h == 0 {
             // Nothing to draw (browsers show the screen unchanged for the frame's delay): skip the
@@ -197,16 +200,28 @@ struct GIFDecodeState {
         if Int(maxIndex) >= colorCount && colorCount > 0 {
             warnings.append("frame \(frameNumber) uses colour index \(maxIndex) beyond its \(colorCount)-entry colour table; drawn black")
         }
-        try deliver(canvas, body)
+        try deliver(&canvas, body)
         canvas.dispose(disposal, left: left, top: top, width: w, height: h)
         control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
     }
 
     /// Hands the screen as shown now to `body`, with the delay of the current control block.
-    private mutating func deliver(_ canvas: GIFCanvas, _ body: (Frame) throws -> Void) throws {
-        try body(Frame(image: Image(width: canvas.width, height: canvas.height, pixels: canvas.pixels),
-                       delay: Delay(centiseconds: Int(control.DelayTime))))
+    private mutating func deliver(_ canvas: inout GIFCanvas, _ body: (CanvasFrame) throws -> Void) throws {
+        let damage = canvas.takeDamage()
+        try body(CanvasFrame(canvasWidth: canvas.width, canvasHeight: canvas.height, box: canvas.box,
+                             pixels: Image(width: canvas.box.width, height: canvas.box.height, pixels: canvas.pixels),
+                             damage: frameCount == 0 ? nil : damage, delay: Delay(centiseconds: Int(control.DelayTime))))
         frameCount += 1
+    }
+
+    /// The union of the frames' rectangles on the screen, from a walk over the file's structure
+    /// (no pixel decoded), or the whole screen when the walk finds none.
+    static func contentBox(_ source: GIFSource, width: Int, height: Int) -> PixelRect {
+        let screen = PixelRect(x: 0, y: 0, width: width, height: height)
+        var walk = OutlineWalk(UnsafeRawBufferPointer(start: source.base, count: source.count), inspecting: false)
+        try? walk.walk(.gif)
+        let box = walk.frameRects.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.clipped(to: screen)) }
+        return box.isEmpty ? screen : box
     }
 
     /// The frame rows in the order they are stored: top to bottom, or GIF's four interlace

@@ -11,13 +11,13 @@ enum GIFDecoder {
     /// Decodes `bytes`, with delays as stored (`ImageDecoder` shows them as displayed). Order: screen descriptor → limits → canvas → frames (each checked against
     /// the frame and byte limits before it is kept).
     static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
-        try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+        try FrameStreamInfo.collectCanvas { try decodeFrames(bytes, options: options, $0) }
     }
 
     /// Decodes `bytes` frame by frame: `body` gets each frame as soon as it is composited, with
-    /// its delay as stored, so only the logical screen (and its copy for disposal 3) is held
-    /// between frames. Errors and warnings are those of `decode`.
-    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+    /// its delay as stored, so only the logical screen's box (and the rectangle kept for disposal
+    /// 3) is held between frames. Errors and warnings are those of `decode`.
+    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         try bytes.withUnsafeBufferPointer { data in
             let source = UnsafeMutablePointer<GIFSource>.allocate(capacity: 1)
             source.initialize(to: GIFSource(base: data.baseAddress!, count: data.count))

@@ -17,10 +17,12 @@ enum JPEGDecoder {
     }
 
     /// The one frame of `decode`, handed to `body` (a JPEG is a still: nothing to stream).
-    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         let decoded = try decode(bytes, options: options)
         let image = decoded.animation.frames[0].image
-        try body(decoded.animation.frames[0])
+        try body(CanvasFrame(canvasWidth: image.width, canvasHeight: image.height,
+                             box: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
+                             pixels: image, damage: nil, delay: decoded.animation.frames[0].delay))
         return FrameStreamInfo(format: .jpeg, width: image.width, height: image.height, frameCount: 1,
                                loopCount: decoded.animation.loopCount, warnings: decoded.warnings)
     }
@@ -42,6 +44,7 @@ enum JPEGDecoder {
         if orientation.swapsAxes {
             try options.limits.check(width: height, height: width, format: .jpeg, what: "rotated by EXIF, image is")
         }
+        try options.limits.check(scans: JPEGScans.count(data), format: .jpeg)
         var warnings: [String] = []
 
         let isCMYK = header.color_space == 4 || header.color_space == 5   // JCS_CMYK, JCS_YCCK

@@ -31,6 +31,7 @@ extension OutlineWalk {
                 if label == 0xF9, pos + 7 < b.count, b[pos + 2] == 4, let delay = le16(pos + 4) {
                     pendingDelay = delay
                     if b[pos + 3] & 1 != 0 { mayHaveAlpha = true }
+                    if (b[pos + 3] >> 2) & 7 == 3 { gifRestoresPrevious = true }
                 } else if label == 0xFF, pos + 18 < b.count, b[pos + 2] == 11,
                           b[(pos + 3)..<(pos + 14)].elementsEqual("NETSCAPE2.0".utf8), b[pos + 15] == 1,
                           let loops = le16(pos + 16) {
@@ -40,6 +41,9 @@ extension OutlineWalk {
                 try skipSubBlocks(&pos)
             case 0x2C:
                 guard pos + 10 < b.count else { throw fail(.gifDescriptorTruncated(at: pos)) }
+                if let x = le16(pos + 1), let y = le16(pos + 3), let w = le16(pos + 5), let h = le16(pos + 7) {
+                    frameRects.append(PixelRect(x: x, y: y, width: w, height: h))
+                }
                 let local = Int(b[pos + 9])
                 pos += 10 + (local & 0x80 != 0 ? 3 << ((local & 7) + 1) : 0)
                 pos += 1   // LZW minimum code size

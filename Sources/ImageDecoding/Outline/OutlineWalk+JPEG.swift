@@ -16,6 +16,7 @@ extension OutlineWalk {
             if marker == 0xD9 || marker == 0xDA { break }   // end of image, start of scan
             let length = be16(pos + 2) ?? 0   // in range: pos + 3 < b.count
             guard length >= 2 else { throw fail(.jpegSegmentLength(marker: marker, length: length)) }
+            if marker == 0xE1 { jpegEXIF = true }
             // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC).
             if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
                 guard pos + 9 <= b.count, length >= 7, let h = be16(pos + 5), let w = be16(pos + 7) else {
@@ -23,6 +24,11 @@ extension OutlineWalk {
                 }
                 guard w > 0, h > 0 else { throw fail(.jpegZeroSize(width: w, height: h)) }
                 (width, height) = (w, h)
+                jpegProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+                let components = u8(pos + 9) ?? 0
+                jpegSampling = (0..<components).compactMap { k in
+                    u8(pos + 11 + 3 * k).map { (h: max(1, $0 >> 4), v: max(1, $0 & 15)) }
+                }
                 return
             }
             pos += 2 + length

@@ -19,11 +19,16 @@ extension OutlineWalk {
                 // A simple lossy file: no alpha anywhere.
                 mayHaveAlpha = false
                 if let w = le16(data + 6), let h = le16(data + 8) { (width, height) = (w & 0x3FFF, h & 0x3FFF) }
+            case "ICCP":
+                webpICC = true
             case "ANIM":
                 if let loops = le16(data + 4) { loopCount = loops }
             case "ANMF":
                 frames += 1
                 if let duration = le24(data + 12) { delays.append(Delay(milliseconds: duration)) }
+                if let x = le24(data), let y = le24(data + 3), let w = le24(data + 6), let h = le24(data + 9) {
+                    frameRects.append(PixelRect(x: 2 * x, y: 2 * y, width: w + 1, height: h + 1))
+                }
             default:
                 break
             }

@@ -16,10 +16,23 @@ struct OutlineWalk {
     /// Frames counted or announced so far.
     var frames = 0
     var delays: [Delay] = []
+    /// Each frame's rectangle on the canvas as stored (not clipped), for the formats that say
+    /// (GIF image descriptors, APNG `fcTL`, WebP `ANMF`).
+    var frameRects: [PixelRect] = []
     var loopCount = 0
     var mayHaveAlpha = true
     var pngColorType: PNGColorType?
     var pngBitDepth: Int?
+    /// JPEG's start-of-frame: progressive (SOF2, SOF6, SOF10, SOF14), and each component's
+    /// sampling factors (horizontal, vertical).
+    var jpegProgressive = false
+    var jpegSampling: [(h: Int, v: Int)] = []
+    /// An APP1 segment came before it (EXIF, whose orientation may turn the image).
+    var jpegEXIF = false
+    /// Some GIF frame is disposed to the previous screen (disposal 3), which the decoder saves.
+    var gifRestoresPrevious = false
+    /// A WebP has an ICCP chunk (each composited frame is converted in a copy).
+    var webpICC = false
 
     init(_ bytes: UnsafeRawBufferPointer, inspecting: Bool) {
         b = bytes.assumingMemoryBound(to: UInt8.self)

@@ -2,19 +2,43 @@ import ImageCore
 
 /// The APNG output buffer: draws each frame's region with its blend op, and applies the previous
 /// frame's dispose op first, so every snapshot is the canvas as shown.
+///
+/// Only `box` — the union of the frames' regions — is held (the rest of the canvas is never
+/// drawn, so it stays transparent), plus the region under a frame that disposes to PREVIOUS.
+/// Every pixel that changes is marked in `damage`.
 struct APNGCompositor {
     let width: Int
     let height: Int
+    let box: PixelRect
     private(set) var canvas: [UInt8]
+    /// Pixels changed since `takeDamage` (canvas coordinates).
+    private(set) var damage: RowDamage
     /// The region under the last frame, kept when that frame disposes to PREVIOUS.
     private var saved: [UInt8] = []
     private var pending: (control: APNGFrameControl, dispose: APNGFrameControl.Dispose)?
 
-    /// A transparent black canvas.
-    init(width: Int, height: Int) {
+    /// A transparent black canvas whose frames all lie in `box`.
+    init(width: Int, height: Int, box: PixelRect) {
         self.width = width
         self.height = height
-        canvas = [UInt8](repeating: 0, count: width * height * 4)
+        self.box = box
+        canvas = [UInt8](repeating: 0, count: box.area * 4)
+        damage = RowDamage(rows: height)
+    }
+
+    /// The union of the regions of `controls`: all a compositor needs to hold.
+    static func box(of controls: [APNGFrameControl]) -> PixelRect {
+        let union = controls.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+            $0.union(PixelRect(x: $1.x, y: $1.y, width: $1.width, height: $1.height))
+        }
+        return union.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : union
+    }
+
+    /// The damage so far, cleared.
+    mutating func takeDamage() -> RowDamage {
+        let d = damage
+        damage.clear()
+        return d
     }
 
     /// Draws `frame` (the control's `width × height` region; only its first `rows` rows hold
@@ -31,67 +55,96 @@ struct APNGCompositor {
         let dispose: APNGFrameControl.Dispose = isFirst && control.dispose == .previous ? .background : control.dispose
         if dispose == .previous { save(control) }
         let rowBytes = control.width * 4
-        let canvasRowBytes = width * 4
+        let boxRowBytes = box.width * 4
         let drawRows = min(rows, control.height)
+        let (bx, by) = (box.x, box.y)
         frame.pixels.withUnsafeBufferPointer { src in
             canvas.withUnsafeMutableBufferPointer { dst in
                 for r in 0..<drawRows {
                     let s = src.baseAddress! + r * rowBytes
-                    let d = dst.baseAddress! + (control.y + r) * canvasRowBytes + control.x * 4
-                    if control.blend == .source {
-                        d.update(from: s, count: rowBytes)
-                    } else {
-                        APNGCompositor.over(s, d, count: control.width)
-                    }
+                    let d = dst.baseAddress! + (control.y + r - by) * boxRowBytes + (control.x - bx) * 4
+                    let changed = control.blend == .source
+                        ? APNGCompositor.copy(s, d, count: control.width)
+                        : APNGCompositor.over(s, d, count: control.width)
+                    damage.mark(row: control.y + r, from: control.x + changed.lowerBound, to: control.x + changed.upperBound)
                 }
             }
         }
         pending = (control, dispose)
     }
 
-    /// The canvas as shown now.
-    var snapshot: Image { Image(width: width, height: height, pixels: canvas) }
+    /// The box as shown now.
+    var snapshot: Image { Image(width: box.width, height: box.height, pixels: canvas) }
+
+    /// Copies `count` pixels; returns the pixels that changed (empty when none).
+    static func copy(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) -> Range<Int> {
+        let changed = differing(UnsafeRawPointer(src), UnsafeRawPointer(dst), count: count)
+        if !changed.isEmpty {
+            (dst + changed.lowerBound * 4).update(from: src + changed.lowerBound * 4, count: changed.count * 4)
+        }
+        return changed
+    }
+
+    /// The pixels from the first to the last that differ between `a` and `b` (`count` RGBA pixels).
+    static func differing(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Range<Int> {
+        var lo = 0
+        while lo < count && a.loadUnaligned(fromByteOffset: lo &* 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: lo &* 4, as: UInt32.self) {
+            lo &+= 1
+        }
+        guard lo < count else { return 0..<0 }
+        var hi = count
+        while a.loadUnaligned(fromByteOffset: (hi &- 1) &* 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: (hi &- 1) &* 4, as: UInt32.self) {
+            hi &-= 1
+        }
+        return lo..<hi
+    }
 
     /// Straight-alpha source-over of `count` pixels, rounded to nearest:
     /// αo = αs + αd(1 − αs), Co = (Cs·αs + Cd·αd(1 − αs)) / αo, computed exactly in integers
-    /// scaled by 255².
-    static func over(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
+    /// scaled by 255². Returns the pixels that changed.
+    static func over(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) -> Range<Int> {
+        var lo = Int.max, hi = 0
         var i = 0
         while i < count {
             let o = i &* 4
             let sa = Int(src[o + 3])
-            if sa == 255 {
-                dst[o] = src[o]; dst[o + 1] = src[o + 1]; dst[o + 2] = src[o + 2]; dst[o + 3] = 255
-            } else if sa != 0 {
-                let ws = sa * 255
-                let wd = Int(dst[o + 3]) * (255 - sa)
-                let total = ws + wd
-                let half = total >> 1
-                dst[o] = UInt8(truncatingIfNeeded: (Int(src[o]) * ws + Int(dst[o]) * wd + half) / total)
-                dst[o + 1] = UInt8(truncatingIfNeeded: (Int(src[o + 1]) * ws + Int(dst[o + 1]) * wd + half) / total)
-                dst[o + 2] = UInt8(truncatingIfNeeded: (Int(src[o + 2]) * ws + Int(dst[o + 2]) * wd + half) / total)
-                dst[o + 3] = UInt8(truncatingIfNeeded: (total + 127) / 255)
+            if sa != 0 {
+                let before = UnsafeRawPointer(dst + o).loadUnaligned(as: UInt32.self)
+                if sa == 255 {
+                    dst[o] = src[o]; dst[o + 1] = src[o + 1]; dst[o + 2] = src[o + 2]; dst[o + 3] = 255
+                } else {
+                    let ws = sa * 255
+                    let wd = Int(dst[o + 3]) * (255 - sa)
+                    let total = ws + wd
+                    let half = total >> 1
+                    dst[o] = UInt8(truncatingIfNeeded: (Int(src[o]) * ws + Int(dst[o]) * wd + half) / total)
+                    dst[o + 1] = UInt8(truncatingIfNeeded: (Int(src[o + 1]) * ws + Int(dst[o + 1]) * wd + half) / total)
+                    dst[o + 2] = UInt8(truncatingIfNeeded: (Int(src[o + 2]) * ws + Int(dst[o + 2]) * wd + half) / total)
+                    dst[o + 3] = UInt8(truncatingIfNeeded: (total + 127) / 255)
+                }
+                if UnsafeRawPointer(dst + o).loadUnaligned(as: UInt32.self) != before {
+                    if i < lo { lo = i }
+                    hi = i &+ 1
+                }
             }
             i &+= 1
         }
+        return lo < hi ? lo..<hi : 0..<0
     }
 
     private mutating func clear(_ c: APNGFrameControl) {
-        let rowBytes = c.width * 4
-        canvas.withUnsafeMutableBufferPointer { dst in
-            for r in 0..<c.height {
-                (dst.baseAddress! + ((c.y + r) * width + c.x) * 4).update(repeating: 0, count: rowBytes)
-            }
-        }
+        BoxClearing.clear(PixelRect(x: c.x, y: c.y, width: c.width, height: c.height), in: &canvas, box: box, damage: &damage)
     }
 
     private mutating func save(_ c: APNGFrameControl) {
         let rowBytes = c.width * 4
+        let boxRowBytes = box.width * 4
+        let (bx, by) = (box.x, box.y)
         saved = [UInt8](repeating: 0, count: rowBytes * c.height)
         canvas.withUnsafeBufferPointer { src in
             saved.withUnsafeMutableBufferPointer { dst in
                 for r in 0..<c.height {
-                    (dst.baseAddress! + r * rowBytes).update(from: src.baseAddress! + ((c.y + r) * width + c.x) * 4, count: rowBytes)
+                    (dst.baseAddress! + r * rowBytes).update(from: src.baseAddress! + (c.y + r - by) * boxRowBytes + (c.x - bx) * 4, count: rowBytes)
                 }
             }
         }
@@ -99,11 +152,15 @@ struct APNGCompositor {
 
     private mutating func restore(_ c: APNGFrameControl) {
         let rowBytes = c.width * 4
+        let boxRowBytes = box.width * 4
+        let (bx, by) = (box.x, box.y)
         guard saved.count == rowBytes * c.height else { return }
         saved.withUnsafeBufferPointer { src in
             canvas.withUnsafeMutableBufferPointer { dst in
                 for r in 0..<c.height {
-                    (dst.baseAddress! + ((c.y + r) * width + c.x) * 4).update(from: src.baseAddress! + r * rowBytes, count: rowBytes)
+                    let changed = APNGCompositor.copy(src.baseAddress! + r * rowBytes,
+                                                      dst.baseAddress! + (c.y + r - by) * boxRowBytes + (c.x - bx) * 4, count: c.width)
+                    damage.mark(row: c.y + r, from: c.x + changed.lowerBound, to: c.x + changed.upperBound)
                 }
             }
         }

@@ -37,13 +37,14 @@ enum PNGDecoder {
     /// animated, `.png` otherwise. Throws `ImageError` naming the format and the problem; with
     /// `options.lenient`, CRC mismatches are ignored and truncated data keeps what decoded.
     static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
-        try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+        try FrameStreamInfo.collectCanvas { try decodeFrames(bytes, options: options, $0) }
     }
 
-    /// Decodes `bytes` frame by frame: `body` gets each frame composited on the full canvas as
-    /// soon as it is drawn, with its delay as stored, so only the canvas (and the region saved for
-    /// a PREVIOUS disposal) is held between frames. Errors and warnings are those of `decode`.
-    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+    /// Decodes `bytes` frame by frame: `body` gets each frame composited on the canvas as soon as
+    /// it is drawn, with its delay as stored, so only the canvas's box (the union of the frames'
+    /// regions) and the region saved for a PREVIOUS disposal are held between frames. Errors and
+    /// warnings are those of `decode`.
+    static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         let layout = try PNGFileLayout.parse(bytes, options: options)
         let format = layout.format
         let header = layout.header
@@ -66,7 +67,9 @@ enum PNGDecoder {
 
         guard let animation = layout.animation else {
             let raster = try decodeImage(layout.idat, width: header.width, height: header.height, what: .idat)
-            try body(Frame(image: raster.image, delay: .zero))
+            try body(CanvasFrame(canvasWidth: header.width, canvasHeight: header.height,
+                                 box: PixelRect(x: 0, y: 0, width: header.width, height: header.height),
+                                 pixels: raster.image, damage: nil, delay: .zero))
             return FrameStreamInfo(format: format, width: header.width, height: header.height, frameCount: 1,
                                    loopCount: 0, warnings: warnings)
         }
@@ -76,14 +79,17 @@ enum PNGDecoder {
         if overflow || header.height > Int.max / 4 {
             throw ImageError(format, PNGError.canvasTooLarge(width: header.width, height: header.height))
         }
-        var compositor = APNGCompositor(width: header.width, height: header.height)
+        var compositor = APNGCompositor(width: header.width, height: header.height,
+                                        box: APNGCompositor.box(of: layout.frames.map(\.control)))
         var delivered = 0
         for (i, frame) in layout.frames.enumerated() {
             let c = frame.control
             let raster = try decodeImage(frame.usesIDAT ? layout.idat : frame.data, width: c.width, height: c.height,
                                          what: frame.usesIDAT ? .firstFrameIDAT : .frame(i))
             compositor.draw(raster.image, rows: raster.rowsDecoded, control: c, isFirst: i == 0)
-            try body(Frame(image: compositor.snapshot, delay: c.delay))
+            let damage = compositor.takeDamage()
+            try body(CanvasFrame(canvasWidth: header.width, canvasHeight: header.height, box: compositor.box,
+                                 pixels: compositor.snapshot, damage: i == 0 ? nil : damage, delay: c.delay))
             delivered += 1
             if options.firstFrameOnly { break }
             if !raster.isComplete && options.lenient {

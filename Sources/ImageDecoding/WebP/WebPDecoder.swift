@@ -2,19 +2,19 @@ import CWebP
 import ImageCore
 
 /// Decodes WebP files with libwebp: stills (lossy or lossless, with or without alpha) with
-/// `WebPDecode` into a buffer allocated after the limits check, animations with
-/// `WebPAnimDecoder`, which composites frames on the canvas for us. An ICCP chunk is applied.
+/// `WebPDecode` into a buffer allocated after the limits check, animations frame by frame from
+/// the demuxer, composited here (`WebPCompositor`). An ICCP chunk is applied.
 /// WebP's loop count is the number of plays (0 = forever) and is kept as is.
 enum WebPDecoder {
     /// Decodes `bytes`, with delays as stored (`ImageDecoder` shows them as displayed). Order: features → limits → allocate → pixels.
     static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
-        try FrameStreamInfo.collect { try decodeFrames(bytes, options: options, $0) }
+        try FrameStreamInfo.collectCanvas { try decodeFrames(bytes, options: options, $0) }
     }
 
-    /// Decodes `bytes` frame by frame: `body` gets each frame as soon as libwebp has composited
-    /// it, so only libwebp's canvas and the current frame are held. Errors and warnings are those
-    /// of `decode`.
-    static func decodeFrames(_ file: [UInt8], options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
+    /// Decodes `bytes` frame by frame: `body` gets each frame as soon as it is composited, so
+    /// only the canvas's box and the current frame are held. Errors and warnings are those of
+    /// `decode`.
+    static func decodeFrames(_ file: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         var (bytes, notes) = try checkRIFFSize(file, lenient: options.lenient)
         let chunks = WebPChunks(bytes)
         var features = WebPBitstreamFeatures()
@@ -44,7 +44,9 @@ enum WebPDecoder {
         }
         let still = try decodeStill(bytes, width: Int(features.width), height: Int(features.height),
                                     chunks: chunks, truncated: truncated, options: options)
-        try body(Frame(image: still.image, delay: .zero))
+        try body(CanvasFrame(canvasWidth: still.image.width, canvasHeight: still.image.height,
+                             box: PixelRect(x: 0, y: 0, width: still.image.width, height: still.image.height),
+                             pixels: still.image, damage: nil, delay: .zero))
         return FrameStreamInfo(format: .webp, width: still.image.width, height: still.image.height, frameCount: 1,
                                loopCount: 0, warnings: notes + still.warnings)
     }
@@ -169,74 +171,6 @@ enum WebPDecoder {
         }
     }
 
-    /// Frames come from `WebPAnimDecoder` one at a time; an ICCP profile is applied to each as
-    /// it comes (a profile that behaves like sRGB is dropped after the first frame, as nothing
-    /// would change).
-    private static func decodeAnimation(_ bytes: [UInt8], chunks: WebPChunks, truncated: Bool,
-                                        options: DecodeOptions, _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
-        var warnings: [String] = []
-        var data = bytes
-        if truncated {
-            let truncation = WebPError.animationTruncated(chunks.cut, fileSize: bytes.count, declared: chunks.declaredLength)
-            guard options.lenient, chunks.completeFrames > 0 else { throw ImageError(.webp, truncation) }
-            data = WebPChunks.completePrefix(bytes, end: chunks.completeEnd)
-            warnings.append("\(truncation.message); kept \(chunks.completeFrames) complete frames")
-        }
-        return try data.withUnsafeBufferPointer { buffer in
-            var webpData = WebPData(bytes: buffer.baseAddress, size: buffer.count)
-            var animOptions = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&animOptions) != 0 else {
-                throw ImageError(.webp, WebPError.animationDecoderVersion)
-            }
-            animOptions.color_mode = MODE_RGBA
-            animOptions.use_threads = 0
-            guard let decoder = WebPAnimDecoderNew(&webpData, &animOptions) else {
-                throw ImageError(.webp, WebPError.cannotParseAnimation(bytes: buffer.count))
-            }
-            defer { WebPAnimDecoderDelete(decoder) }
-            var info = WebPAnimInfo()
-            guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
-                throw ImageError(.webp, WebPError.cannotReadAnimationHeader)
-            }
-            let width = Int(info.canvas_width), height = Int(info.canvas_height)
-            try options.limits.check(width: width, height: height, format: .webp, what: "canvas is")
-            let frameCount = options.firstFrameOnly ? 1 : Int(info.frame_count)
-            try options.limits.check(frames: frameCount, width: width, height: height, format: .webp)
-
-            // The profile is applied frame by frame until one frame comes back unchanged (a profile
-            // that behaves like sRGB) or it proves unusable; the note kept is the last frame's.
-            var icc = WebPAnimDecoderGetDemuxer(decoder).flatMap { iccProfile($0) }
-            var note: String?
-            var delivered = 0
-            var previousTimestamp: Int32 = 0
-            let byteCount = width * height * 4
-            while delivered < frameCount, WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-                var canvas: UnsafeMutablePointer<UInt8>?
-                var timestamp: Int32 = 0
-                guard WebPAnimDecoderGetNext(decoder, &canvas, &timestamp) != 0, let canvas else {
-                    let failure = WebPError.cannotDecodeFrame(frame: delivered + 1, of: Int(info.frame_count))
-                    guard options.lenient, delivered > 0 else { throw ImageError(.webp, failure) }
-                    warnings.append("\(failure.message); kept \(delivered) frames")
-                    break
-                }
-                var image = Image(width: width, height: height, pixels: Array(UnsafeBufferPointer(start: canvas, count: byteCount)))
-                let duration = max(0, Int(timestamp) - Int(previousTimestamp))
-                previousTimestamp = timestamp
-                if let profile = icc {
-                    let outcome = ColorProfile.convertOrIgnore(&image, iccProfile: profile, format: .webp)
-                    note = outcome.note
-                    if case .converted = outcome {} else { icc = nil }
-                }
-                try body(Frame(image: image, delay: Delay(milliseconds: duration)))
-                delivered += 1
-            }
-            guard delivered > 0 else { throw ImageError(.webp, WebPError.noFrames) }
-            if let note { warnings.append(note) }
-            return FrameStreamInfo(format: .webp, width: width, height: height, frameCount: delivered,
-                                   loopCount: Int(info.loop_count), warnings: warnings)
-        }
-    }
-
     private static func iccProfile(_ bytes: [UInt8]) -> [UInt8]? {
         bytes.withUnsafeBufferPointer { buffer in
             var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
@@ -246,7 +180,7 @@ enum WebPDecoder {
         }
     }
 
-    private static func iccProfile(_ demuxer: OpaquePointer) -> [UInt8]? {
+    static func iccProfile(_ demuxer: OpaquePointer) -> [UInt8]? {
         var iterator = WebPChunkIterator()
         guard WebPDemuxGetChunk(demuxer, "ICCP", 1, &iterator) != 0 else { return nil }
         defer { WebPDemuxReleaseChunkIterator(&iterator) }

@@ -37,11 +37,17 @@ struct ConversionFlags: ParsableArguments {
     @Flag(name: .long, help: "Salvage what decodes from damaged files instead of failing them.")
     var lenient = false
 
+    @Option(name: .customLong("max-memory"), help: ArgumentHelp(
+        "Memory one file's conversion may use, in MB. A file that needs more is refused before decoding.",
+        valueName: "MB"))
+    var maxMemory: Int = Limits.defaultMemory / 1_000_000
+
     func validate() throws {
         if inset < 0 { throw ValidationError("--inset must be 0 or more pixels") }
         _ = try qualityRange()
         if !(minFPS > 0) { throw ValidationError("--min-fps must be positive") }
         if let c = colors, !(2...256).contains(c) { throw ValidationError("--colors takes 2 to 256") }
+        if !(1...1_000_000).contains(maxMemory) { throw ValidationError("--max-memory takes 1 to 1000000 MB") }
     }
 
     func qualityRange() throws -> ClosedRange<Int> {
@@ -62,6 +68,6 @@ struct ConversionFlags: ParsableArguments {
         if inset * 2 >= smallest - 1 { throw ValidationError("--inset \(inset) leaves no room in a \(smallest) px sticker") }
         return ConversionOptions(sizes: sizes, fit: fit, trim: trim, inset: inset, linear: linear,
                           maxBytes: budget.bytes, effort: effort, quality: try qualityRange(), minFPS: minFPS,
-                          lenient: lenient, maxColors: colors)
+                          limits: Limits(maxMemory: maxMemory * 1_000_000), lenient: lenient, maxColors: colors)
     }
 }

@@ -41,7 +41,18 @@ enum AnimationBudget {
     /// encoded at all (`scaledSize` misses by a few per cent; this leaves room for much more).
     static let hopeless = 1.15
 
-    static func encode(_ animation: Animation, options: ConversionOptions, clock: StageClock) -> Result<StickerOutput, StickerError> {
-        Search(animation, options: options, clock: clock).run()
+    /// Bytes the search's parts may hold beyond the fitted frames: remapped frames of one
+    /// setting (`Probes`, beyond that they are remapped on each walk) and copies of sampled
+    /// frames (`Samples`).
+    struct Memory {
+        var indexed: Int
+        var samples: Int
+    }
+
+    /// The best sticker of `frames` within the budget, or why there is none. Throws only when a
+    /// walk over the frames fails (replaying a source that decoded once).
+    static func encode(_ frames: FittedFrames, loopCount: Int, options: ConversionOptions, memory: Memory,
+                       builder: StickerBuilder, clock: StageClock) throws -> Result<StickerOutput, StickerError> {
+        try Search(frames, loopCount: loopCount, options: options, budgets: memory, builder: builder, clock: clock).run()
     }
 }

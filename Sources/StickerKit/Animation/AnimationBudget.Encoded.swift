@@ -1,6 +1,6 @@
 import PNGEncoding
 
-extension AnimationBudget.Search {
+extension AnimationBudget {
     /// One encode of a setting: the frames kept, the file's bytes, and what they cost in quality.
     struct Encoded {
         var colors: Int

@@ -1,0 +1,78 @@
+import ImageCore
+
+extension ImageOutline {
+    /// The most bytes decoding the file in `bytes` holds at once, from its structure alone (the
+    /// walk of `read`): the pixel buffers the decoder allocates and the data they are made from,
+    /// not the file's own bytes. nil when `read` would be nil. What each format holds:
+    /// - PNG: the joined IDAT data, the inflated scanlines, the RGBA image.
+    /// - APNG: the canvas, its dispose-previous copy, one frame's scanlines and RGBA pixels.
+    /// - GIF: the union of the frames' rectangles (the box the decoder composites on), and its
+    ///   copy when a frame is disposed to the previous screen; WebP animations the same box, a
+    ///   copy of it when an ICC profile converts each frame, and the largest frame twice
+    ///   (libwebp's output and its own buffers).
+    /// - WebP stills: the RGBA image and as much again (libwebp's lossless decoder keeps ARGB).
+    /// - JPEG: the RGBA image, a turned copy when EXIF may turn it, the CMYK samples for
+    ///   4-component files, and a progressive file's coefficients (2 bytes each, every block of
+    ///   every component, as libjpeg keeps them between scans).
+    public static func decodingMemory(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let format = ImageFormat.identify(bytes) else { return nil }
+        var walk = OutlineWalk(bytes, inspecting: false)
+        try? walk.walk(format)
+        return walk.decodingMemory
+    }
+}
+
+extension OutlineWalk {
+    /// See `ImageOutline.decodingMemory`; nil until the canvas size is known.
+    var decodingMemory: Int? {
+        guard let width, let height else { return nil }
+        let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
+        let rgba = Self.product(width, height, 4)
+        switch format {
+        case .png, .apng:
+            let depth = pngBitDepth ?? 16, channels = pngColorType?.channels ?? 4
+            let rowBytes = (Self.product(width, channels, depth) + 7) / 8
+            let scanlines = Self.product(height, rowBytes + 1, 1)
+            if format == .apng { return Self.sum([rgba, rgba, rgba, scanlines]) }
+            return Self.sum([min(b.count, Int.max / 4), scanlines, rgba])
+        case .gif:
+            let box = Self.box(frameRects, in: canvas)
+            return Self.sum([Self.product(box.width, box.height, gifRestoresPrevious ? 8 : 4), 65_536])
+        case .webp:
+            guard frames > 0 else { return Self.sum([rgba, rgba]) }
+            let box = Self.box(frameRects, in: canvas)
+            let largest = frameRects.map { Self.product($0.width, $0.height, 8) }.max() ?? 0
+            return Self.sum([Self.product(box.width, box.height, webpICC ? 8 : 4), largest])
+        case .jpeg:
+            var parts = [rgba]
+            if jpegEXIF { parts.append(rgba) }
+            if jpegSampling.count == 4 { parts.append(rgba) }
+            if jpegProgressive, let hMax = jpegSampling.map(\.h).max(), let vMax = jpegSampling.map(\.v).max() {
+                for c in jpegSampling {
+                    // Blocks of 8×8 over the component's samples, 64 coefficients of 2 bytes each.
+                    let blocksAcross = ((width * c.h + hMax - 1) / hMax + 7) / 8
+                    let blocksDown = ((height * c.v + vMax - 1) / vMax + 7) / 8
+                    parts.append(Self.product(blocksAcross, blocksDown, 128))
+                }
+            }
+            return Self.sum(parts)
+        }
+    }
+
+    /// The union of `rects` clipped to `canvas`, or the whole canvas when there are none.
+    private static func box(_ rects: [PixelRect], in canvas: PixelRect) -> PixelRect {
+        let box = rects.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.clipped(to: canvas)) }
+        return box.isEmpty ? canvas : box
+    }
+
+    /// a × b × c, or `Int.max / 4` on overflow (an estimate no budget holds).
+    private static func product(_ a: Int, _ b: Int, _ c: Int) -> Int {
+        let (ab, o1) = a.multipliedReportingOverflow(by: b)
+        let (abc, o2) = ab.multipliedReportingOverflow(by: c)
+        return o1 || o2 || abc > Int.max / 4 ? Int.max / 4 : abc
+    }
+
+    private static func sum(_ parts: [Int]) -> Int {
+        parts.reduce(0) { min(Int.max / 4, $0 + $1) }
+    }
+}

@@ -1,0 +1,82 @@
+import ImageCore
+import ImageQuantize
+
+extension AnimationBudget {
+    /// The frames size predictions are made from (a few short windows per frame rate, see
+    /// `AnimationTimeline.sample`) and their remaps by colour count. Frames are copied out of
+    /// the fitted frames when first asked for, a frame rate at a time; copies and remaps of
+    /// frame rates and colour counts no longer in play are dropped (`release`).
+    final class Samples {
+        private let frames: FittedFrames
+        private let timeline: AnimationTimeline
+        private let palettes: Palettes
+        private let clock: StageClock
+        private var images: [Int: Image] = [:]
+        /// Bytes of frame copies kept between requests; past it, frames not asked for last go.
+        private let imageBudget: Int
+        /// Remaps by colour count, then frame index, with their row errors so that the next
+        /// frame of a window copies the rows it shares.
+        private var remaps: [Int: [Int: RowRemap]] = [:]
+
+        init(_ frames: FittedFrames, timeline: AnimationTimeline, palettes: Palettes, imageBudget: Int, clock: StageClock) {
+            self.frames = frames
+            self.imageBudget = imageBudget
+            self.timeline = timeline
+            self.palettes = palettes
+            self.clock = clock
+        }
+
+        /// Bytes held.
+        var bytes: Int {
+            images.values.reduce(0) { $0 + $1.pixels.count }
+                + remaps.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.image.indices.count } }
+        }
+
+        /// The RGBA frames at `indices`, copied out of the fitted frames in one walk if needed.
+        func images(_ indices: [Int]) -> [Image] {
+            let missing = Set(indices).subtracting(images.keys)
+            if !missing.isEmpty, let got = try? frames.images(missing) {
+                images.merge(got) { a, _ in a }
+                if images.count * frames.width * frames.height * 4 > imageBudget {
+                    let wanted = Set(indices)
+                    for i in Array(images.keys) where !wanted.contains(i) { forget(i) }
+                }
+            }
+            return indices.map { images[$0] ?? Image(width: frames.width, height: frames.height) }
+        }
+
+        /// Drops frame `i` and its remaps.
+        private func forget(_ i: Int) {
+            images[i] = nil
+            for n in Array(remaps.keys) { remaps[n]![i] = nil }
+        }
+
+        /// Frame `i` remapped to `n` colours: rows equal to those of the nearest earlier frame
+        /// remapped at `n` are copied from it (same bytes, same error, no searches).
+        func indexed(_ n: Int, _ i: Int) -> (image: IndexedImage, mse: Double) {
+            if let r = remaps[n]?[i] { return (r.image, r.meanSquaredError) }
+            let m = palettes.mapper(n)
+            let frame = images([i])[0]
+            let earlier = remaps[n].flatMap { done in done.keys.filter { $0 < i && images[$0] != nil }.max() }
+            let previous = earlier.map { (frame: images[$0]!, remap: remaps[n]![$0]!) }
+            let r = clock.measure(\.quantize) { m.remapUndithered(frame, after: previous) }
+            remaps[n, default: [:]][i] = r
+            return (r.image, r.meanSquaredError)
+        }
+
+        /// Drops remaps of colour counts other than `colours`, and frames no sample of `steps`
+        /// uses (with their remaps).
+        func release(keeping colours: [Int], steps: Set<Int>) {
+            var wanted = Set<Int>()
+            for step in steps { wanted.formUnion(timeline.sample(step).indices) }
+            for i in Array(images.keys) where !wanted.contains(i) { images[i] = nil }
+            for n in Array(remaps.keys) {
+                if !colours.contains(n) {
+                    remaps[n] = nil
+                } else {
+                    remaps[n] = remaps[n]!.filter { wanted.contains($0.key) }
+                }
+            }
+        }
+    }
+}

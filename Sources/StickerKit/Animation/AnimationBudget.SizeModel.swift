@@ -1,0 +1,117 @@
+import Foundation
+import ImageCore
+import PNGEncoding
+
+extension AnimationBudget {
+    /// Sizes of settings before they are encoded: long timelines (more than `realProbeFrames`
+    /// kept frames) are *predicted* from the sampled windows with the encoder's estimator, scaled
+    /// to the whole timeline, anchored on the real encodes made so far; short ones are simply
+    /// encoded (`Probes`).
+    final class SizeModel {
+        private let timeline: AnimationTimeline
+        private let samples: Samples
+        private let probes: Probes
+        private let loops: Int
+        private let clock: StageClock
+        /// Raw predictions (the estimator's scale) by setting.
+        private(set) var predictions: [Setting: Double] = [:]
+        /// Real bytes per predicted byte, learned from every real encode (the estimator alone
+        /// runs 0–8 % above the real size; samples miss some of the animation).
+        private var calibration = 0.96
+
+        init(timeline: AnimationTimeline, samples: Samples, probes: Probes, loops: Int, clock: StageClock) {
+            self.timeline = timeline
+            self.samples = samples
+            self.probes = probes
+            self.loops = loops
+            self.clock = clock
+        }
+
+        /// Whether sizes at decimation `step` come from real encodes (see `realProbeFrames`).
+        func isExact(_ step: Int) -> Bool { timeline.keptCount(step) <= AnimationBudget.realProbeFrames }
+
+        /// The steps predictions have been made for (their samples are worth keeping).
+        var predictedSteps: Set<Int> { Set(predictions.keys.map(\.step)) }
+
+        /// Learns how far the prediction of `e`'s setting was from its real size.
+        func learn(from e: Encoded) {
+            guard !isExact(e.step) else { return }
+            let predicted = rawPrediction(e.colors, e.step)
+            if !e.bytes.isEmpty, predicted > 0 { calibration = Double(e.bytes.count) / predicted }
+        }
+
+        /// Predicted size of the whole file at `n` colours and decimation `step`, in real bytes.
+        func predict(_ n: Int, _ step: Int) -> Double {
+            if isExact(step) { return Double(probes.probe(n, step).bytes.count) }
+            // Real sizes at this frame rate beat the sample: between two, interpolate (log size
+            // is close to linear in log colours); beside one, scale the sample's prediction by
+            // how far it missed there (the miss varies with the colour count, so the nearest
+            // real size is the best anchor); else the last miss anywhere.
+            let known = probes.realSizes(step)
+            if let size = known[n] { return Double(size) }
+            let below = known.keys.filter { $0 < n }.max(), above = known.keys.filter { $0 > n }.min()
+            if let b = below, let a = above {
+                let sb = log(Double(max(1, known[b]!))), sa = log(Double(max(1, known[a]!)))
+                let t = (log(Double(n)) - log(Double(b))) / (log(Double(a)) - log(Double(b)))
+                return exp(sb + t * (sa - sb))
+            }
+            // Two or more real sizes on one side: extrapolate along their own slope (the
+            // sample's shape can be far off for animations unlike their sampled windows).
+            let side = below != nil ? known.keys.filter { $0 < n }.sorted().suffix(2).map { $0 }
+                                    : known.keys.filter { $0 > n }.sorted().prefix(2).map { $0 }
+            if side.count == 2 {
+                let (k0, k1) = (side[0], side[1])
+                let s0 = log(Double(max(1, known[k0]!))), s1 = log(Double(max(1, known[k1]!)))
+                let slope = min(1.5, max(0.1, (s1 - s0) / (log(Double(k1)) - log(Double(k0)))))
+                let anchor = below ?? above!
+                return exp(log(Double(max(1, known[anchor]!))) + slope * (log(Double(n)) - log(Double(anchor))))
+            }
+            if let anchor = below ?? above {
+                let raw = rawPrediction(anchor, step)
+                if raw > 0 { return rawPrediction(n, step) * Double(known[anchor]!) / raw }
+            }
+            return rawPrediction(n, step) * calibration
+        }
+
+        /// The estimator's size of the sampled frames, scaled to the whole timeline.
+        func rawPrediction(_ n: Int, _ step: Int) -> Double {
+            let key = Setting(colors: n, step: step)
+            if let p = predictions[key] { return p }
+            let s = timeline.sample(step)
+            let kept = timeline.keptCount(step)
+            // The whole sample at once: one walk over the frames.
+            _ = samples.images(s.indices)
+            func estimate(_ idx: ArraySlice<Int>, _ d: ArraySlice<Delay>) -> Double {
+                let frames = idx.map { samples.indexed(n, $0).image }
+                return clock.measure(\.encode) {
+                    Double((try? PNGEncoder.estimatedAnimationSize(frames: frames, delays: Array(d), loopCount: loops)) ?? Int.max)
+                }
+            }
+            let p: Double
+            if s.indices.count >= kept {
+                p = estimate(s.indices[...], s.delays[...])
+            } else {
+                // Each window starts with a whole frame, which an animation pays for once: the
+                // file is its first frame plus the windows' per-frame *differences* times the
+                // rest. (Averaging whole windows over-predicted long, mostly still animations —
+                // a terminal recording — several times over.)
+                let first = estimate(s.indices[0..<1], s.delays[0..<1])
+                var diffs = 0.0, count = 0
+                var w = 0
+                while w < s.indices.count {
+                    let end = min(w + AnimationBudget.windowLength, s.indices.count)
+                    if end - w > 1 {
+                        let whole = estimate(s.indices[w..<end], s.delays[w..<end])
+                        let head = estimate(s.indices[w..<(w + 1)], s.delays[w..<(w + 1)])
+                        diffs += max(0, whole - head)
+                        count += end - w - 1
+                    }
+                    w = end
+                }
+                p = first + diffs / Double(max(1, count)) * Double(kept - 1)
+            }
+            predictions[key] = p
+            return p
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ImageCore
+
+/// The fitted frames of one animation at one sticker size, in the form the budget search walks
+/// them: a `FrameStore` while what it holds stays within `budget` bytes, otherwise made again —
+/// decoded and fitted — on every walk (`replay`), so that memory never grows with the frame
+/// count. Either way a walk gives the same frames with the same damage.
+final class FittedFrames: FrameSequence {
+    typealias Walk = ((Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws -> Void
+
+    let width: Int
+    let height: Int
+    let bytesPerPixel = 4
+    private(set) var count = 0
+    /// Each frame's delay as shown.
+    var delays: [Delay] = []
+    /// Bytes the store may hold.
+    let budget: Int
+    private var store: FrameStore?
+    /// Walks the frames again from the source, once the store gave up.
+    private var replay: Walk?
+    /// Output pixels that changed, over all frames after the first (the work a walk's consumers
+    /// redo), for the search's cost estimates.
+    private(set) var changedPixels = 0
+
+    /// Frames of `side × side`, kept within `budget` bytes: the first `uncompressedShare` of it
+    /// as they come, then deflated.
+    init(side: Int, budget: Int, uncompressedShare: Double = 0.5) {
+        width = side
+        height = side
+        self.budget = budget
+        store = FrameStore(width: side, height: side, bytesPerPixel: 4, uncompressed: Int(Double(budget) * uncompressedShare))
+    }
+
+    /// Square frames already in memory (tests, and callers that hold frames of sticker size),
+    /// in a store with the whole `budget`.
+    convenience init(_ frames: [Frame], budget: Int = .max) {
+        self.init(side: frames[0].image.width, budget: budget)
+        for (i, f) in frames.enumerated() {
+            append(f.image, damage: i == 0 ? nil : RowDamage.between(f.image, frames[i - 1].image), delay: f.delay)
+        }
+    }
+
+    /// True when frames are made again on every walk (the store would have passed its budget).
+    var replays: Bool { store == nil }
+    /// Bytes held.
+    var bytes: Int { store?.bytes ?? 0 }
+
+    /// Adds the next fitted frame and what changed since the one before (nil for the first).
+    func append(_ image: Image, damage: RowDamage?, delay: Delay) {
+        count += 1
+        delays.append(delay)
+        if let damage { changedPixels += damage.area }
+        guard let store else { return }
+        image.pixels.withUnsafeBytes { store.append($0, damage: damage) }
+        if store.bytes > budget { self.store = nil }
+    }
+
+    /// Sets how to make the frames again when the store gave up (called once all frames are in).
+    func replaying(_ walk: @escaping Walk) {
+        if store == nil { replay = walk }
+    }
+
+    func forEach(_ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
+        if let store { return try store.forEach(body) }
+        guard let replay else { preconditionFailure("FittedFrames: walked without a store or a way to replay") }
+        try replay(body)
+    }
+
+    /// Copies of the frames at `indices` (ascending or not), from one walk.
+    func images(_ indices: Set<Int>) throws -> [Int: Image] {
+        var out: [Int: Image] = [:]
+        guard let last = indices.max() else { return out }
+        do {
+            try forEach { i, samples, _ in
+                if indices.contains(i) { out[i] = Image(width: width, height: height, pixels: [UInt8](samples)) }
+                if i == last { throw WalkDone() }
+            }
+        } catch is WalkDone {}
+        return out
+    }
+}
+
+/// Thrown inside a walk to end it early, once what was wanted has been seen.
+struct WalkDone: Error {}

@@ -1,0 +1,160 @@
+import Foundation
+import ImageCore
+import ImageDecoding
+import XCTest
+@testable import StickerKit
+
+/// One conversion's memory stays within `Limits.maxMemory` whatever the frame count or canvas:
+/// generated long animations, a huge canvas with tiny frames, and a 10000² still, checked through
+/// the library's own accounting (the decoder's boxes, the frame store's bytes, the structural
+/// estimate). `scripts/check-bombs` measures the same files' peak RSS and time on the release
+/// binary.
+final class MemoryBoundTests: XCTestCase {
+    /// A GIF with a `width × height` screen and 1×1 frames at `positions`, each shown 40 ms.
+    static func gif(width: Int, height: Int, positions: [(Int, Int)]) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        var out = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        for (x, y) in positions {
+            out += [0x21, 0xF9, 4, 0x04, 4, 0, 0, 0]                  // disposal 1, 40 ms
+            out += [0x2C] + le16(x) + le16(y) + le16(1) + le16(1) + [0]
+            out += [2, 2, 0x4C, 0x01, 0]                              // one pixel of colour 1
+        }
+        return out + [0x3B]
+    }
+
+    func testThousandsOfFramesConvertWithinTheBudget() throws {
+        // 2,000 frames of a dot walking round a 64×64 screen.
+        let positions = (0..<2_000).map { k in (k % 64, (k / 64) % 64) }
+        let data = Self.gif(width: 64, height: 64, positions: positions)
+        let options = ConversionOptions(sizes: [.small], maxBytes: 200_000, effort: .fast, maxColors: 8)
+        let memory = ConversionMemory(data, options: options)
+        XCTAssertLessThanOrEqual(memory.estimate, options.limits.maxMemory)
+        let result = try StickerConverter.convert(data, options: options)
+        XCTAssertEqual(result.frames, 2_000)
+        let output = try result.outputs[0].result.get()
+        XCTAssertLessThanOrEqual(output.bytes.count, 200_000)
+    }
+
+    func testTheFrameStoreKeepsWithinItsShareWhateverTheFrameCount() {
+        // 3,000 frames of 300×300, each changing a 20×20 square: the store holds the first frame
+        // and the changed spans, deflated past half its share, and gives up (frames are made
+        // again on each walk) before it would pass the share.
+        let side = 300, share = 2_000_000
+        let frames = FittedFrames(side: side, budget: share)
+        var image = Image(width: side, height: side, pixels: [UInt8](repeating: 0, count: side * side * 4))
+        var rand = BudgetSearchTests.Rand(state: 3)
+        var most = 0
+        for k in 0..<3_000 {
+            var damage = RowDamage(rows: side)
+            let x0 = Int(rand.next() % UInt64(side - 20)), y0 = Int(rand.next() % UInt64(side - 20))
+            for y in y0..<(y0 + 20) {
+                for x in x0..<(x0 + 20) { for c in 0..<4 { image.pixels[(y * side + x) * 4 + c] = rand.byte() } }
+                damage.mark(row: y, from: x0, to: x0 + 20)
+            }
+            frames.append(image, damage: k == 0 ? nil : damage, delay: Delay(milliseconds: 40))
+            most = max(most, frames.bytes)
+        }
+        XCTAssertLessThanOrEqual(most, share + 20 * 20 * 4 * 2, "the store passed its share")
+        XCTAssertTrue(frames.replays, "3,000 frames of noise cannot fit 2 MB")
+        XCTAssertEqual(frames.bytes, 0)
+        XCTAssertEqual(frames.count, 3_000)
+    }
+
+    func testAHugeCanvasWithTinyFramesHoldsOnlyTheirBox() throws {
+        // A 10000×10000 screen, two 1×1 frames side by side in its middle: the decoder composites
+        // on their 2×1 box, and the estimate says so.
+        let data = Self.gif(width: 10_000, height: 10_000, positions: [(5_000, 5_000), (5_001, 5_000)])
+        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertNotNil(decoding)
+        XCTAssertLessThan(decoding!, 1_000_000)
+        var boxes: [PixelRect] = []
+        _ = try ImageDecoder.decodeCanvas(data) { frame in
+            XCTAssertEqual(frame.pixels.pixels.count, frame.box.area * 4)
+            boxes.append(frame.box)
+        }
+        XCTAssertEqual(boxes, [PixelRect(x: 5_000, y: 5_000, width: 2, height: 1), PixelRect(x: 5_000, y: 5_000, width: 2, height: 1)])
+        let result = try StickerConverter.convert(data, options: ConversionOptions(sizes: [.small], effort: .fast))
+        XCTAssertNoThrow(try result.outputs[0].result.get())
+
+        // Frames in opposite corners make the whole canvas their box: refused from the structure.
+        let corners = Self.gif(width: 10_000, height: 10_000, positions: [(0, 0), (9_999, 9_999)])
+        assertRefusedForMemory(corners, atLeast: 400_000_000)
+    }
+
+    func testA10000SquareStillIsRefusedFromItsStructureUnlessTheBudgetAllowsIt() throws {
+        // A 1-bit gray 10000×10000 PNG (12.5 MB of scanlines, stored): its RGBA image alone is 400 MB.
+        let side = 10_000, rowBytes = side / 8 + 1
+        var raw = [UInt8](repeating: 0x55, count: rowBytes * side)
+        for y in 0..<side { raw[y * rowBytes] = 0 }
+        let png = Self.png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
+        raw = []
+        assertRefusedForMemory(png, atLeast: 400_000_000)
+        // With a budget of 1 GB it would be converted.
+        let options = ConversionOptions(sizes: [.small], limits: Limits(maxMemory: 1_000_000_000))
+        XCTAssertNoThrow(try ConversionMemory(png, options: options).check(options.limits))
+    }
+
+    func testAProgressiveJPEGWithAbsurdlyManyScansIsRefusedFromItsStructure() throws {
+        let url = StreamingConversionTests.fixtures.appendingPathComponent("jpeg/progressive.jpg")
+        let jpeg = [UInt8](try Data(contentsOf: url))
+        XCTAssertNoThrow(try ImageDecoder.decode(jpeg))
+        // 200 more (empty) DC scans before EOI: counted from the markers, never decoded.
+        let scan: [UInt8] = [0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0, 0]
+        var many = Array(jpeg.dropLast(2))
+        for _ in 0..<200 { many += scan }
+        many += [0xFF, 0xD9]
+        XCTAssertThrowsError(try ImageDecoder.decode(many)) { error in
+            guard let e = error as? ImageError, case let .overScans(scans, maxScans)? = e.reason as? LimitsError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertGreaterThan(scans, 200)
+            XCTAssertEqual(maxScans, 100)
+            XCTAssertEqual(e.kind, .limits)
+        }
+    }
+
+    func assertRefusedForMemory(_ data: [UInt8], atLeast: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let options = ConversionOptions(sizes: [.small])
+        XCTAssertThrowsError(try StickerConverter.convert(data, options: options), file: file, line: line) { error in
+            guard let e = error as? ImageError, case let .overMemory(estimate, maxMemory)? = e.reason as? LimitsError else {
+                return XCTFail("\(error)", file: file, line: line)
+            }
+            XCTAssertGreaterThanOrEqual(estimate, atLeast, file: file, line: line)
+            XCTAssertEqual(maxMemory, Limits.defaultMemory, file: file, line: line)
+            XCTAssertTrue(e.message.contains("--max-memory"), e.message, file: file, line: line)
+        }
+    }
+
+    /// A PNG whose IDAT holds `scanlines` in stored (uncompressed) deflate blocks.
+    static func png(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, scanlines: [UInt8]) -> [UInt8] {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func crc(_ bytes: [UInt8]) -> [UInt8] {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return be32(Int(c ^ 0xFFFF_FFFF))
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be32(data.count) + body + crc(body)
+        }
+        var z: [UInt8] = [0x78, 0x01]
+        z.reserveCapacity(scanlines.count + scanlines.count / 65_535 * 5 + 16)
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in scanlines { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        var pos = 0
+        repeat {
+            let n = min(65_535, scanlines.count - pos)
+            let last: UInt8 = pos + n == scanlines.count ? 1 : 0
+            z += [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
+            z += scanlines[pos..<(pos + n)]
+            pos += n
+        } while pos < scanlines.count
+        z += be32(Int(b << 16 | a))
+        let ihdr = be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", z) + chunk("IEND", [])
+    }
+}
