@@ -74,7 +74,7 @@ struct TruecolorLayout {
                 }
             }
         }
-        colorType = gray ? (opaque ? .gray : .grayAlpha) : (opaque ? .rgb : .rgba)
+        self.init(colorType: gray ? (opaque ? .gray : .grayAlpha) : (opaque ? .rgb : .rgba))
     }
 
     /// IHDR of a `width × height` image in this form.
