@@ -5,41 +5,28 @@ import StickerPackaging
 
 /// File discovery and table rendering for `check` (kept apart from the command for tests).
 enum CheckRun {
-    /// What `check` looks at in a folder: every format Stickerkit reads, and the image formats it
-    /// recognises by name only, which are reported rather than passed over.
-    static let imageExtensions = ImageFormat.readableExtensions.union(ImageFormat.unreadExtensions)
-
-    /// The report of every path, and the inputs that could not be checked at all (a missing path,
-    /// a folder without images or catalogs), each one line for stderr; the others are checked.
-    static func run(paths: [String], rules: CheckRules) -> (report: CheckReport, failed: [CommandFailure]) {
+    /// The report of every path, the inputs that could not be checked at all (a missing path,
+    /// a folder without images or catalogs), each one line for stderr, and what was skipped on
+    /// the way; the others are checked. Folders are searched by `InputDiscovery` reading
+    /// stickers, as `preview` searches them.
+    static func run(paths: [String], rules: CheckRules) -> (report: CheckReport, failed: [CommandFailure], skipped: Skipped) {
         var failed: [CommandFailure] = []
+        var skipped = Skipped()
         var stickers: [StickerCheckReport] = []
         var packs: [PackCheckReport] = []
         var catalogs: [CatalogCheckReport] = []
-        let fm = FileManager.default
         for path in paths {
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                failed.append(.failed(path, InputDiscovery.noSuchInput))
-                continue
-            }
-            if !isDir.boolValue {
-                stickers.append(checkFile(path, rules: rules))
-                continue
-            }
-            if let catalog = checkAsCatalog(path, rules: rules) {
-                catalogs.append(catalog)
-                continue
-            }
+            let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+            failed += found.missing.map { CommandFailure.failed($0.path, $0.reason) }
+            skipped.links += found.notices
+            skipped.outputs += found.skippedOutputs
+            catalogs += found.catalogs.compactMap { checkAsCatalog($0.string ?? $0.display, rules: rules) }
             var groups: [String: [StickerCheckReport]] = [:]
             var order: [String] = []
-            let (files, found) = imageFiles(under: path)
-            if files.isEmpty && found.isEmpty { failed.append(.failed(path, InputDiscovery.noImagesInFolder)) }
-            for folder in found { catalogs.append(checkAsCatalog(folder, rules: rules)!) }
-            for file in files {
+            for file in found.files {
                 let r = checkFile(file, rules: rules)
                 stickers.append(r)
-                let g = packFolder(of: file)
+                let g = packFolder(of: file.path)
                 if groups[g] == nil { order.append(g) }
                 groups[g, default: []].append(r)
             }
@@ -47,7 +34,19 @@ enum CheckRun {
                 packs.append(StickerChecker.checkPack(folder: g, stickers: groups[g]!))
             }
         }
-        return (CheckReport(stickers: stickers, packs: packs, catalogs: catalogs), failed)
+        return (CheckReport(stickers: stickers, packs: packs, catalogs: catalogs), failed, skipped)
+    }
+
+    /// What a search passed over: links (a loop, a folder already searched, a broken link), each
+    /// a warning, and preview folders, each a note.
+    struct Skipped {
+        var links: [Notice] = []
+        var outputs: [Notice] = []
+
+        func show(on terminal: Terminal) {
+            for n in links { terminal.warning(n.line) }
+            for n in outputs { terminal.note("\(n.path): note: \(n.message)") }
+        }
     }
 
     /// A sticker catalog (`.xcstickers`) or a sticker pack (`.stickerpack`) checked as one, or nil
@@ -61,38 +60,12 @@ enum CheckRun {
         }
     }
 
-    static func checkFile(_ path: String, rules: CheckRules) -> StickerCheckReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return StickerCheckReport(path: path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
+    static func checkFile(_ file: InputFile, rules: CheckRules) -> StickerCheckReport {
+        guard let bytes = try? FileSystem.readFile(file.location) else {
+            return StickerCheckReport(path: file.path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
                                       findings: [StickerFinding(.error, .unreadable, "cannot read the file")])
         }
-        return StickerChecker.check([UInt8](data), path: path, rules: rules)
-    }
-
-    /// Image files below `root`, sorted, skipping hidden entries, app-icon sets and preview folders
-    /// (copies `preview` made, holding `PreviewRecord.fileName`); and the sticker catalogs and
-    /// packs found there, which are checked as such rather than file by file.
-    static func imageFiles(under root: String) -> (files: [String], catalogs: [String]) {
-        var out: [String] = []
-        var catalogs: [String] = []
-        func walk(_ dir: String) {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let p = (dir as NSString).appendingPathComponent(name)
-                var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { continue }
-                if isDir.boolValue {
-                    if name.hasSuffix(".stickersiconset") || name.hasSuffix(".appiconset") { continue }
-                    if name.hasSuffix(".xcstickers") || name.hasSuffix(".stickerpack") { catalogs.append(p); continue }
-                    if FileManager.default.fileExists(atPath: (p as NSString).appendingPathComponent(PreviewRecord.fileName)) { continue }
-                    walk(p)
-                } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    out.append(p)
-                }
-            }
-        }
-        walk(root)
-        return (out, catalogs)
+        return StickerChecker.check(bytes, path: file.path, rules: rules)
     }
 
     /// The pack a file belongs to: its enclosing `.stickerpack` if any, else its folder.

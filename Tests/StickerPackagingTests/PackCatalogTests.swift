@@ -194,6 +194,74 @@ final class PackCatalogTests: XCTestCase {
         XCTAssertFalse(try String(contentsOf: contents, encoding: .utf8).contains("A very good cat"))
     }
 
+    /// The record an earlier version wrote for a one-file sticker folder: FNV-1a 64-bit over the
+    /// sorted Contents.json properties and then each file's name, byte count and bytes, every
+    /// text followed by 0xFF, as 16 hex digits.
+    func legacyDigest(of folder: URL) throws -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add<S: Sequence>(_ bytes: S) where S.Element == UInt8 { for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 } }
+        func text(_ t: String) { add(Array(t.utf8) + [0xFF]) }
+        let properties = try XCTUnwrap(json(folder.appendingPathComponent("Contents.json"))["properties"] as? [String: String])
+        let file = try XCTUnwrap(properties["filename"])
+        for (key, value) in [("filename", file), ("kind", "sticker"), ("label", properties["accessibility-label"] ?? "\u{0}")] {
+            text(key)
+            text(value)
+        }
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(file)))
+        text(file)
+        text(String(bytes.count))
+        add(bytes)
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The record's digests by folder.
+    func recordedDigests(_ catalog: URL) throws -> [String: String] {
+        let stickers = try XCTUnwrap(json(catalog.appendingPathComponent(".stickerkit.json"))["stickers"] as? [[String: String]])
+        return Dictionary(uniqueKeysWithValues: stickers.map { ($0["folder"]!, $0["digest"]!) })
+    }
+
+    func testARecordOfAnEarlierVersionStillTellsOurStickersAndIsUpgraded() throws {
+        let dest = tmp.appendingPathComponent("L.xcstickers")
+        try StickerCatalog(gridSize: .regular, stickers: [sticker("cat"), sticker("dog", seed: 1), sticker("keep", seed: 2),
+                                                          sticker("old", seed: 3)]).write(to: dest.path)
+        // The record as an earlier version wrote it: FNV-1a digests.
+        let recordURL = dest.appendingPathComponent(".stickerkit.json")
+        var record = try json(recordURL)
+        let pack = dest.appendingPathComponent("Sticker Pack.stickerpack")
+        record["stickers"] = try (record["stickers"] as! [[String: String]]).map { entry in
+            var e = entry
+            e["digest"] = try legacyDigest(of: pack.appendingPathComponent(entry["folder"]!))
+            return e
+        }
+        try JSONSerialization.data(withJSONObject: record).write(to: recordURL)
+        XCTAssertEqual(try recordedDigests(dest).values.map(\.count), [16, 16, 16, 16])
+        let catDigest = try recordedDigests(dest)["cat.sticker"]
+        // Someone changes the cat's label in Xcode: still the user's work under an old record.
+        let catContents = pack.appendingPathComponent("cat.sticker/Contents.json")
+        try Data(#"{"info":{"author":"xcode","version":1},"properties":{"filename":"cat.png","accessibility-label":"Good cat"}}"#.utf8)
+            .write(to: catContents)
+
+        let changes = try StickerCatalog(gridSize: .regular, stickers: [sticker("cat", seed: 5), sticker("dog", seed: 1),
+                                                                        sticker("keep", seed: 4)])
+            .write(to: dest.path, options: .init(prune: true))
+        XCTAssertEqual(changes.entries.map(\.folder), ["cat.sticker", "dog.sticker", "keep.sticker", "old.sticker"])
+        XCTAssertEqual(changes.entries.map(\.outcome), [.keptEdited, .unchanged, .replaced, .removed])
+        XCTAssertEqual(changes.warnings, [.editedKept(folder: "cat.sticker", source: "art/cat.png"), .noIconSet(catalog: dest.path)])
+        XCTAssertTrue(try String(contentsOf: catContents, encoding: .utf8).contains("Good cat"))
+        XCTAssertEqual(try Data(contentsOf: pack.appendingPathComponent("keep.sticker/keep.png")), Data(png(4)))
+        XCTAssertEqual(try folders(dest), ["cat.sticker", "dog.sticker", "keep.sticker"])
+        // Upgraded: SHA-256 for ours as they are; the edited one keeps its old digest and stays edited.
+        let digests = try recordedDigests(dest)
+        XCTAssertEqual(digests["cat.sticker"], catDigest)
+        XCTAssertEqual(digests["dog.sticker"]?.count, 64)
+        XCTAssertEqual(digests["keep.sticker"]?.count, 64)
+        let again = try StickerCatalog(gridSize: .regular, stickers: [sticker("cat", seed: 5), sticker("dog", seed: 1),
+                                                                      sticker("keep", seed: 4)]).write(to: dest.path)
+        XCTAssertEqual(again.entries.map(\.outcome), [.keptEdited, .unchanged, .unchanged])
+        XCTAssertEqual(try recordedDigests(dest), digests)
+    }
+
     func testNamesThatCollideIgnoringCaseGetANumberAndAreReported() throws {
         let dest = tmp.appendingPathComponent("C.xcstickers")
         try StickerCatalog(gridSize: .regular, stickers: [sticker("first")]).write(to: dest.path)

@@ -12,7 +12,8 @@ import StickerKit
 ///   source is still an input or that was edited. A recorded sticker whose source is no longer an
 ///   input hands its name over.
 /// - A recorded sticker edited since it was written (its digest differs) is the user's work: kept
-///   as it is, neither replaced nor pruned, unless `overwrite`.
+///   as it is, neither replaced nor pruned, unless `overwrite`. A record written by an earlier
+///   version (FNV-1a digests) is compared as it was made and rewritten with SHA-256.
 /// - Recorded stickers no input made this time stay, unless `prune`; those whose input failed this
 ///   time always stay.
 /// - Stickers stickerkit made come first, by rank, then in natural order; the hand-made ones follow
@@ -49,8 +50,15 @@ struct CatalogPlan {
         if let record = existing?.record, record.pack == pack {
             for r in record.stickers where present.contains(r.folder) { recorded[r.folder] = r }
         }
+        // Unchanged folders take their SHA-256 digest, which upgrades an earlier version's record.
         var edited = Set<String>()
-        for (folder, r) in recorded where existing?.digest(of: folder) != r.digest { edited.insert(folder) }
+        for (folder, r) in recorded {
+            if let digest = existing?.unchangedDigest(of: folder, recorded: r.digest) {
+                recorded[folder]?.digest = digest
+            } else {
+                edited.insert(folder)
+            }
+        }
         let handMade = onDisk.filter { recorded[$0] == nil }
 
         // Names: the key of a folder is its name without extension, ignoring case.

@@ -61,8 +61,9 @@ struct ExistingCatalog {
         var stickers: [CatalogContents.FileReference]?
     }
 
-    /// The digest of a sticker folder of the pack as it is now.
-    func digest(of folder: String) -> String? {
-        StickerFolderDigest.of(folder: url.appendingPathComponent(packFolder).appendingPathComponent(folder))
+    /// The SHA-256 digest of a sticker folder of the pack when it still matches its `recorded`
+    /// digest (SHA-256, or FNV-1a from an earlier version); nil when it was edited since.
+    func unchangedDigest(of folder: String, recorded: String) -> String? {
+        StickerFolderDigest.unchanged(folder: url.appendingPathComponent(packFolder).appendingPathComponent(folder), recorded: recorded)
     }
 }

@@ -4,8 +4,37 @@ import Foundation
 /// names, the label, the timing — not the formatting, which Xcode may rewrite) and the bytes of
 /// every file in it. Equal digests mean nothing a user could see was changed.
 enum StickerFolderDigest {
+    /// The hash a digest is made with. Records are written with SHA-256; catalogs packed by
+    /// earlier versions hold FNV-1a digests of the same fields, still accepted when reading.
+    enum Hash {
+        case sha256
+        /// FNV-1a 64-bit (`ContentDigest`), 16 hex digits: the records of earlier versions.
+        case fnv1a
+
+        /// The hash a recorded digest was made with, told by its length.
+        init(recorded digest: String) { self = digest.utf8.count == 16 ? .fnv1a : .sha256 }
+
+        func hex(_ bytes: [UInt8]) -> String {
+            switch self {
+            case .sha256: return SHA256.hex(bytes)
+            case .fnv1a:
+                var d = ContentDigest()
+                d.add(bytes)
+                return d.hex
+            }
+        }
+    }
+
+    /// The folder's SHA-256 digest when it still matches `recorded` (made with either hash), so
+    /// that an old record is upgraded on the next write; nil when it was edited or is gone.
+    static func unchanged(folder url: URL, recorded: String) -> String? {
+        let hash = Hash(recorded: recorded)
+        guard of(folder: url, hash: hash) == recorded else { return nil }
+        return hash == .sha256 ? recorded : of(folder: url)
+    }
+
     /// The digest of the folder on disk, or nil when there is no such folder.
-    static func of(folder url: URL) -> String? {
+    static func of(folder url: URL, hash: Hash = .sha256) -> String? {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue else { return nil }
@@ -15,11 +44,12 @@ enum StickerFolderDigest {
             files.append((name, [UInt8](fm.contents(atPath: url.appendingPathComponent(name).path) ?? Data())))
         }
         let json = fm.contents(atPath: url.appendingPathComponent("Contents.json").path) ?? Data()
-        return of(properties: properties(contentsJSON: json, sequence: url.pathExtension == "stickersequence"), files: files)
+        return of(properties: properties(contentsJSON: json, sequence: url.pathExtension == "stickersequence", hash: hash),
+                  files: files, hash: hash)
     }
 
     /// The digest of a folder holding `files` and a Contents.json with `properties`.
-    static func of(properties: [(String, String)], files: [(String, [UInt8])]) -> String {
+    static func of(properties: [(String, String)], files: [(String, [UInt8])], hash: Hash = .sha256) -> String {
         var d = Fields()
         for (key, value) in properties.sorted(by: { $0.0 < $1.0 }) {
             d.add(key)
@@ -30,7 +60,7 @@ enum StickerFolderDigest {
             d.add(String(bytes.count))
             d.add(bytes)
         }
-        return d.hex
+        return hash.hex(d.bytes)
     }
 
     /// What a sticker's Contents.json says, as key/value text.
@@ -47,17 +77,17 @@ enum StickerFolderDigest {
     }
 
     /// The properties of a Contents.json file; one that does not decode is taken by its bytes.
-    static func properties(contentsJSON data: Data, sequence: Bool) -> [(String, String)] {
+    static func properties(contentsJSON data: Data, sequence: Bool, hash: Hash = .sha256) -> [(String, String)] {
         let decoder = JSONDecoder()
         if sequence, let c = try? decoder.decode(CatalogContents.Sequence.self, from: data) { return properties(c) }
         if !sequence, let c = try? decoder.decode(CatalogContents.Sticker.self, from: data) { return properties(c) }
-        return [("undecodable", SHA256.hex([UInt8](data)))]
+        return [("undecodable", hash.hex([UInt8](data)))]
     }
 
-    /// Fields laid end to end for one SHA-256: each text followed by a byte no UTF-8 text
+    /// Fields laid end to end for one hash: each text followed by a byte no UTF-8 text
     /// contains, so that ("ab", "c") and ("a", "bc") differ.
     private struct Fields {
-        private var bytes: [UInt8] = []
+        private(set) var bytes: [UInt8] = []
 
         mutating func add(_ text: String) {
             bytes += text.utf8
@@ -65,7 +95,5 @@ enum StickerFolderDigest {
         }
 
         mutating func add(_ data: [UInt8]) { bytes += data }
-
-        var hex: String { SHA256.hex(bytes) }
     }
 }

@@ -1,18 +1,46 @@
 import StickerKit
 
-/// Finds the input files of a batch: files named on the command line, and the images in folders
-/// (recursively, hidden names left out, in byte order of their relative paths).
+/// Finds the input files of a command: files named on the command line, and the images in folders
+/// (recursively, hidden names left out, in byte order of their relative paths). Every command
+/// searches folders here, so names, links and loops behave the same in all of them.
 ///
-/// Never taken as inputs: stickerkit's own outputs — the output folder's tree, every file a
-/// manifest lists (in the output folder or any folder met on the way), `*.xcstickers` catalogs,
-/// and preview folders (they hold `PreviewRecord.fileName`). A report is JSON: never an image. Links are followed, to
-/// files and to folders; a link that leads back into a folder being searched (a loop) or to a
-/// folder already searched, and a broken link, are named and skipped. Any bytes work in a name.
-/// A FIFO or device named as an input is "not a regular file"; in a folder it is passed over.
+/// Reading artwork (`resize`, `pack`), stickerkit's own outputs are never taken as inputs: the
+/// output folder's tree, every file a manifest lists (in the output folder or any folder met on
+/// the way), `*.xcstickers` catalogs. Reading stickers (`check`, `preview`), those are what is
+/// looked at: catalogs and sticker packs are found as such, not searched file by file, and app
+/// icon sets are passed over. Preview folders (they hold `PreviewRecord.fileName`) are copies and
+/// never read. A report is JSON: never an image. Links are followed, to files and to folders; a
+/// link that leads back into a folder being searched (a loop) or to a folder already searched,
+/// and a broken link, are named and skipped. Any bytes work in a name. A FIFO or device named as
+/// an input is "not a regular file"; in a folder it is passed over.
 enum InputDiscovery {
     /// Why a named input failed, in the words every command uses (exit 1, the others go on).
     static let noSuchInput = "no such file or folder"
     static let noImagesInFolder = "no images found in this folder"
+
+    /// What a search reads, which decides what it takes.
+    enum Reading: Sendable {
+        /// Artwork to convert: stickerkit's outputs and catalogs are left out.
+        case artwork
+        /// Stickers to check or show: stickerkit's outputs are read, and catalogs and sticker
+        /// packs are listed in `Outcome.catalogs`; files with the name of an image format
+        /// stickerkit does not read are taken too, to be reported.
+        case stickers
+
+        /// The extensions of the files taken in a folder (others only when their bytes are an image's).
+        var extensions: Set<String> {
+            switch self {
+            case .artwork: ImageFormat.readableExtensions
+            case .stickers: ImageFormat.readableExtensions.union(ImageFormat.unreadExtensions)
+            }
+        }
+
+        /// Whether a folder of this name is a sticker catalog or pack, read as one (`.stickers`).
+        static func isCatalog(_ name: BytePath) -> Bool { ["xcstickers", "stickerpack"].contains(name.lowercasedExtension) }
+
+        /// Whether a folder of this name is an app icon set, never a sticker (`.stickers`).
+        static func isIconSet(_ name: BytePath) -> Bool { ["stickersiconset", "appiconset"].contains(name.lowercasedExtension) }
+    }
 
     /// What is never an input.
     struct Exclusions: Sendable {
@@ -23,6 +51,8 @@ enum InputDiscovery {
 
     struct Outcome: Sendable {
         var files: [InputFile]
+        /// Sticker catalogs and packs, named or found in folders, when reading `.stickers`.
+        var catalogs: [BytePath] = []
         /// Named inputs that cannot be used, with the reason: each an input that failed.
         var missing: [(path: String, reason: String)]
         /// Files in folders that are not images (README, SOURCES.md, …), passed over silently.
@@ -40,8 +70,8 @@ enum InputDiscovery {
         discover(arguments.map(BytePath.init), excluding: Exclusions())
     }
 
-    static func discover(_ arguments: [BytePath], excluding exclusions: Exclusions) -> Outcome {
-        var walk = Walk(exclusions: exclusions)
+    static func discover(_ arguments: [BytePath], excluding exclusions: Exclusions, reading: Reading = .artwork) -> Outcome {
+        var walk = Walk(exclusions: exclusions, reading: reading)
         var files: [InputFile] = []
         for arg in arguments {
             let status: FileStatus?
@@ -57,11 +87,13 @@ enum InputDiscovery {
             switch status.kind {
             case .regular:
                 files.append(InputFile(location: arg, relative: arg.lastComponent, id: status.id))
+            case .directory where reading == .stickers && Reading.isCatalog(arg.lastComponent):
+                walk.catalogs.append(arg)
             case .directory:
                 var found: [InputFile] = []
-                let before = walk.missing.count
+                let before = (walk.missing.count, walk.catalogs.count)
                 walk.search(arg, relative: BytePath(""), id: status.id, ancestors: [], into: &found)
-                if found.isEmpty && walk.missing.count == before {
+                if found.isEmpty && (walk.missing.count, walk.catalogs.count) == before {
                     walk.missing.append((arg.string ?? arg.display, noImagesInFolder))
                 }
                 files += found.sorted { $0.relative < $1.relative }
@@ -69,12 +101,14 @@ enum InputDiscovery {
                 walk.missing.append((arg.string ?? arg.display, FileError.Problem.notARegularFile(status.kind).description))
             }
         }
-        return Outcome(files: files, missing: walk.missing, ignored: walk.ignored, notices: walk.notices,
+        return Outcome(files: files, catalogs: walk.catalogs, missing: walk.missing, ignored: walk.ignored, notices: walk.notices,
                        skippedOutputs: walk.skippedOutputs, skippedStickers: walk.skippedStickers)
     }
 
     /// The state of one discovery: what was found, skipped and visited.
     private struct Walk {
+        let reading: Reading
+        var catalogs: [BytePath] = []
         var missing: [(path: String, reason: String)] = []
         var ignored = 0
         var notices: [Notice] = []
@@ -86,7 +120,8 @@ enum InputDiscovery {
         var excludedFiles: Set<FileID> = []
         var outputFolders: Set<FileID> = []
 
-        init(exclusions: Exclusions) {
+        init(exclusions: Exclusions, reading: Reading) {
+            self.reading = reading
             for folder in exclusions.outputFolders {
                 guard let s = try? FileStatus.of(folder), s.kind == .directory else { continue }
                 outputFolders.insert(s.id)
@@ -114,7 +149,7 @@ enum InputDiscovery {
                 skippedOutputs.append(Notice(folder, "skipped: a preview folder stickerkit wrote"))
                 return
             }
-            if names.contains(where: Manifest.isManifestName) { excludeRecordedOutputs(of: folder) }
+            if reading == .artwork && names.contains(where: Manifest.isManifestName) { excludeRecordedOutputs(of: folder) }
             let inside = ancestors.union([id])
             for name in names.sorted() where name.bytes.first != BytePath.dot {
                 let path = folder.appending(name)
@@ -132,12 +167,17 @@ enum InputDiscovery {
                 case .directory:
                     if outputFolders.contains(status.id) {
                         skippedOutputs.append(Notice(path, "skipped: the output folder"))
-                    } else if name.lowercasedExtension == "xcstickers" {
+                    } else if reading == .stickers && Reading.isIconSet(name) {
+                        ignored += 1
+                    } else if reading == .artwork && name.lowercasedExtension == "xcstickers" {
                         skippedOutputs.append(Notice(path, "skipped: a sticker catalog"))
                     } else if inside.contains(status.id) {
                         notices.append(Notice(path, "skipped: a symbolic link to a folder that contains it (a loop)"))
                     } else if let earlier = searched[status.id] {
                         notices.append(Notice(path, "skipped: the same folder as \(earlier.display), already searched"))
+                    } else if reading == .stickers && Reading.isCatalog(name) {
+                        searched[status.id] = path
+                        catalogs.append(path)
                     } else {
                         search(path, relative: rel, id: status.id, ancestors: inside, into: &found)
                     }
@@ -148,7 +188,7 @@ enum InputDiscovery {
                     }
                     // Artwork is named by a readable format's extension; a file with another
                     // name is still taken when its first bytes are an image's (the bytes decide).
-                    if ImageFormat.readableExtensions.contains(name.lowercasedExtension) || looksLikeImage(path) {
+                    if reading.extensions.contains(name.lowercasedExtension) || looksLikeImage(path) {
                         found.append(InputFile(location: path, relative: rel, id: status.id))
                     } else {
                         ignored += 1

@@ -34,8 +34,9 @@ struct Check: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (report, failed) = CheckRun.run(paths: paths, rules: CheckRules(maxBytes: budget.bytes))
+        let (report, failed, skipped) = CheckRun.run(paths: paths, rules: CheckRules(maxBytes: budget.bytes))
         let terminal = Terminal(quiet: false)
+        skipped.show(on: terminal)
         for f in failed { terminal.error(f.description) }
         if json {
             let enc = JSONEncoder()

@@ -54,7 +54,7 @@ struct Icons: ParsableCommand {
         do {
             try IconSetFiles.checkTarget(dir, overwrite: overwrite)
         } catch let e as PackError {
-            throw Icons.explain(e)
+            throw PackFailure.explain(e, writing: .iconSet)
         }
         let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit)
         let terminal = Terminal(quiet: quiet)
@@ -62,24 +62,9 @@ struct Icons: ParsableCommand {
         do {
             try set.replace(dir, overwrite: overwrite)
         } catch let e as PackError {
-            throw Icons.explain(e)
+            throw PackFailure.explain(e, writing: .iconSet)
         }
         if !quiet { terminal.result("\(set.slots.count) icons written to \(dir)") }
-    }
-
-    /// An icon set error as one line: a set or file in the way is a usage error (exit 2), a
-    /// write that failed a failure (exit 1).
-    static func explain(_ e: PackError) -> CommandFailure {
-        switch e {
-        case let .iconSetNotStickerkits(path, files):
-            .usage(path, "holds icons stickerkit did not make (\(files.joined(separator: ", "))); --overwrite replaces them")
-        case let .notACatalog(path, _):
-            .usage(path, "is a file, not an icon set folder; --overwrite replaces it")
-        case let .cannotWrite(path, reason):
-            .failed(path, "cannot write (\(reason))")
-        default:
-            .failed(nil, "\(e)")
-        }
     }
 
     static func iconSetPath(_ output: String) -> String {

@@ -118,7 +118,7 @@ struct Pack: ParsableCommand {
         do {
             try StickerCatalog.checkTarget(output, options: update, withIconSet: icon != nil)
         } catch let e as PackError {
-            throw Pack.explain(e, as: .usage)
+            throw PackFailure.explain(e, writing: .catalog)
         }
         // A catalog (or nothing yet) at -o: a folder that can be written, or created, and no input.
         let catalogPath = CommandLineBytes.path(for: output)
@@ -227,7 +227,7 @@ struct Pack: ParsableCommand {
         do {
             changes = try catalog.write(to: output, options: update)
         } catch let e as PackError {
-            throw Pack.explain(e, as: .failed)
+            throw PackFailure.explain(e, writing: .catalog)
         }
         let sourcePaths = Dictionary((files.map(\.path) + folders.map(\.path)).map { (PackInputs.source(of: $0, catalog: output), $0) },
                                      uniquingKeysWith: { a, _ in a })
@@ -288,24 +288,6 @@ struct Pack: ParsableCommand {
             let text = "\(error)"
             let what = text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
             throw CommandFailure.usage(path, what)
-        }
-    }
-
-    /// A catalog error as one line, with what the user can do about it.
-    static func explain(_ e: PackError, as kind: CommandFailure.Kind) -> CommandFailure {
-        switch e {
-        case let .notACatalog(path, isFile):
-            CommandFailure(kind: kind, subject: path, message: "\(isFile ? "is a file" : "is a folder but not a sticker catalog"); "
-                           + "pack writes only into catalogs (--overwrite replaces it)")
-        case let .iconSetNotStickerkits(path, files):
-            CommandFailure(kind: kind, subject: path, message: "holds icons pack did not make (\(files.joined(separator: ", "))); "
-                           + "leave out --icon to keep them, or --overwrite to replace them")
-        case let .unreadableCatalogFile(path, reason):
-            CommandFailure(kind: kind, subject: path, message: "\(reason); fix it, or pack with --overwrite to replace the whole catalog")
-        case let .cannotWrite(path, reason):
-            CommandFailure(kind: kind, subject: path, message: "cannot write (\(reason))")
-        default:
-            CommandFailure(kind: kind, subject: nil, message: "\(e)")
         }
     }
 }

@@ -55,17 +55,15 @@ struct Preview: ParsableCommand {
         var items: [Item] = []
         var failed = 0
         for p in paths {
-            guard let kind = PreviewInput(p) else {
-                terminal.error(CommandFailure.failed(p, InputDiscovery.noSuchInput).description)
-                failed += 1
-                continue
-            }
-            let found = try kind.items(rules: rules)
-            if found.isEmpty {
+            let (shown, found) = try PreviewInput.items(p, rules: rules)
+            CheckRun.Skipped(links: found.notices, outputs: found.skippedOutputs).show(on: terminal)
+            for m in found.missing { terminal.error(CommandFailure.failed(m.path, m.reason).description) }
+            if found.missing.isEmpty && shown.isEmpty {
+                // A catalog without stickers.
                 terminal.error(CommandFailure.failed(p, InputDiscovery.noImagesInFolder).description)
-                failed += 1
             }
-            items += found
+            if !found.missing.isEmpty || shown.isEmpty { failed += 1 }
+            items += shown
         }
         if items.isEmpty { throw ExitCode(1) }
 

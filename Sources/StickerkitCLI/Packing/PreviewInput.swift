@@ -2,46 +2,34 @@ import Foundation
 import StickerKit
 import StickerPackaging
 
-/// One path given to `preview`: a sticker file, a sticker catalog or pack (shown in the pack's
-/// order with its labels, sequences as animations), or a folder searched for both.
+/// What `preview` shows of one path given: a sticker file, a sticker catalog or pack (shown in
+/// the pack's order with its labels, sequences as animations), or a folder searched for both as
+/// `check` searches it (`InputDiscovery` reading stickers).
 enum PreviewInput {
-    case file(String)
-    case catalog(String)
-    case folder(String)
-
-    /// nil when nothing is at `path`.
-    init?(_ path: String) {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
-        if !isDir.boolValue { self = .file(path); return }
-        let ext = (path.hasSuffix("/") ? String(path.dropLast()) : path as String) as NSString
-        self = ["xcstickers", "stickerpack"].contains(ext.pathExtension.lowercased()) ? .catalog(path) : .folder(path)
-    }
-
-    func items(rules: CheckRules) throws -> [Preview.Item] {
-        switch self {
-        case .file(let path):
-            return [try Self.fileItem(path, rules: rules, report: nil)]
-        case .catalog(let path):
-            let report = CheckRun.checkAsCatalog(path, rules: rules)!
-            return try report.stickers.map { try Self.catalogItem($0, rules: rules) }
-        case .folder(let path):
-            let (files, catalogs) = CheckRun.imageFiles(under: path)
-            return try catalogs.flatMap { try PreviewInput.catalog($0).items(rules: rules) }
-                + files.map { try Self.fileItem($0, rules: rules, report: nil) }
+    /// The stickers found at `path` (none when nothing usable is there: `found.missing` says why),
+    /// and what the search found and skipped.
+    static func items(_ path: String, rules: CheckRules) throws -> (items: [Preview.Item], found: InputDiscovery.Outcome) {
+        let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+        var items: [Preview.Item] = []
+        for catalog in found.catalogs {
+            guard let report = CheckRun.checkAsCatalog(catalog.string ?? catalog.display, rules: rules) else { continue }
+            items += try report.stickers.map { try catalogItem($0, rules: rules) }
         }
+        items += try found.files.map { try fileItem($0.location, rules: rules, report: nil) }
+        return (items, found)
     }
 
-    static func fileItem(_ path: String, rules: CheckRules, report: StickerCheckReport?) throws -> Preview.Item {
-        let bytes = try PathChecks.readFile(BytePath(path), failing: .failed)
-        return Preview.Item(bytes: bytes, name: (path as NSString).lastPathComponent,
-                            report: report ?? StickerChecker.check(bytes, path: path, rules: rules),
+    static func fileItem(_ location: BytePath, rules: CheckRules, report: StickerCheckReport?) throws -> Preview.Item {
+        let bytes = try PathChecks.readFile(location, failing: .failed)
+        let name = location.lastComponent
+        return Preview.Item(bytes: bytes, name: name.string ?? name.display,
+                            report: report ?? StickerChecker.check(bytes, path: location.string ?? location.display, rules: rules),
                             inCatalog: report != nil, firstFrame: bytes)
     }
 
     /// A sticker of a catalog; a sequence becomes one APNG of its frames.
     static func catalogItem(_ report: StickerCheckReport, rules: CheckRules) throws -> Preview.Item {
-        guard let frames = report.sequenceFrames else { return try fileItem(report.path, rules: rules, report: report) }
+        guard let frames = report.sequenceFrames else { return try fileItem(BytePath(report.path), rules: rules, report: report) }
         let name = (report.path as NSString).lastPathComponent
         let files = frames.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
         guard let first = files.first else {

@@ -1,0 +1,34 @@
+import StickerPackaging
+
+/// A `PackError` of `pack` or `icons` as one line with what the user can do about it. A path in
+/// the way (a file or foreign folder where the catalog or icon set goes, icons stickerkit did not
+/// make) is found before any work: a usage error (exit 2); a catalog file that does not read or a
+/// write that failed is a failure (exit 1).
+enum PackFailure {
+    /// What the command writes, which decides the hint.
+    enum Target {
+        /// `pack`: a sticker catalog, and its icon set when `--icon` is given.
+        case catalog
+        /// `icons`: an icon set folder.
+        case iconSet
+    }
+
+    static func explain(_ e: PackError, writing target: Target) -> CommandFailure {
+        switch (e, target) {
+        case let (.notACatalog(path, isFile), .catalog):
+            .usage(path, "\(isFile ? "is a file" : "is a folder but not a sticker catalog"); "
+                   + "pack writes only into catalogs (--overwrite replaces it)")
+        case let (.notACatalog(path, _), .iconSet):
+            .usage(path, "is a file, not an icon set folder; --overwrite replaces it")
+        case let (.iconSetNotStickerkits(path, files), _):
+            .usage(path, "holds icons stickerkit did not make (\(files.joined(separator: ", "))); "
+                   + (target == .catalog ? "leave out --icon to keep them, or --overwrite to replace them" : "--overwrite replaces them"))
+        case let (.unreadableCatalogFile(path, reason), _):
+            .failed(path, "\(reason); fix it, or pack with --overwrite to replace the whole catalog")
+        case let (.cannotWrite(path, reason), _):
+            .failed(path, "cannot write (\(reason))")
+        default:
+            .failed(nil, "\(e)")
+        }
+    }
+}
