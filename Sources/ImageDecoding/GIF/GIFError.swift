@@ -11,8 +11,6 @@ public enum GIFError: ImageErrorReason {
     case dataEnds(GIFPlace, fileSize: Int)
     /// giflib failed with error `code` at `place`, having read `offset` bytes.
     case giflib(code: Int, GIFPlace, offset: Int)
-    /// A frame reaches past the logical screen (browsers clip it; lenient decoding does too).
-    case frameOutsideScreen(frame: Int, left: Int, top: Int, width: Int, height: Int, screenWidth: Int, screenHeight: Int)
 
     /// Frame `frame`'s LZW minimum code size is outside `GIFDescriptor.readableCodeSizes`.
     case invalidLZWCodeSize(frame: Int, size: Int)
@@ -45,12 +43,10 @@ public enum GIFError: ImageErrorReason {
             "frame \(frame) has an invalid LZW minimum code size of \(size) (decodable: \(GIFDescriptor.readableCodeSizes.lowerBound) to \(GIFDescriptor.readableCodeSizes.upperBound))"
         case let .frameZeroSize(frame, w, h):
             "frame \(frame) is \(w)×\(h): a frame without pixels (--lenient draws nothing for it, as browsers do)"
-        case let .frameOutsideScreen(frame, left, top, w, h, sw, sh):
-            "\(GIFError.outsideScreen(frame: frame, left: left, top: top, width: w, height: h, screenWidth: sw, screenHeight: sh)) (--lenient clips it)"
         }
     }
 
-    /// The words for a frame past the screen, shared by the error and lenient decoding's note.
+    /// The note for a frame past the screen (the decoder adds "; clipped").
     static func outsideScreen(frame: Int, left: Int, top: Int, width: Int, height: Int, screenWidth: Int, screenHeight: Int) -> String {
         "frame \(frame) at (\(left),\(top)) size \(width)×\(height) extends past the \(screenWidth)×\(screenHeight) screen"
     }
