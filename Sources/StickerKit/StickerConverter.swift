@@ -35,7 +35,8 @@ public enum StickerConverter {
     /// Converts one file's bytes to every size in `options.sizes`. Throws `ImageError` when the
     /// input cannot be decoded; per-size failures (nothing fits the budget) are in the result.
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
-        try convert(data, options: options, streamingThreshold: streamingThreshold)
+        if !options.target.isMessages { return try PlatformConverter.convert(data, options: options) }
+        return try convert(data, options: options, streamingThreshold: streamingThreshold)
     }
 
     /// `convert` with the threshold chosen by the caller (tests force either path with it).
