@@ -98,9 +98,9 @@ struct CodecBudgetSearch {
         }
     }
 
-    /// libwebp's method for sampled probes: about 3× faster than method 4; sizes differ by a few
+    /// libwebp's method for sampled probes: several times faster than method 4; sizes differ by a few
     /// per cent, which the calibration against the real encode absorbs.
-    static let probeMethod = 2
+    static let probeMethod = 0
 
     /// WebP's alpha quality at a lossy level: lossless alpha (100) down to level 60, then falling
     /// with the level (to 0 at level 0), so the alpha plane gives up precision only when the

@@ -148,5 +148,5 @@ enum PlatformConverter {
     }
 
     /// Frames a quality measurement looks at, at most.
-    static let measuredFrames = 6
+    static let measuredFrames = 4
 }
