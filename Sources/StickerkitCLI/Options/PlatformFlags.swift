@@ -8,21 +8,13 @@ extension TooLongPolicy: ExpressibleByArgument {}
 /// sticker per input by its own rules (`StickerTarget`): its canvas, container and byte caps,
 /// which `--max-kb`/`--max-bytes` can only lower.
 struct PlatformFlags: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The app the stickers are for: \(StickerTarget.all.map(\.name).joined(separator: ", ")).",
-                                            valueName: "name"))
-    var platform: String = StickerTarget.imessage.name
+    @OptionGroup var choice: PlatformOption
 
     @Option(name: .customLong("too-long"), help: "An animation longer than the platform allows: speedup (play it faster, the default), trim (keep its start) or fail.")
     var tooLong: TooLongPolicy = .speedup
 
-    func validate() throws {
-        guard StickerTarget.named(platform) != nil else {
-            throw ValidationError("--platform takes one of \(StickerTarget.all.map(\.name).joined(separator: ", ")) (got \(platform))")
-        }
-    }
-
     /// The chosen platform.
-    var target: StickerTarget { StickerTarget.named(platform) ?? .imessage }
+    var target: StickerTarget { choice.target }
 
     /// `options` for the chosen platform: unchanged for Messages; otherwise one sticker, whose
     /// caps are the platform's unless a budget was given (`budgetGiven`) that is lower.
