@@ -112,3 +112,25 @@ final class PlatformConversionTests: XCTestCase {
         try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay), loopCount: 0, effort: .fast)
     }
 }
+
+final class PackIconTests: XCTestCase {
+    func testTrayIconIsA96PixelPNGWithinItsCapShowingTheWholeImage() throws {
+        let icon = try XCTUnwrap(StickerTarget.whatsapp.packIcon)
+        let wide = BudgetSearchTests.photoLike(300, seed: 5)
+        let bytes = try PackIconRenderer.render(wide, icon: icon).get()
+        XCTAssertLessThanOrEqual(bytes.count, 50_000)
+        let decoded = try ImageDecoder.decode(bytes)
+        XCTAssertEqual(decoded.format, .png)
+        XCTAssertEqual(decoded.animation.width, 96)
+        XCTAssertEqual(decoded.animation.height, 96)
+        XCTAssertEqual(StickerTarget.telegram.packIcon?.side, 100)
+        XCTAssertNil(StickerTarget.signal.packIcon)
+    }
+
+    func testAnIconOverItsCapIsQuantizedToFit() throws {
+        var icon = try XCTUnwrap(StickerTarget.whatsapp.packIcon)
+        icon.maxBytes = 8_000
+        let bytes = try PackIconRenderer.render(BudgetSearchTests.photoLike(300, seed: 9), icon: icon).get()
+        XCTAssertLessThanOrEqual(bytes.count, 8_000)
+    }
+}

@@ -24,8 +24,8 @@ public struct StickerTarget: Sendable, Hashable {
     public var maxDurationMs: Int?
     /// Highest frame rate of an animation (frames shown per second, over any frame); nil: no limit.
     public var maxFPS: Double?
-    /// Extra files a pack needs beside the stickers, for people (the tray icon, a thumbnail).
-    public var extras: [String]
+    /// The picture the pack is shown by (`icons --platform`), when the platform asks for one.
+    public var packIcon: PackIcon? = nil
 
     /// The container a still (`animated == false`) or an animation is written as.
     public func container(animated: Bool) -> StickerContainer {

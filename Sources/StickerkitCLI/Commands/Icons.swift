@@ -19,6 +19,9 @@ struct Icons: ParsableCommand {
         DIR/iMessage App Icon.stickersiconset — so `-o My.xcstickers` adds it to a sticker catalog. \
         The set is built beside its place and renamed into it; a set holding icons stickerkit does \
         not write is replaced only with --overwrite.
+        With --platform whatsapp (a 96×96 tray icon, tray.png, ≤ 50 KB) or telegram (a 100×100 pack \
+        thumbnail, thumbnail.png), writes that app's pack picture into DIR instead: the whole image, \
+        transparent around it.
         Exit status: 0 written, 1 the image could not be read, 2 usage error (e.g. DIR is a file).
         """)
 
@@ -41,11 +44,14 @@ struct Icons: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @OptionGroup var platform: PlatformOption
+
     func validate() throws {
         _ = try ColorArgument.parse(background)
     }
 
     func run() throws {
+        if !platform.target.isMessages { return try PlatformIconRun.run(image: image, output: output, target: platform.target, quiet: quiet) }
         let dir = Icons.iconSetPath(output)
         // The folder the set goes in must be a folder (or not exist yet).
         let parent = output.hasSuffix(".stickersiconset") ? (output as NSString).deletingLastPathComponent : output
