@@ -27,20 +27,9 @@ extension CheckRun {
         return CheckReport(stickers: stickers, packs: [])
     }
 
-    /// Sticker files below `root`, sorted, hidden entries skipped: image files and `.webm`.
+    /// Sticker files below `root`, sorted, hidden entries skipped: image files and `.webm`
+    /// (catalogs are Messages' own and are not looked into).
     static func platformFiles(under root: String) -> [String] {
-        var out: [String] = []
-        func walk(_ dir: String) {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
-            for name in names.sorted() where !name.hasPrefix(".") {
-                let p = (dir as NSString).appendingPathComponent(name)
-                var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { continue }
-                let ext = (name as NSString).pathExtension.lowercased()
-                if isDir.boolValue { walk(p) } else if imageExtensions.contains(ext) || ext == "webm" { out.append(p) }
-            }
-        }
-        walk(root)
-        return out
+        imageFiles(under: root, extensions: imageExtensions.union(["webm"])).files
     }
 }

@@ -66,7 +66,7 @@ enum CheckRun {
 
     /// Image files below `root`, sorted, skipping hidden entries and app-icon sets; and the sticker
     /// catalogs and packs found there, which are checked as such rather than file by file.
-    static func imageFiles(under root: String) -> (files: [String], catalogs: [String]) {
+    static func imageFiles(under root: String, extensions: Set<String> = imageExtensions) -> (files: [String], catalogs: [String]) {
         var out: [String] = []
         var catalogs: [String] = []
         func walk(_ dir: String) {
@@ -79,7 +79,7 @@ enum CheckRun {
                     if name.hasSuffix(".stickersiconset") || name.hasSuffix(".appiconset") { continue }
                     if name.hasSuffix(".xcstickers") || name.hasSuffix(".stickerpack") { catalogs.append(p); continue }
                     walk(p)
-                } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                } else if extensions.contains((name as NSString).pathExtension.lowercased()) {
                     out.append(p)
                 }
             }
