@@ -80,6 +80,21 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertTrue(r.report.warnings.contains { $0.contains("--too-long speedup") }, "\(r.report.warnings)")
     }
 
+    /// Frames of 10 ms are shown for 100 ms: a speed-up starts from that, and thinning leaves no
+    /// frame short enough to be shown for 100 ms again (which would lengthen the file).
+    func testSpeedUpOfTooShortDelaysEndsWithinTheLimitAtThePlatformsRate() throws {
+        var a = movingSquare()
+        a.frames = a.frames.map { Frame(image: $0.image, delay: Delay(milliseconds: 10)) }   // shown: 4 s
+        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(a), options: options(.signal)).outputs.first?.result.get())
+        let decoded = try ImageDecoder.decode(r.bytes)
+        let shown = decoded.animation.frames.map(\.delay.displayed.milliseconds)
+        XCTAssertLessThanOrEqual(shown.reduce(0, +), 3000.5)
+        XCTAssertTrue(shown.allSatisfy { $0 >= 1000.0 / 30 - 1 }, "\(shown)")
+        XCTAssertEqual(r.report.durationInputMs, 4000)
+        let thinned = Timeline.thin(frames(7, ms: 20), maxFPS: 30)   // 140 ms: starts 0, 40, 80; the end 20 ms after 120
+        XCTAssertEqual(thinned.map(\.delay), [40, 40, 60].map { Delay(milliseconds: $0) })
+    }
+
     func testTooLongFailRefusesWithTheFigures() throws {
         let result = try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.signal, tooLong: .fail))
         guard case .failure(let e) = result.outputs.first?.result else { return XCTFail("converted a 4 s animation for Signal") }

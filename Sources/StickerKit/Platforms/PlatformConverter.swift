@@ -36,7 +36,7 @@ enum PlatformConverter {
             Resizer.fit(source, options: FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset,
                                                     linear: options.linear))
         }
-        var frames = fitted.animation.frames
+        var frames = Timeline.displayed(fitted.animation.frames)
         var warnings = fitted.warnings
         var tooLong: TooLongPolicy? = nil
         let inputMs = Timeline.times(frames).last ?? 0

@@ -3,9 +3,16 @@ import ImageCore
 /// Retiming an animation's frames to a platform's limits, on a millisecond grid (the precision
 /// of WebP and WebM; APNG keeps it exactly). Pure functions over `Frame`s.
 enum Timeline {
-    /// The displayed start of each frame and the end of the last, in whole milliseconds.
+    /// The start of each frame and the end of the last, in whole milliseconds, from the delays as
+    /// they are (take `displayed` first: retimed frames may be shorter than 10 ms on their way).
     static func times(_ frames: [Frame]) -> [Int] {
-        Delay.millisecondTimeline(frames.map(\.delay.displayed))
+        Delay.millisecondTimeline(frames.map(\.delay))
+    }
+
+    /// `frames` with the delays players show (`Delay.displayed`: 10 ms or less is 100 ms), so
+    /// that retiming starts from what is seen.
+    static func displayed(_ frames: [Frame]) -> [Frame] {
+        frames.map { Frame(image: $0.image, delay: $0.delay.displayed) }
     }
 
     /// `frames` played `durationMs / total` times as fast, so one loop lasts `durationMs` (frame
@@ -29,18 +36,19 @@ enum Timeline {
 
     /// Frames dropped so that no kept frame is shown for less than `1 / maxFPS` s: each frame
     /// starts where it did, a dropped frame's time goes to the kept frame before it, the total is
-    /// unchanged. The first frame is always kept; the last kept frame may be shorter when the
-    /// loop ends (its time cannot be given to anyone).
+    /// unchanged. The first frame is always kept; only when it is the one frame left can a kept
+    /// frame be shorter than the gap.
     static func thin(_ frames: [Frame], maxFPS: Double) -> [Frame] {
         guard frames.count > 1, maxFPS > 0 else { return frames }
         let t = times(frames)
         let gap = 1000 / maxFPS
         var keep = [0]
         for i in 1..<frames.count where Double(t[i] - t[keep.last!]) >= gap - 0.5 {
-            // A frame that would leave the loop's end closer than the gap is dropped too, unless it
-            // is the only one left after the first.
             keep.append(i)
         }
+        // The last kept frame lasts until the loop ends: when that is shorter than the gap, its
+        // time goes to the frame before it.
+        while keep.count > 1, Double(t[frames.count] - t[keep.last!]) < gap - 0.5 { keep.removeLast() }
         if keep.count == frames.count { return frames }
         var starts = keep.map { t[$0] }
         starts.append(t.last!)
