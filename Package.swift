@@ -49,7 +49,8 @@ let package = Package(
         // every container (PNG/APNG, WebP, WebM).
         .target(name: "StickerEncoding", dependencies: ["ImageCore", "PNGEncoding", "WebPEncoding", "WebMEncoding"],
                 exclude: ["NOTES.md"]),
-        .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding", "CDeflate"],
+        .target(name: "StickerKit", dependencies: ["ImageCore", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding", "CDeflate",
+                                                 "StickerEncoding", "WebPEncoding", "WebMEncoding"],
                 exclude: ["NOTES.md"]),
         // Xcode sticker catalogs (pack, update, validate), the iMessage app icon set and the preview
         // page: the file-system side of stickers, above the pipeline (StickerKit touches no files).

@@ -5,11 +5,18 @@ with the project's quality judge, in one run, so that the figures compare like w
   scripts/evaluate.py CORPUS_DIR... [--sizes 300,408,618] [--max-kb 500] [--peers vips_pngquant,stickerconvert]
                       [--judge ../shared/tools/judge.py] [--work /tmp/sk-eval] [--jobs 2]
                       [--json Benchmarks/results/NAME.json [--title TEXT]]
+  scripts/evaluate.py CORPUS_DIR... --platform signal|whatsapp|discord|telegram [--peers stickerconvert] ...
 
 Prints, per size and tool: files, contract failures, mean/min SSIM, mean PSNR, mean bytes and wall time;
 then the files where stickerkit is more than 0.01 SSIM below a peer. Peers are run by
 `<peers>/run.sh PEER IN OUT SIZE` (../shared/tools/peers); stickerkit by the release binary.
 Needs python3 with numpy, scipy, Pillow (the judge's needs).
+
+--platform NAME converts for that app instead of Messages: stickerkit with `resize --platform NAME`
+(its own caps, canvas and container), sticker-convert with its preset of the same name (run directly
+from the peers' venv, not through run.sh, whose pipelines hold only the iMessage presets), and the
+judge at the platform's side with its containers (--formats) and the cap for each input's kind
+(still or animation).
 
 --json writes the run as a measurement file (scripts/resultfile.py: command, date, commit, machine,
 then the summary per size and tool, the speed-ups over each peer and every judged file): writing it
@@ -30,6 +37,29 @@ def child_cpu():
 ROOT = Path(__file__).resolve().parent.parent
 SIZE_NAMES = {300: "small", 408: "regular", 618: "large"}
 IMAGE_EXT = {".png", ".apng", ".gif", ".jpg", ".jpeg", ".webp"}
+# Per platform: canvas side, the judge's accepted containers, byte caps for stills and animations
+# (the figures of StickerTarget in Sources/StickerKit/Platforms; sticker-convert 2.21's presets
+# use the same ones).
+PLATFORMS = {
+    "signal": dict(side=512, formats="png,apng", still=300000, anim=300000),
+    "whatsapp": dict(side=512, formats="webp", still=100000, anim=500000),
+    "discord": dict(side=320, formats="png,apng", still=512000, anim=512000),
+    "telegram": dict(side=512, formats="png,apng", still=512000, anim=256000),
+}
+STICKER_CONVERT = Path("/root/.cache/sticker-peers/venv/bin/sticker-convert")
+
+
+def glob_escape(name):
+    return "".join("[" + c + "]" if c in "*?[]" else c for c in name)
+
+
+def is_animated(path):
+    from PIL import Image
+    try:
+        with Image.open(path) as im:
+            return getattr(im, "n_frames", 1) > 1
+    except Exception:
+        return False
 
 
 def find_inputs(dirs):
@@ -58,13 +88,17 @@ def main():
     ap.add_argument("--extra", default="", help="extra stickerkit resize arguments")
     ap.add_argument("--json", default=None, help="write the run as a measurement file (see Benchmarks/results/README.md)")
     ap.add_argument("--title", default=None, help="the measurement file's title (default: from the inputs and peers)")
+    ap.add_argument("--platform", default=None, choices=sorted(PLATFORMS), help="convert for this app (see above)")
     ap.add_argument("--no-judge", action="store_true", help="only convert and time (no quality scores)")
     ap.add_argument("--reuse-peers", action="store_true",
                     help="keep peer outputs already in --work (from an earlier run with the same files) and the wall times saved with them in times.json; only missing outputs are made")
     a = ap.parse_args()
 
-    sizes = [int(s) for s in a.sizes.split(",")]
+    platform = PLATFORMS.get(a.platform) if a.platform else None
+    sizes = [platform["side"]] if platform else [int(s) for s in a.sizes.split(",")]
     limit = int(a.max_kb * 1000)
+    if platform:
+        limit = max(platform["still"], platform["anim"])
     inputs = find_inputs(a.inputs)
     work = Path(a.work or tempfile.mkdtemp(prefix="sk-eval-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -91,8 +125,12 @@ def main():
         out = work / "stickerkit" / str(size)
         out.mkdir(parents=True, exist_ok=True)
         t0 = time.time(); c0 = child_cpu()
-        cmd = [a.stickerkit, "resize", *map(str, inputs), "-o", str(out), "--size", SIZE_NAMES[size],
-               "--max-bytes", str(limit), "--force", "--quiet", "--report", str(out / "report.json")]
+        if platform:
+            cmd = [a.stickerkit, "resize", *map(str, inputs), "-o", str(out), "--platform", a.platform,
+                   "--force", "--quiet", "--report", str(out / "report.json")]
+        else:
+            cmd = [a.stickerkit, "resize", *map(str, inputs), "-o", str(out), "--size", SIZE_NAMES[size],
+                   "--max-bytes", str(limit), "--force", "--quiet", "--report", str(out / "report.json")]
         cmd += a.extra.split()
         subprocess.run(cmd)
         times[("stickerkit", size)] = time.time() - t0
@@ -121,7 +159,25 @@ def main():
         if tool == "stickerkit" and str(inp) in reported.get(size, {}):
             return reported[size][str(inp)]
         name = inp.stem if first_with_stem[inp.stem] == inp else inp.name
+        if platform:
+            found = sorted((work / tool / str(size)).glob(glob_escape(name) + ".*"))
+            if found:
+                return found[0]
         return work / tool / str(size) / (name + ".png")
+
+    def run_sticker_convert(inp, out_base):
+        """sticker-convert with the platform's preset on one input; its output copied to
+        out_base + its own extension. Returns the exit status."""
+        with tempfile.TemporaryDirectory(prefix="sc-") as tmp:
+            src, dst = Path(tmp) / "in", Path(tmp) / "out"
+            src.mkdir(); dst.mkdir()
+            (src / inp.name).write_bytes(inp.read_bytes())
+            r = subprocess.run([str(STICKER_CONVERT), "--no-confirm", "--no-progress", "--input-dir", str(src),
+                                "--output-dir", str(dst), "--preset", a.platform], capture_output=True, text=True)
+            made = sorted(f for f in dst.iterdir() if f.suffix.lower() in {".png", ".apng", ".webp", ".webm"})
+            if made:
+                (Path(str(out_base) + made[0].suffix.lower())).write_bytes(made[0].read_bytes())
+            return r.returncode
 
     # peers: one process per (input, size), --jobs at a time.
     for peer in peers:
@@ -131,6 +187,9 @@ def main():
             def run(inp, size=size, peer=peer):
                 if a.reuse_peers and out_path(peer, size, inp).exists():
                     return 0
+                if platform:
+                    name = inp.stem if first_with_stem[inp.stem] == inp else inp.name
+                    return run_sticker_convert(inp, work / peer / str(size) / name)
                 env = dict(os.environ, LIMIT=str(limit))
                 r = subprocess.run(["bash", f"{a.peer_dir}/run.sh", peer, str(inp), str(out_path(peer, size, inp)), str(size)],
                                    capture_output=True, text=True, env=env)
@@ -174,7 +233,11 @@ def main():
         with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
             f.write("\n".join(lines) + "\n")
             tsv = f.name
-        r = subprocess.run([sys.executable, a.judge, str(inp), "--jobs", tsv, "--limit", str(limit)],
+        judge_args = ["--limit", str(limit)]
+        if platform:
+            judge_args = ["--limit", str(platform["anim"] if is_animated(inp) else platform["still"]),
+                          "--formats", platform["formats"]]
+        r = subprocess.run([sys.executable, a.judge, str(inp), "--jobs", tsv, *judge_args],
                            capture_output=True, text=True)
         os.unlink(tsv)
         rows = []
@@ -255,6 +318,8 @@ def write_measurement(a, inputs, sizes, limit, peers, summary, files):
     title = a.title or f"{' + '.join(corpus)} against {', '.join(peers) or 'no peer'}"
     argv = [os.path.relpath(sys.argv[0], ROOT) if Path(sys.argv[0]).resolve().is_relative_to(ROOT) else sys.argv[0], *sys.argv[1:]]
     data = resultfile.header("evaluate", title, argv)
+    if a.platform:
+        data.update(platform=a.platform)
     data.update(corpus=corpus, inputs=len(inputs), max_bytes=limit, jobs=a.jobs, sizes=sizes,
                 summary=summary, speedup=speedup, files=files)
     resultfile.write(a.json, data)

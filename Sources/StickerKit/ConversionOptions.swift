@@ -33,6 +33,12 @@ public struct ConversionOptions: Sendable, Equatable {
     /// Force palette output with at most this many colours (2…256); nil lets the budget search
     /// choose among lossless, lossy truecolour and palettes.
     public var maxColors: Int?
+    /// The platform the stickers are for. Messages (the default) makes every `sizes` entry
+    /// within `maxBytes`; any other makes one sticker by its own rules (`StickerTarget`), its
+    /// byte caps lowered to `maxBytes` when that is smaller.
+    public var target: StickerTarget = .imessage
+    /// What to do with an animation longer than `target` allows.
+    public var tooLong: TooLongPolicy = .speedup
 
     /// Options with Messages' defaults: the regular size, the whole artwork, Messages' byte
     /// limit, default effort, any quality, down to 8 fps. `maxColors` is clamped to 2…256.

@@ -10,4 +10,6 @@ public enum OutputMode: String, Sendable, Codable, CaseIterable {
     case palette
     /// A palette holding every colour of the image: lossless.
     case paletteExact = "palette-exact"
+    /// A lossy codec's own compression (WebP lossy, VP9 in WebM) at `OutputReport.level`.
+    case lossy
 }

@@ -33,6 +33,16 @@ public struct OutputReport: Sendable, Codable, Equatable {
     public var psnr: Double?
     /// What was given up or adjusted to fit (fit notes first, then the search's), one line each.
     public var warnings: [String]
+    /// The platform, for any but Messages (whose reports stay as they were).
+    public var platform: String? = nil
+    /// The file's container, for any platform but Messages.
+    public var container: StickerContainer? = nil
+    /// The lossy codec's quality level chosen (`EncodeQuality.level`: WebP 0…100, WebM 0…63).
+    public var level: Int? = nil
+    /// How an animation longer than the platform allows was shortened (`--too-long`).
+    public var tooLong: TooLongPolicy? = nil
+    /// One loop's duration in milliseconds before it was shortened.
+    public var durationInputMs: Double? = nil
 
     init(size: Int, bytes: Int, mode: OutputMode, colors: Int?, dithering: Float?, effort: Effort, frames: Int,
                 framesInput: Int, fps: Double? = nil, durationMs: Double? = nil, quality: Int, ssim: Double?, psnr: Double?,

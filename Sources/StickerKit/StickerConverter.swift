@@ -34,6 +34,7 @@ public enum StickerConverter {
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
         let memory = ConversionMemory(data, options: options)
         try memory.check(options.limits)
+        if !options.target.isMessages { return try PlatformConverter.convert(data, options: options) }
         return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
     }
 

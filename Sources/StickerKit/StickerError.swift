@@ -11,6 +11,12 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `minimum`: reported as skipped, nothing written. `colors` is the palette's size, nil for
     /// lossy truecolour.
     case belowMinimumQuality(quality: Int, minimum: Int, colors: Int?, budget: Int)
+    /// An animation of `durationMs` is longer than the platform's `limitMs` and `--too-long fail`
+    /// was asked for.
+    case tooLong(durationMs: Int, limitMs: Int, platform: String)
+    /// A lossy codec's file does not fit even at its lowest `level` with `keptFrames` of `frames`
+    /// frames kept: `smallest` bytes.
+    case codecOverBudget(container: StickerContainer, smallest: Int, budget: Int, level: Int, keptFrames: Int, frames: Int)
 
     /// One line for people, naming the values.
     public var description: String {
@@ -24,6 +30,11 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
             "quality \(quality) at \(colors) colours is below the minimum \(minimum) within the \(budget)-byte budget"
         case let .belowMinimumQuality(quality, minimum, nil, budget):
             "quality \(quality) is below the minimum \(minimum) within the \(budget)-byte budget"
+        case let .tooLong(durationMs, limitMs, platform):
+            String(format: "the animation lasts %.2f s, over ", Double(durationMs) / 1000) + platform
+                + String(format: "'s %.1f s limit (--too-long fail; speedup or trim would shorten it)", Double(limitMs) / 1000)
+        case let .codecOverBudget(container, smallest, budget, level, keptFrames, frames):
+            "does not fit: \(container.rawValue) at quality level \(level) with \(keptFrames) of \(frames) frames still takes \(smallest) bytes, over the \(budget)-byte budget"
         }
     }
 }

@@ -9,3 +9,4 @@
 @_exported import ImageCore
 @_exported import enum ImageResize.FitMode
 @_exported import enum PNGEncoding.Effort
+@_exported import enum StickerEncoding.StickerContainer

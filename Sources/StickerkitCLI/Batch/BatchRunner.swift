@@ -94,6 +94,7 @@ struct BatchRunner: Sendable {
         return "\(Stickerkit.configuration.version) size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
             + "max=\(o.maxBytes) effort=\(o.effort.rawValue) quality=\(o.quality.lowerBound)-\(o.quality.upperBound) "
             + "minfps=\(o.minFPS) lenient=\(o.lenient) colors=\(o.maxColors.map(String.init) ?? "auto")"
+            + (o.target.isMessages ? "" : " platform=\(o.target.name) too-long=\(o.tooLong.rawValue)")
     }
 
     /// The names of `inputs`' outputs: recorded names kept, newcomers named (`OutputPlan`).
@@ -104,7 +105,9 @@ struct BatchRunner: Sendable {
             for r in manifest.records.values where r.name != nil { recorded[r.input, default: []].append(r) }
         }
         let sizes = settings.options.sizes
-        return OutputPlan(directory: settings.outputDirectory, sizes: sizes, inputs: inputs) { input in
+        let target = settings.options.target
+        return OutputPlan(directory: settings.outputDirectory, sizes: sizes, inputs: inputs,
+                          fileExtension: { Self.fileExtension($0.location, target: target) }) { input in
             let records = recorded[Self.absolute(input.location)] ?? []
             let preferred = records.filter { $0.size.map(sizes.contains) ?? false }.min { $0.output < $1.output }
             return (preferred ?? records.min { $0.output < $1.output })?.name
@@ -155,6 +158,13 @@ struct BatchRunner: Sendable {
     static func estimatedWork(_ path: BytePath, options: ConversionOptions) -> Double {
         guard let p = path.string, let data = try? Data(contentsOf: URL(fileURLWithPath: p), options: .alwaysMapped) else { return 0 }
         return data.withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) }
+    }
+
+    /// The extension of the sticker `target` makes of the file at `path` (mapped, its outline read).
+    static func fileExtension(_ path: BytePath, target: StickerTarget) -> String {
+        guard !target.isMessages else { return "png" }
+        let data = path.string.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0), options: .alwaysMapped) } ?? Data()
+        return data.withUnsafeBytes { target.fileExtension(forInput: $0) }
     }
 
     /// The absolute, lexically cleaned path of `path` (links not resolved): how the manifest
@@ -322,7 +332,8 @@ struct BatchRunner: Sendable {
 
     /// "palette, 142 colours, 25/25 frames, 450.0 KB, quality 87, SSIM 0.9518".
     static func describe(_ r: OutputReport) -> String {
-        var parts = [r.mode.rawValue]
+        var parts = [r.container.map { "\($0.rawValue) \(r.mode.rawValue)" } ?? r.mode.rawValue]
+        if let level = r.level { parts.append("level \(level)") }
         if let c = r.colors { parts.append("\(c) colours") }
         if let step = r.posterizeStep { parts.append("step \(step)") }
         if r.framesInput > 1 { parts.append("\(r.frames)/\(r.framesInput) frames") }

@@ -31,7 +31,8 @@ enum InputDiscovery {
         var extensions: Set<String> {
             switch self {
             case .artwork: ImageFormat.readableExtensions
-            case .stickers: ImageFormat.readableExtensions.union(ImageFormat.unreadExtensions)
+            // WebM: Telegram's video stickers, which `check --platform telegram` reads.
+            case .stickers: ImageFormat.readableExtensions.union(ImageFormat.unreadExtensions).union(["webm"])
             }
         }
 

@@ -28,25 +28,33 @@ struct OutputPlan: Sendable {
         self.init(directory: directory, sizes: sizes, inputs: inputs, recordedName: { _ in nil })
     }
 
-    /// A plan in which every input with a recorded name keeps it.
-    init(directory: String, sizes: [StickerSize], inputs: [InputFile], recordedName: (InputFile) -> BytePath?) {
+    /// The extension of each input's sticker (`png` unless the platform says otherwise).
+    private(set) var extensions: [InputFile: String] = [:]
+
+    /// A plan in which every input with a recorded name keeps it (when its extension is the
+    /// one `fileExtension` gives that input).
+    init(directory: String, sizes: [StickerSize], inputs: [InputFile], fileExtension: (InputFile) -> String = { _ in "png" },
+         recordedName: (InputFile) -> BytePath?) {
         self.directory = directory
         self.sizes = sizes
+        for input in inputs { extensions[input] = fileExtension(input) }
         var taken: [String: InputFile] = [:]
         func key(_ name: BytePath) -> String { name.display.lowercased() }
         for input in inputs {
-            guard let name = recordedName(input), taken[key(name)] == nil else { continue }
+            guard let name = recordedName(input), taken[key(name)] == nil,
+                  name.lowercasedExtension == extensions[input] else { continue }
             taken[key(name)] = input
             names[input] = name
-            if name != Self.defaultName(input) { renames[input] = Rename(name: name, holder: nil, recorded: true) }
+            if name != defaultName(input) { renames[input] = Rename(name: name, holder: nil, recorded: true) }
         }
         for input in inputs where names[input] == nil {
-            var name = Self.defaultName(input)
+            var name = defaultName(input)
+            let ext = extensions[input] ?? "png"
             if let holder = taken[key(name)] {
-                name = input.relative.appendingSuffix(".png")
+                name = input.relative.appendingSuffix(".\(ext)")
                 var k = 2
                 while taken[key(name)] != nil {
-                    name = input.relative.appendingSuffix("-\(k).png")
+                    name = input.relative.appendingSuffix("-\(k).\(ext)")
                     k += 1
                 }
                 renames[input] = Rename(name: name, holder: holder, recorded: false)
@@ -56,16 +64,16 @@ struct OutputPlan: Sendable {
         }
     }
 
-    /// `sub/cat.png` for `sub/cat.gif`.
-    static func defaultName(_ input: InputFile) -> BytePath {
-        input.relative.deletingExtension.appendingSuffix(".png")
+    /// `sub/cat.png` for `sub/cat.gif` (`sub/cat.webp` where the platform writes WebP).
+    func defaultName(_ input: InputFile) -> BytePath {
+        input.relative.deletingExtension.appendingSuffix(".\(extensions[input] ?? "png")")
     }
 
     /// Every input the plan names.
     var inputs: [InputFile] { Array(names.keys) }
 
     /// The name of `input`'s stickers, without the size folder.
-    func name(for input: InputFile) -> BytePath { names[input] ?? Self.defaultName(input) }
+    func name(for input: InputFile) -> BytePath { names[input] ?? defaultName(input) }
 
     /// The path of `input`'s sticker at `size`, relative to the output folder.
     func relativePath(for input: InputFile, size: StickerSize) -> BytePath {
@@ -85,6 +93,6 @@ struct OutputPlan: Sendable {
             return "written as \(r.name.display), the name it was given in an earlier run (its own name was taken then)"
         }
         let holder = r.holder.map { " by \($0.location.display)" } ?? ""
-        return "\(Self.defaultName(input).display) is taken\(holder); written as \(r.name.display)"
+        return "\(defaultName(input).display) is taken\(holder); written as \(r.name.display)"
     }
 }

@@ -21,6 +21,9 @@ struct Check: ParsableCommand {
         set with every slot of Apple's table filled by an opaque PNG of exactly its size. Each \
         finding names its path inside the catalog. A .stickerpack folder is checked the same way \
         on its own.
+        With --platform NAME (signal, whatsapp, telegram, discord), files are checked against that \
+        app's rules instead: its container for stills and animations (WebM videos included), its \
+        square size, its byte cap per kind, and for animations its duration and frame-rate limits.
         Exit status: 0 when no errors were found, 1 otherwise (including a path that is missing or \
         a folder without images: each named on stderr, the others still checked), 2 usage error.
         """)
@@ -29,12 +32,15 @@ struct Check: ParsableCommand {
     var paths: [String]
 
     @OptionGroup var budget: BudgetFlags
+    @OptionGroup var platform: PlatformOption
 
     @Flag(help: "Print the report as JSON.")
     var json = false
 
     func run() throws {
-        let (report, failed, skipped) = CheckRun.run(paths: paths, rules: CheckRules(maxBytes: budget.bytes))
+        let (report, failed, skipped) = platform.target.isMessages
+            ? CheckRun.run(paths: paths, rules: CheckRules(maxBytes: budget.bytes))
+            : CheckRun.run(paths: paths, target: platform.target)
         let terminal = Terminal(quiet: false)
         skipped.show(on: terminal)
         for f in failed { terminal.error(f.description) }

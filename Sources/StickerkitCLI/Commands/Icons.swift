@@ -19,6 +19,10 @@ struct Icons: ParsableCommand {
         DIR/iMessage App Icon.stickersiconset — so `-o My.xcstickers` adds it to a sticker catalog. \
         The set is built beside its place and renamed into it; a set holding icons stickerkit does \
         not write is replaced only with --overwrite.
+        With --platform whatsapp (a 96×96 tray icon, tray.png, ≤ 50 KB) or telegram (a 100×100 pack \
+        thumbnail, thumbnail.png), writes that app's pack picture into DIR instead: the whole image, \
+        transparent around it; a file already there is replaced only when it is the same picture or \
+        with --overwrite.
         Exit status: 0 written, 1 the image could not be read, 2 usage error (e.g. DIR is a file).
         """)
 
@@ -41,11 +45,14 @@ struct Icons: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @OptionGroup var platform: PlatformOption
+
     func validate() throws {
         _ = try ColorArgument.parse(background)
     }
 
     func run() throws {
+        if !platform.target.isMessages { return try PlatformIconRun.run(image: image, output: output, target: platform.target, overwrite: overwrite, quiet: quiet) }
         let dir = Icons.iconSetPath(output)
         // Every path problem before the image is read: the folder the set goes in must be a
         // folder that can be written (or be created), and a set in place must be stickerkit's.

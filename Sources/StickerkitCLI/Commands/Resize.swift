@@ -8,7 +8,10 @@ struct Resize: ParsableCommand {
         discussion: """
         Inputs are files or folders (searched recursively; the folder structure is mirrored in the \
         output folder). Stills become PNG, animations APNG, each exactly 300, 408 or 618 px square and \
-        within the byte budget. The output folder's manifest records what stickerkit wrote there: \
+        within the byte budget. With --platform, one sticker per input by that app's rules instead \
+        (signal, discord: PNG/APNG; whatsapp: WebP; telegram: PNG stills, WebM video), named with \
+        its container's extension; an animation over the app's duration limit follows --too-long. \
+        The output folder's manifest records what stickerkit wrote there: \
         up-to-date stickers are skipped, stale ones redone, and files stickerkit did not write are \
         never replaced without --overwrite. An input keeps its output name from run to run.
         Exit status: 0 all converted, 1 some inputs failed (each named on stderr), 2 usage error \
@@ -19,6 +22,7 @@ struct Resize: ParsableCommand {
     @OptionGroup var output: OutputFlags
     @OptionGroup var size: SizeOption
     @OptionGroup var conversion: ConversionFlags
+    @OptionGroup var platform: PlatformFlags
     @OptionGroup var jobs: JobsOption
     @OptionGroup var report: ReportOption
 
@@ -37,7 +41,7 @@ struct Resize: ParsableCommand {
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
-        let options = try conversion.conversionOptions(sizes: size.sizes)
+        let options = platform.apply(to: try conversion.conversionOptions(sizes: size.sizes), budgetGiven: conversion.budget.given)
         let started = Date()
         let outputPath = output.path
         let reportPath = report.path
@@ -98,6 +102,10 @@ struct Resize: ParsableCommand {
         terminal.note(summary)
         var modes: [String: Int] = [:]
         for f in files { for o in f.outputs { if let m = o.details?.mode { modes[m.rawValue, default: 0] += 1 } } }
+        let shortened = files.flatMap(\.outputs).compactMap(\.details).filter { $0.tooLong != nil }.count
+        if shortened > 0, let limit = options.target.maxDurationMs {
+            terminal.note("\(shortened) animation\(shortened == 1 ? "" : "s") over \(options.target.displayName)'s \(Double(limit) / 1000) s limit: --too-long \(options.tooLong.rawValue) (see the warnings)")
+        }
         if !modes.isEmpty {
             terminal.note("chosen: " + modes.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
                 .map { "\($0.value) \($0.key)" }.joined(separator: ", ") + " (--report FILE.json or -v for each sticker)")

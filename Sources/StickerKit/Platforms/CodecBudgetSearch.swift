@@ -1,0 +1,219 @@
+import ImageCore
+import StickerEncoding
+import WebMEncoding
+import WebPEncoding
+
+/// The budget search for a codec with a quality knob (WebP, WebM): the best-looking file that
+/// fits `maxBytes`, through `StickerCodec` only.
+///
+/// Quality first: lossless when the codec has it and it fits; otherwise the highest quality level
+/// that fits, by bisection over `codec.qualityLevels` (sizes rise with the level on nearly every
+/// input, not strictly, so the best level seen to fit is kept). When even the lowest level does
+/// not fit, every other frame is dropped (its time given to the frame before) and the levels are
+/// searched again, down to `minFPS`. Resolution is never lowered. Deterministic: same frames,
+/// same bytes.
+///
+/// Cost: encodes are the whole cost (0.03–0.3 s per 512² frame), so the bisection runs on
+/// *probes*: a sample of `sampleWindows` windows of `windowLength` consecutive frames when the
+/// animation is longer than `realProbeFrames`, at faster settings for slow codecs (WebM), their
+/// size scaled to the whole. The chosen level is then encoded for real; when that misses the
+/// budget, the real/probe ratio calibrates the probes and the bisection runs again below it.
+///
+/// WebP's alpha plane is lossless at `alphaQuality` 100 and can outweigh the colour at any level
+/// (the 30-frame balls APNG at 512 px: 825 KB at level 0 with lossless alpha, 226 KB with alpha
+/// quality 50), so a lossy level also caps the alpha quality (`alphaQuality(forLevel:)`).
+struct CodecBudgetSearch {
+    let codec: StickerCodec
+    let maxBytes: Int
+    let minFPS: Double
+    let clock: StageClock
+
+    /// What the search settled on: the file and the frames it holds.
+    struct Found {
+        var sticker: EncodedSticker
+        var frames: [Frame]
+    }
+
+    /// Animations of at most this many frames are probed whole.
+    static let realProbeFrames = 12
+    /// Sampled probes: this many windows of `windowLength` consecutive frames, spread evenly.
+    static let sampleWindows = 3
+    static let windowLength = 4
+    /// Probes aim this far under the budget once a real encode has missed it.
+    static let margin = 0.97
+    /// Levels between probes at which the bisection stops (a level or two changes little).
+    static let levelResolution = 2
+    /// A real file smaller than this share of the budget sends the search higher.
+    static let underuse = 0.9
+    /// Real encodes after the first that may be spent correcting a missed prediction.
+    static let corrections = 3
+
+    func run(_ frames: [Frame], loopCount: Int, animated: Bool) -> Result<Found, StickerError> {
+        var kept = frames
+        var fewest: (bytes: Int, level: Int, frames: Int) = (Int.max, 0, frames.count)
+        func overBudget() -> StickerError {
+            .codecOverBudget(container: codec.container(still: !animated), smallest: fewest.bytes, budget: maxBytes,
+                             level: fewest.level, keptFrames: fewest.frames, frames: frames.count)
+        }
+        while true {
+            let stickerFrames = StickerFrames(pixels: .rgba(kept.map(\.image)), delays: kept.map(\.delay),
+                                              loopCount: loopCount, animated: animated)
+            switch search(stickerFrames) {
+            case .found(let sticker):
+                return .success(Found(sticker: sticker, frames: kept))
+            case .overBudget(let smallest, let level):
+                if smallest < fewest.bytes { fewest = (smallest, level, kept.count) }
+            case .failed:
+                return .failure(overBudget())
+            }
+            // Drop every other frame, if the frame rate stays at or above minFPS.
+            let fpsNow = Timeline.fps(frames: kept.count, milliseconds: Timeline.times(kept).last ?? 0)
+            guard kept.count > 1, fpsNow / 2 >= minFPS else { return .failure(overBudget()) }
+            kept = Timeline.thin(kept, maxFPS: fpsNow / 2)
+        }
+    }
+
+    private enum Outcome {
+        case found(EncodedSticker)
+        case overBudget(smallest: Int, level: Int)
+        case failed
+    }
+
+    /// The codec's settings at a lossy `level` (WebP: the alpha quality capped by the level).
+    func codec(forLevel level: Int, probing: Bool) -> StickerCodec {
+        switch codec {
+        case .webp(var o):
+            o.alphaQuality = min(o.alphaQuality, Self.alphaQuality(forLevel: level))
+            if probing { o.method = min(o.method, Self.probeMethod) }
+            return .webp(o)
+        case .webm(var o):
+            if probing {
+                o.speed = 8
+                o.twoPass = false
+                o.lookahead = 0
+            }
+            return .webm(o)
+        case .png:
+            return codec
+        }
+    }
+
+    /// libwebp's method for sampled probes: several times faster than method 4; sizes differ by a few
+    /// per cent, which the calibration against the real encode absorbs.
+    static let probeMethod = 0
+
+    /// WebP's alpha quality at a lossy level: lossless alpha (100) down to level 60, then falling
+    /// with the level (to 0 at level 0), so the alpha plane gives up precision only when the
+    /// colour already has.
+    static func alphaQuality(forLevel level: Int) -> Int { min(100, level * 100 / 60) }
+
+    private func encode(_ frames: StickerFrames, _ quality: EncodeQuality, with codec: StickerCodec) -> EncodedSticker? {
+        clock.measure(\.encode) { try? codec.encode(frames, quality: quality) }
+    }
+
+    private func search(_ frames: StickerFrames) -> Outcome {
+        if codec.hasLossless, worthLossless(frames), let e = encode(frames, .lossless, with: codec), e.bytes.count <= maxBytes {
+            return .found(e)
+        }
+        guard let levels = codec.qualityLevels else { return .failed }
+        let sample = Self.sample(frames)
+        let scaleUp = sample.map { Double(frames.frameCount) / Double($0.frameCount) } ?? 1
+        let probesAreReal = sample == nil && !isSlow
+        func probing(_ level: Int) -> StickerCodec { codec(forLevel: level, probing: !probesAreReal) }
+        var probes: [Int: Int] = [:]
+        var reals: [Int: EncodedSticker] = [:]
+        func probe(_ level: Int) -> Double? {
+            if let p = probes[level] { return Double(p) * scaleUp }
+            guard let e = encode(sample ?? frames, .level(level), with: probing(level)) else { return nil }
+            probes[level] = e.bytes.count
+            if probesAreReal { reals[level] = e }
+            return Double(e.bytes.count) * scaleUp
+        }
+        func real(_ level: Int) -> EncodedSticker? {
+            if let r = reals[level] { return r }
+            guard let e = encode(frames, .level(level), with: codec(forLevel: level, probing: false)) else { return nil }
+            reals[level] = e
+            return e
+        }
+        /// The highest level in `range` whose probe, times `calibration`, is within `budget`; nil
+        /// when not even the lowest is (or an encode failed: `failed` set).
+        var failed = false
+        func bisect(_ range: ClosedRange<Int>, calibration: Double, budget: Double) -> Int? {
+            func fits(_ l: Int) -> Bool {
+                guard let p = probe(l) else { failed = true; return false }
+                return p * calibration <= budget
+            }
+            if fits(range.upperBound) { return range.upperBound }
+            guard !failed, range.lowerBound < range.upperBound, fits(range.lowerBound) else { return nil }
+            var lo = range.lowerBound, hi = range.upperBound   // lo fits, hi does not
+            while hi - lo > Self.levelResolution, !failed {
+                let mid = (lo + hi) / 2
+                if fits(mid) { lo = mid } else { hi = mid }
+            }
+            return failed ? nil : lo
+        }
+
+        var calibration = 1.0
+        var budget = Double(maxBytes)
+        var range = levels
+        var smallest: (bytes: Int, level: Int)? = nil
+        var best: EncodedSticker? = nil
+        for _ in 0...Self.corrections {
+            guard let level = bisect(range, calibration: calibration, budget: budget) else {
+                if failed { return .failed }
+                break
+            }
+            guard let e = real(level) else { return .failed }
+            guard let p = probe(level) else { return .failed }
+            calibration = Double(e.bytes.count) / p
+            budget = Double(maxBytes) * Self.margin
+            if e.bytes.count <= maxBytes {
+                best = e
+                // A real file well under the budget: the probes were pessimistic; look higher.
+                guard e.bytes.count < Int(Double(maxBytes) * Self.underuse), level < range.upperBound else { break }
+                range = (level + 1)...range.upperBound
+            } else {
+                if smallest == nil || e.bytes.count < smallest!.bytes { smallest = (e.bytes.count, level) }
+                if let b = best { return .found(b) }
+                guard level > range.lowerBound else { break }
+                range = range.lowerBound...(level - 1)
+            }
+        }
+        if let b = best { return .found(b) }
+        // Nothing fitted: the lowest level, for real, says by how much.
+        guard let e = real(levels.lowerBound) else { return .failed }
+        if e.bytes.count <= maxBytes { return .found(e) }
+        if let s = smallest, s.bytes < e.bytes.count { return .overBudget(smallest: s.bytes, level: s.level) }
+        return .overBudget(smallest: e.bytes.count, level: levels.lowerBound)
+    }
+
+    /// Whether probes run at faster settings even when whole (WebM: 0.2–0.35 s per 512² frame).
+    private var isSlow: Bool {
+        if case .webm = codec { return true }
+        return false
+    }
+
+    /// `sampleWindows` windows of `windowLength` consecutive frames spread over `frames`, as one
+    /// short animation; nil when the animation is short enough to probe whole.
+    static func sample(_ frames: StickerFrames) -> StickerFrames? {
+        let n = frames.frameCount
+        guard n > realProbeFrames, case .rgba(let images) = frames.pixels else { return nil }
+        var picked: [Int] = []
+        for w in 0..<sampleWindows {
+            let start = w * (n - windowLength) / max(1, sampleWindows - 1)
+            for i in start..<min(n, start + windowLength) where picked.last.map({ i > $0 }) ?? true { picked.append(i) }
+        }
+        return StickerFrames(pixels: .rgba(picked.map { images[$0] }), delays: picked.map { frames.delays[$0] },
+                             loopCount: frames.loopCount, animated: frames.animated)
+    }
+
+    /// Whether a lossless encode may fit: always for a still; for an animation only when the first
+    /// frame alone, lossless, times a quarter of the frame count is within the budget (a lossless
+    /// video-like animation takes many times the budget and seconds to encode).
+    private func worthLossless(_ frames: StickerFrames) -> Bool {
+        if frames.isStill { return true }
+        let first = StickerFrames(pixels: .rgba([frames.rgbaFrames[0]]), delays: [frames.delays[0]], animated: false)
+        guard let one = encode(first, .lossless, with: codec) else { return false }
+        return one.bytes.count * max(1, frames.frameCount / 4) <= maxBytes
+    }
+}

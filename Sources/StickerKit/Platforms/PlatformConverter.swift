@@ -1,0 +1,163 @@
+import Foundation
+import ImageCore
+import ImageDecoding
+import ImageQuantize
+import ImageResize
+import StickerEncoding
+
+/// The pipeline for a platform other than Messages (`ConversionOptions.target`): decode → fit
+/// into the platform's square → retime to its duration and frame-rate limits (`TooLongPolicy`)
+/// → the budget search for its codec → one sticker. Touches no files.
+///
+/// PNG/APNG platforms (Signal, Discord, Telegram stills) go through Messages' own budget search
+/// (`BudgetSearch`) at the platform's side and byte cap; codecs with a quality knob (WebP, WebM)
+/// through `CodecBudgetSearch`.
+enum PlatformConverter {
+    /// The one sticker of `data` for `options.target`, under the key `options.sizes.first`
+    /// (`.regular` when none): the caller's batch names outputs by it.
+    static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
+        let clock = StageClock()
+        let decoded = try clock.measure(\.decode) {
+            try ImageDecoder.decode(data, options: DecodeOptions(limits: options.limits, lenient: options.lenient))
+        }
+        let animated = decoded.animation.isAnimated || decoded.format == .apng
+        let a = decoded.animation
+        let result = try convert(a, animated: animated, options: options, clock: clock)
+        return ConversionResult(format: decoded.format, width: a.width, height: a.height, frames: a.frames.count,
+                                warnings: decoded.warnings, outputs: [(options.sizes.first ?? .regular, result)],
+                                timings: clock.timings)
+    }
+
+    static func convert(_ source: Animation, animated: Bool, options: ConversionOptions,
+                        clock: StageClock) throws -> Result<StickerOutput, StickerError> {
+        let target = options.target
+        let side = target.side ?? StickerSize.regular.pixels
+        let fitted = clock.measure(\.resize) {
+            Resizer.fit(source, options: FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset,
+                                                    linear: options.linear))
+        }
+        var frames = Timeline.displayed(fitted.animation.frames)
+        var warnings = fitted.warnings
+        var tooLong: TooLongPolicy? = nil
+        let inputMs = Timeline.times(frames).last ?? 0
+        if animated {
+            if let limit = target.maxDurationMs, inputMs > limit {
+                switch options.tooLong {
+                case .fail:
+                    return .failure(.tooLong(durationMs: inputMs, limitMs: limit, platform: target.displayName))
+                case .speedup:
+                    frames = Timeline.speedUp(frames, toMilliseconds: limit)
+                    warnings.append(String(format: "%.2f s is over %@'s %.1f s limit: played %.2f× as fast (--too-long speedup)",
+                                           Double(inputMs) / 1000, target.displayName as NSString, Double(limit) / 1000,
+                                           Double(inputMs) / Double(limit)))
+                case .trim:
+                    frames = Timeline.trim(frames, toMilliseconds: limit)
+                    warnings.append(String(format: "%.2f s is over %@'s %.1f s limit: cut to its first %.1f s (--too-long trim)",
+                                           Double(inputMs) / 1000, target.displayName as NSString, Double(limit) / 1000,
+                                           Double(limit) / 1000))
+                }
+                tooLong = options.tooLong
+            }
+            // Frames shown for 10 ms or less would be shown for 100 ms (`Delay.displayed`): never
+            // write one, whatever the platform's own limit.
+            let fpsLimit = min(target.maxFPS ?? Self.fastestFPS, Self.fastestFPS)
+            let before = frames.count
+            frames = Timeline.thin(frames, maxFPS: fpsLimit)
+            if frames.count < before, target.maxFPS != nil {
+                warnings.append(String(format: "%d of %d frames kept for %@'s %.0f fps limit", frames.count, before,
+                                       target.displayName as NSString, fpsLimit))
+            }
+        }
+        let animation = Animation(width: fitted.animation.width, height: fitted.animation.height, frames: frames,
+                                  loopCount: fitted.animation.loopCount)
+        var options = options
+        options.maxBytes = min(options.maxBytes, target.maxBytes(animated: animated))
+        let codec = target.codec(animated: animated)
+        var result: Result<StickerOutput, StickerError>
+        if case .png = codec {
+            // Messages' own searches: the frames are already in memory here (a platform run
+            // decodes the whole file), so the store holds them all.
+            let builder = StickerBuilder(size: .regular, side: animation.width, fitWarnings: [], loopCount: animation.loopCount)
+            if animated {
+                result = try AnimationBudget.encode(FittedFrames(animation.frames), loopCount: animation.loopCount, options: options,
+                                                    memory: MemoryPlan(options: options).search(side: animation.width),
+                                                    builder: builder, clock: clock)
+            } else {
+                result = BudgetSearch.encodeStill(animation.frames[0].image, options: options, builder: builder, clock: clock)
+            }
+        } else {
+            result = encode(animation, animated: animated, codec: codec, options: options, clock: clock)
+        }
+        if case .success(var output) = result {
+            output.report.platform = target.name
+            output.report.container = codec.container(still: !animated)
+            output.report.framesInput = source.frames.count
+            output.report.warnings = warnings + output.report.warnings
+            var empty = NearlyEmptySticker()
+            for frame in animation.frames { frame.image.pixels.withUnsafeBytes { empty.add($0) } }
+            if let warning = empty.warning { output.report.warnings.append(warning) }
+            if tooLong != nil {
+                output.report.tooLong = tooLong
+                output.report.durationInputMs = Double(inputMs)
+            }
+            result = .success(output)
+        }
+        return result
+    }
+
+    /// The highest frame rate written when a platform names none: frames of 11 ms and more are
+    /// shown as long as they say.
+    static let fastestFPS = 90.0
+
+    /// `CodecBudgetSearch` over `animation`, with the chosen file's quality measured against the
+    /// fitted frames (decoded again where ImageDecoding reads the container).
+    private static func encode(_ animation: Animation, animated: Bool, codec: StickerCodec, options: ConversionOptions,
+                               clock: StageClock) -> Result<StickerOutput, StickerError> {
+        let search = CodecBudgetSearch(codec: codec, maxBytes: options.maxBytes, minFPS: options.minFPS, clock: clock)
+        switch search.run(animation.frames, loopCount: animation.loopCount, animated: animated) {
+        case .failure(let e):
+            return .failure(e)
+        case .success(let found):
+            let sticker = found.sticker
+            let level: Int?
+            if case .level(let l) = sticker.quality { level = l } else { level = nil }
+            let metrics = clock.measure(\.other) { measure(sticker, against: found.frames) }
+            let kept = found.frames.count
+            let ms = Timeline.times(found.frames).last ?? 0
+            var report = OutputReport(
+                size: animation.width, bytes: sticker.bytes.count, mode: level == nil ? .truecolor : .lossy, colors: nil,
+                dithering: nil, effort: options.effort, frames: kept, framesInput: animation.frames.count,
+                fps: animated ? Timeline.fps(frames: kept, milliseconds: ms) : nil,
+                durationMs: animated ? Double(ms) : nil, quality: metrics?.quality ?? (level == nil ? 100 : 0),
+                ssim: level == nil ? 1 : metrics?.ssim, psnr: level == nil ? 99 : metrics?.psnr, warnings: [])
+            report.level = level
+            if level != nil, let q = metrics?.quality, q < options.quality.lowerBound {
+                return .failure(.belowMinimumQuality(quality: q, minimum: options.quality.lowerBound, colors: nil,
+                                                     budget: options.maxBytes))
+            }
+            return .success(StickerOutput(size: .regular, bytes: sticker.bytes, report: report))
+        }
+    }
+
+    /// SSIM, PSNR and quality (0…100) of `sticker` against the frames it was made from, over up
+    /// to `measuredFrames` frames spread over the animation; nil where ImageDecoding cannot read
+    /// the container (WebM) or the frame counts differ.
+    private static func measure(_ sticker: EncodedSticker, against frames: [Frame]) -> (ssim: Double, psnr: Double, quality: Int)? {
+        guard sticker.container != .webm, let decoded = try? ImageDecoder.decode(sticker.bytes),
+              decoded.animation.frames.count == frames.count else { return nil }
+        let n = frames.count
+        let picks = Array(Set((0..<min(n, measuredFrames)).map { $0 * n / min(n, measuredFrames) })).sorted()
+        var ssim = 0.0, psnr = 0.0, quality = 0
+        for i in picks {
+            let m = QualityMetrics.compare(frames[i].image, decoded.animation.frames[i].image)
+            ssim += m.ssim
+            psnr += m.psnr
+            quality += Posterizer.measure(decoded.animation.frames[i].image, against: frames[i].image).quality
+        }
+        let k = Double(picks.count)
+        return (ssim / k, psnr / k, Int((Double(quality) / k).rounded()))
+    }
+
+    /// Frames a quality measurement looks at, at most.
+    static let measuredFrames = 4
+}

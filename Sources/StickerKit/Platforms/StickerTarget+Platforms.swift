@@ -1,0 +1,38 @@
+import PNGEncoding
+import StickerEncoding
+import WebMEncoding
+import WebPEncoding
+
+extension StickerTarget {
+    /// Messages: PNG/APNG at 300, 408 or 618 px (`StickerSize`), 500,000 bytes
+    /// (`ByteBudget.messages`), no duration limit. Converted by the pipeline as it always was.
+    public static let imessage = StickerTarget(
+        name: "imessage", displayName: "iMessage", side: nil, stillCodec: .png(.default), animationCodec: .png(.default),
+        stillBytes: ByteBudget.messages, animationBytes: ByteBudget.messages, maxDurationMs: nil, maxFPS: nil)
+
+    /// Signal: PNG or APNG (WebP also accepted; PNG keeps every pixel exact), 512×512, 300 KB,
+    /// animations at most 3 s.
+    public static let signal = StickerTarget(
+        name: "signal", displayName: "Signal", side: 512, stillCodec: .png(.default), animationCodec: .png(.default),
+        stillBytes: 300_000, animationBytes: 300_000, maxDurationMs: 3_000, maxFPS: 30)
+
+    /// WhatsApp: WebP, 512×512, stills 100 KB, animations 500 KB and at most 10 s; the pack
+    /// needs a 96×96 PNG tray icon of at most 50 KB.
+    public static let whatsapp = StickerTarget(
+        name: "whatsapp", displayName: "WhatsApp", side: 512, stillCodec: .webp(WebPOptions()),
+        animationCodec: .webp(WebPOptions()), stillBytes: 100_000, animationBytes: 500_000, maxDurationMs: 10_000,
+        maxFPS: 30, packIcon: PackIcon(side: 96, maxBytes: 50_000, fileName: "tray.png", role: "tray icon"))
+
+    /// Telegram: stills PNG (or WebP) with one side 512 (here both: a 512 square), 512 KB; video
+    /// stickers VP9 WebM with alpha, 256 KB, at most 3 s and 30 fps; a 100×100 pack thumbnail
+    /// (PNG, at most 128 KB).
+    public static let telegram = StickerTarget(
+        name: "telegram", displayName: "Telegram", side: 512, stillCodec: .png(.default), animationCodec: .webm(WebMOptions()),
+        stillBytes: 512_000, animationBytes: 256_000, maxDurationMs: 3_000, maxFPS: 30,
+        packIcon: PackIcon(side: 100, maxBytes: 128_000, fileName: "thumbnail.png", role: "pack thumbnail"))
+
+    /// Discord: PNG or APNG, 320×320, 512 KB.
+    public static let discord = StickerTarget(
+        name: "discord", displayName: "Discord", side: 320, stillCodec: .png(.default), animationCodec: .png(.default),
+        stillBytes: 512_000, animationBytes: 512_000, maxDurationMs: nil, maxFPS: nil)
+}

@@ -1,0 +1,54 @@
+import StickerEncoding
+
+/// One platform's sticker rules, as data: what `resize --platform`, `check --platform`, output
+/// naming and the README's platform table all read. A new platform is one new value (see
+/// `StickerTarget+Platforms.swift`) plus its entry in `all`.
+///
+/// Every figure is a platform's published limit (the README's platform table cites the source of
+/// each); where a platform publishes none, the field is nil and nothing is checked.
+public struct StickerTarget: Sendable, Hashable {
+    /// The name on the command line and in reports (`signal`, `whatsapp`, …).
+    public var name: String
+    /// The app, for people ("Signal", "WhatsApp").
+    public var displayName: String
+    /// Side of the square canvas in pixels: every sticker is exactly this wide and high, the
+    /// artwork fitted inside it (iMessage: `nil`, its sizes are `StickerSize`).
+    public var side: Int?
+    /// The codec for stills and for animations (data: the budget search turns its quality knob).
+    package var stillCodec: StickerCodec
+    package var animationCodec: StickerCodec
+    /// Largest file, in bytes, for a still and for an animation.
+    public var stillBytes: Int
+    public var animationBytes: Int
+    /// Longest loop of an animation, in milliseconds; nil: no limit.
+    public var maxDurationMs: Int?
+    /// Highest frame rate of an animation (frames shown per second, over any frame); nil: no limit.
+    public var maxFPS: Double?
+    /// The picture the pack is shown by (`icons --platform`), when the platform asks for one.
+    public var packIcon: PackIcon? = nil
+
+    /// The container a still (`animated == false`) or an animation is written as.
+    public func container(animated: Bool) -> StickerContainer {
+        animated ? animationCodec.container(still: false) : stillCodec.container(still: true)
+    }
+
+    /// Every container this platform takes, stills and animations.
+    public var containers: Set<StickerContainer> { [container(animated: false), container(animated: true)] }
+
+    /// The byte cap for a still or an animation.
+    public func maxBytes(animated: Bool) -> Int { animated ? animationBytes : stillBytes }
+
+    /// The codec for a still or an animation.
+    package func codec(animated: Bool) -> StickerCodec { animated ? animationCodec : stillCodec }
+
+    /// Whether this is Messages (today's pipeline: `StickerSize`s, `ConversionOptions.maxBytes`).
+    public var isMessages: Bool { self == .imessage }
+
+    /// Every platform, in the order help texts list them. The one registration point.
+    public static let all: [StickerTarget] = [.imessage, .signal, .whatsapp, .telegram, .discord]
+
+    /// The platform called `name` (case-insensitive), or nil.
+    public static func named(_ name: String) -> StickerTarget? {
+        all.first { $0.name == name.lowercased() }
+    }
+}

@@ -1,0 +1,74 @@
+import ImageCore
+
+/// Retiming an animation's frames to a platform's limits, on a millisecond grid (the precision
+/// of WebP and WebM; APNG keeps it exactly). Pure functions over `Frame`s.
+enum Timeline {
+    /// The start of each frame and the end of the last, in whole milliseconds, from the delays as
+    /// they are (take `displayed` first: retimed frames may be shorter than 10 ms on their way).
+    static func times(_ frames: [Frame]) -> [Int] {
+        Delay.millisecondTimeline(frames.map(\.delay))
+    }
+
+    /// `frames` with the delays players show (`Delay.displayed`: 10 ms or less is 100 ms), so
+    /// that retiming starts from what is seen.
+    static func displayed(_ frames: [Frame]) -> [Frame] {
+        frames.map { Frame(image: $0.image, delay: $0.delay.displayed) }
+    }
+
+    /// `frames` played `durationMs / total` times as fast, so one loop lasts `durationMs` (frame
+    /// starts scaled and rounded down, so the total is exact and no frame moves later).
+    static func speedUp(_ frames: [Frame], toMilliseconds durationMs: Int) -> [Frame] {
+        let t = times(frames)
+        guard let total = t.last, total > durationMs else { return frames }
+        let scaled = t.map { $0 * durationMs / total }
+        return retimed(frames, starts: scaled)
+    }
+
+    /// The frames that start before `durationMs`, the last cut to end there.
+    static func trim(_ frames: [Frame], toMilliseconds durationMs: Int) -> [Frame] {
+        let t = times(frames)
+        guard let total = t.last, total > durationMs else { return frames }
+        let kept = max(1, t.dropLast().filter { $0 < durationMs }.count)
+        var starts = Array(t.prefix(kept))
+        starts.append(durationMs)
+        return retimed(Array(frames.prefix(kept)), starts: starts)
+    }
+
+    /// Frames dropped so that no kept frame is shown for less than `1 / maxFPS` s: each frame
+    /// starts where it did, a dropped frame's time goes to the kept frame before it, the total is
+    /// unchanged. The first frame is always kept; only when it is the one frame left can a kept
+    /// frame be shorter than the gap.
+    static func thin(_ frames: [Frame], maxFPS: Double) -> [Frame] {
+        guard frames.count > 1, maxFPS > 0 else { return frames }
+        let t = times(frames)
+        let gap = 1000 / maxFPS
+        var keep = [0]
+        for i in 1..<frames.count where Double(t[i] - t[keep.last!]) >= gap - 0.5 {
+            keep.append(i)
+        }
+        // The last kept frame lasts until the loop ends: when that is shorter than the gap, its
+        // time goes to the frame before it.
+        while keep.count > 1, Double(t[frames.count] - t[keep.last!]) < gap - 0.5 { keep.removeLast() }
+        if keep.count == frames.count { return frames }
+        var starts = keep.map { t[$0] }
+        starts.append(t.last!)
+        return retimed(keep.map { frames[$0] }, starts: starts)
+    }
+
+    /// The frames with delays `starts[i+1] - starts[i]` ms; frames given no time merge into the
+    /// one before them.
+    private static func retimed(_ frames: [Frame], starts: [Int]) -> [Frame] {
+        var out: [Frame] = []
+        for (i, f) in frames.enumerated() {
+            let ms = starts[i + 1] - starts[i]
+            if ms <= 0, !out.isEmpty { continue }
+            out.append(Frame(image: f.image, delay: Delay(milliseconds: max(ms, 1))))
+        }
+        return out
+    }
+
+    /// Frames per second of a loop of `frameCount` frames lasting `milliseconds`.
+    static func fps(frames frameCount: Int, milliseconds: Int) -> Double {
+        milliseconds > 0 ? Double(frameCount) * 1000 / Double(milliseconds) : 0
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ImageDecoding
+import StickerKit
+
+/// Validates sticker files against a platform's rules (`StickerTarget`, the same values
+/// `resize --platform` converts by): container for its kind, the square canvas, the byte cap of
+/// its kind, and for animations the duration and frame-rate limits. Structure only: every fact
+/// comes from `ImageOutline` or `WebMOutline`, no pixel is decoded.
+public enum PlatformChecker {
+    /// Checks one file's bytes for `target`. `path` only names the file in the report.
+    public static func check(_ bytes: [UInt8], path: String, target: StickerTarget) -> StickerCheckReport {
+        var findings: [StickerFinding] = []
+        let facts: StickerFacts
+        let container: StickerContainer?
+        var shortestDelayMs: Double? = nil
+        do {
+            if WebMOutline.isEBML(bytes) {
+                guard let w = try WebMOutline.read(bytes) else { throw ImageError(nil, WebMOutlineError.notWebM(docType: nil)) }
+                container = .webm
+                let times = w.frameTimesMs
+                let end = w.durationMs ?? times.last.map { $0 + (times.count > 1 ? (times.last! - times.first!) / Double(times.count - 1) : 0) }
+                var f = StickerFacts(format: "WebM", width: w.width, height: w.height, frames: w.frameCount,
+                                     durationMs: end, loopCount: nil, mayHaveAlpha: w.alphaMode)
+                if let d = end, d > 0 { f.fps = Double(w.frameCount) * 1000 / d }
+                facts = f
+                let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+                shortestDelayMs = gaps.min()
+                if w.codecID != "V_VP9" {
+                    findings.append(.init(.error, .format, "video codec \(w.codecID); \(target.displayName) takes VP9"))
+                }
+                if !w.alphaMode {
+                    findings.append(.init(.warning, .opaque, "no alpha stream (AlphaMode): the video shows as a rectangle"))
+                }
+            } else {
+                guard let o = try ImageOutline.inspect(bytes) else {
+                    throw ImageError(nil, WebMOutlineError.notWebM(docType: nil))
+                }
+                let animated = o.frameCount > 1 || o.format == .apng
+                switch o.format {
+                case .png: container = .png
+                case .apng: container = .apng
+                case .webp: container = .webp
+                default: container = nil
+                }
+                var f = StickerFacts(format: o.format.displayName, width: o.width, height: o.height, frames: o.frameCount,
+                                     loopCount: animated ? o.loopCount : nil, mayHaveAlpha: o.mayHaveAlpha)
+                let delays = o.storedDelays.map(\.displayed.seconds)
+                if animated && !delays.isEmpty {
+                    let total = delays.reduce(0, +)
+                    f.durationMs = total * 1000
+                    if total > 0 { f.fps = Double(o.frameCount) / total }
+                    if let longest = delays.max(), longest > 0 { f.lowestFPS = 1 / longest }
+                    shortestDelayMs = delays.min().map { $0 * 1000 }
+                }
+                facts = f
+            }
+        } catch {
+            findings.append(.init(.error, .unreadable, "\(error)"))
+            return StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
+                                      findings: findings)
+        }
+
+        let animated = container == .apng || container == .webm || facts.frames > 1
+        let expected = target.container(animated: animated)
+        if let c = container, c != expected {
+            findings.append(.init(.error, .format, "\(c.rawValue) \(animated ? "animation" : "still"); \(target.displayName) takes \(expected.rawValue) for \(animated ? "animations" : "stills")"))
+        } else if container == nil {
+            findings.append(.init(.error, .format, "\(facts.format ?? "unknown format"); \(target.displayName) takes \(expected.rawValue)"))
+        }
+        if let side = target.side, let w = facts.width, let h = facts.height, w != side || h != side {
+            findings.append(.init(.error, .size, "\(w)×\(h) px; \(target.displayName) stickers are \(side)×\(side)"))
+        }
+        let cap = target.maxBytes(animated: animated)
+        if bytes.count > cap {
+            findings.append(.init(.error, .budget, "\(StickerChecker.grouped(bytes.count)) bytes, over \(target.displayName)'s \(StickerChecker.grouped(cap)) for \(animated ? "animations" : "stills")"))
+        }
+        if animated, let limit = target.maxDurationMs, let d = facts.durationMs, d > Double(limit) + 0.5 {
+            findings.append(.init(.error, .animation, String(format: "lasts %.2f s, over ", d / 1000) + target.displayName
+                                  + String(format: "'s %.1f s", Double(limit) / 1000)))
+        }
+        if animated, let maxFPS = target.maxFPS, let shortest = shortestDelayMs, shortest > 0, shortest < 1000 / maxFPS - 1 {
+            findings.append(.init(.error, .frameRate, String(format: "a frame shown for %.0f ms (%.0f fps), over ", shortest, 1000 / shortest)
+                                  + target.displayName + String(format: "'s %.0f fps", maxFPS)))
+        }
+        if let d = facts.durationMs, animated {
+            findings.append(.init(.info, .animation, String(format: "%d frames, %.2f s", facts.frames, d / 1000)))
+        }
+        return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
+    }
+}

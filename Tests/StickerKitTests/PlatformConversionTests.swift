@@ -1,0 +1,151 @@
+import ImageDecoding
+import PNGEncoding
+import XCTest
+@testable import StickerKit
+
+/// `--platform` conversions: rules as data, retiming, the codec search and their reports.
+final class PlatformConversionTests: XCTestCase {
+    func options(_ target: StickerTarget, tooLong: TooLongPolicy = .speedup) -> ConversionOptions {
+        var o = ConversionOptions()
+        o.target = target
+        o.tooLong = tooLong
+        o.maxBytes = Int.max
+        return o
+    }
+
+    func frames(_ n: Int, ms: Int) -> [Frame] {
+        (0..<n).map { i in Frame(image: Image(width: 2, height: 2, pixels: [UInt8(i), 0, 0, 255] + Array(repeating: 0, count: 12)), delay: Delay(milliseconds: ms)) }
+    }
+
+    func testRegistryNamesEveryPlatformOnce() {
+        let names = StickerTarget.all.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count)
+        XCTAssertEqual(StickerTarget.named("WhatsApp"), .whatsapp)
+        XCTAssertNil(StickerTarget.named("myspace"))
+        XCTAssertEqual(StickerTarget.whatsapp.container(animated: true), .webp)
+        XCTAssertEqual(StickerTarget.telegram.container(animated: false), .png)
+        XCTAssertEqual(StickerTarget.telegram.container(animated: true), .webm)
+        XCTAssertEqual(StickerTarget.signal.container(animated: true), .apng)
+    }
+
+    func testSpeedUpEndsExactlyAtTheLimitAndKeepsOrder() {
+        let f = Timeline.speedUp(frames(50, ms: 100), toMilliseconds: 3000)   // 5 s → 3 s
+        XCTAssertEqual(f.count, 50)
+        XCTAssertEqual(Timeline.times(f).last, 3000)
+        XCTAssertEqual(f.map { $0.image[0, 0].r }, (0..<50).map(UInt8.init))
+    }
+
+    func testTrimKeepsTheStartAtOriginalSpeed() {
+        let f = Timeline.trim(frames(50, ms: 100), toMilliseconds: 3000)
+        XCTAssertEqual(f.count, 30)
+        XCTAssertEqual(f.map(\.delay), Array(repeating: Delay(milliseconds: 100), count: 30))
+    }
+
+    func testThinKeepsDurationAndRespectsTheFrameRate() {
+        let f = Timeline.thin(frames(60, ms: 20), maxFPS: 30)   // 50 fps → every other frame
+        XCTAssertEqual(Timeline.times(f).last, 1200)
+        XCTAssertEqual(f.count, 30)
+        XCTAssertTrue(f.allSatisfy { $0.delay.milliseconds >= 1000.0 / 30 - 0.5 })
+    }
+
+    /// A 4 s, 40-frame moving square on a transparent 96 px canvas.
+    func movingSquare() -> Animation {
+        AnimationBudgetTests.animation(frames: 40, side: 96, delay: Delay(milliseconds: 100), loops: 0)
+    }
+
+    func testWhatsAppAnimationIsWebPWithinItsCapsAndSaysWhatWasChosen() throws {
+        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.whatsapp))
+            .outputs.first?.result.get())
+        let decoded = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(decoded.format, .webp)
+        XCTAssertEqual(decoded.animation.width, 512)
+        XCTAssertEqual(decoded.animation.height, 512)
+        XCTAssertLessThanOrEqual(r.bytes.count, StickerTarget.whatsapp.animationBytes)
+        XCTAssertEqual(r.report.container, .webp)
+        XCTAssertEqual(r.report.platform, "whatsapp")
+        XCTAssertNil(r.report.tooLong)   // 4 s is within WhatsApp's 10 s
+        XCTAssertEqual(r.report.durationMs, 4000)
+    }
+
+    func testSignalSpeedsUpALongAnimationAndSaysSo() throws {
+        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.signal))
+            .outputs.first?.result.get())
+        let decoded = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(decoded.format, .apng)
+        XCTAssertEqual(decoded.animation.width, 512)
+        XCTAssertLessThanOrEqual(decoded.animation.duration.milliseconds, 3000.5)
+        XCTAssertLessThanOrEqual(r.bytes.count, 300_000)
+        XCTAssertEqual(r.report.tooLong, .speedup)
+        XCTAssertEqual(r.report.durationInputMs, 4000)
+        XCTAssertTrue(r.report.warnings.contains { $0.contains("--too-long speedup") }, "\(r.report.warnings)")
+    }
+
+    /// Frames of 10 ms are shown for 100 ms: a speed-up starts from that, and thinning leaves no
+    /// frame short enough to be shown for 100 ms again (which would lengthen the file).
+    func testSpeedUpOfTooShortDelaysEndsWithinTheLimitAtThePlatformsRate() throws {
+        var a = movingSquare()
+        a.frames = a.frames.map { Frame(image: $0.image, delay: Delay(milliseconds: 10)) }   // shown: 4 s
+        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(a), options: options(.signal)).outputs.first?.result.get())
+        let decoded = try ImageDecoder.decode(r.bytes)
+        let shown = decoded.animation.frames.map(\.delay.displayed.milliseconds)
+        XCTAssertLessThanOrEqual(shown.reduce(0, +), 3000.5)
+        XCTAssertTrue(shown.allSatisfy { $0 >= 1000.0 / 30 - 1 }, "\(shown)")
+        XCTAssertEqual(r.report.durationInputMs, 4000)
+        let thinned = Timeline.thin(frames(7, ms: 20), maxFPS: 30)   // 140 ms: starts 0, 40, 80; the end 20 ms after 120
+        XCTAssertEqual(thinned.map(\.delay), [40, 40, 60].map { Delay(milliseconds: $0) })
+    }
+
+    func testTooLongFailRefusesWithTheFigures() throws {
+        let result = try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.signal, tooLong: .fail))
+        guard case .failure(let e) = result.outputs.first?.result else { return XCTFail("converted a 4 s animation for Signal") }
+        XCTAssertEqual(e, .tooLong(durationMs: 4000, limitMs: 3000, platform: "Signal"))
+    }
+
+    func testWhatsAppStillFitsItsSmallerCapAndIsDeterministic() throws {
+        let photo = BudgetSearchTests.photoLike(700, seed: 3)
+        let data = PNGEncoder.encode(photo, effort: .fast)
+        let a = try XCTUnwrap(try PlatformConverter.convert(data, options: options(.whatsapp)).outputs.first?.result.get())
+        let b = try XCTUnwrap(try PlatformConverter.convert(data, options: options(.whatsapp)).outputs.first?.result.get())
+        XCTAssertEqual(a.bytes, b.bytes)
+        XCTAssertLessThanOrEqual(a.bytes.count, 100_000)
+        XCTAssertEqual(try ImageDecoder.decode(a.bytes).format, .webp)
+        XCTAssertEqual(a.report.mode, .lossy)
+        XCTAssertNotNil(a.report.level)
+        XCTAssertGreaterThan(a.report.ssim ?? 0, 0.5)
+    }
+
+    func testMessagesStaysTheDefaultPipeline() throws {
+        let data = PNGEncoder.encode(BudgetSearchTests.photoLike(64, seed: 1), effort: .fast)
+        let r = try StickerConverter.convert(data, options: ConversionOptions())
+        let out = try XCTUnwrap(r.outputs.first?.result.get())
+        XCTAssertNil(out.report.platform)
+        XCTAssertNil(out.report.container)
+        XCTAssertEqual(out.report.size, 408)
+    }
+
+    func pngAnimation(_ a: Animation) throws -> [UInt8] {
+        try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay), loopCount: 0, effort: .fast)
+    }
+}
+
+final class PackIconTests: XCTestCase {
+    func testTrayIconIsA96PixelPNGWithinItsCapShowingTheWholeImage() throws {
+        let icon = try XCTUnwrap(StickerTarget.whatsapp.packIcon)
+        let wide = BudgetSearchTests.photoLike(300, seed: 5)
+        let bytes = try PackIconRenderer.render(wide, icon: icon).get()
+        XCTAssertLessThanOrEqual(bytes.count, 50_000)
+        let decoded = try ImageDecoder.decode(bytes)
+        XCTAssertEqual(decoded.format, .png)
+        XCTAssertEqual(decoded.animation.width, 96)
+        XCTAssertEqual(decoded.animation.height, 96)
+        XCTAssertEqual(StickerTarget.telegram.packIcon?.side, 100)
+        XCTAssertNil(StickerTarget.signal.packIcon)
+    }
+
+    func testAnIconOverItsCapIsQuantizedToFit() throws {
+        var icon = try XCTUnwrap(StickerTarget.whatsapp.packIcon)
+        icon.maxBytes = 8_000
+        let bytes = try PackIconRenderer.render(BudgetSearchTests.photoLike(300, seed: 9), icon: icon).get()
+        XCTAssertLessThanOrEqual(bytes.count, 8_000)
+    }
+}

@@ -1,0 +1,78 @@
+import XCTest
+import ImageDecoding
+import PNGEncoding
+import StickerKit
+@testable import StickerPackaging
+
+/// `check --platform`: the rules `resize --platform` converts by, read back from the files.
+final class PlatformCheckTests: XCTestCase {
+    /// `n` frames of a square moving over a transparent 64 px canvas, `ms` each, as an APNG.
+    func movingSquare(frames n: Int, ms: Int) throws -> [UInt8] {
+        var images: [Image] = []
+        for f in 0..<n {
+            var img = Image(width: 64, height: 64)
+            let left = f % 40
+            for y in 20..<40 { for x in left..<(left + 20) { img[x, y] = RGBA(200, UInt8(f * 5 % 256), 40, 255) } }
+            images.append(img)
+        }
+        return try PNGEncoder.encodeAnimation(frames: images, delays: Array(repeating: Delay(milliseconds: ms), count: n),
+                                              loopCount: 0, effort: .fast)
+    }
+
+    func converted(_ data: [UInt8], for target: StickerTarget) throws -> [UInt8] {
+        var o = ConversionOptions()
+        o.target = target
+        o.maxBytes = Int.max
+        return try XCTUnwrap(try StickerConverter.convert(data, options: o).outputs.first?.result.get()).bytes
+    }
+
+    func errors(_ r: StickerCheckReport) -> [StickerFinding.Code] { r.findings.filter { $0.severity == .error }.map(\.code) }
+
+    func testConvertedStickersPassTheirPlatformsRules() throws {
+        let anim = try movingSquare(frames: 8, ms: 100)
+        for target in [StickerTarget.signal, .whatsapp, .discord] {
+            let r = PlatformChecker.check(try converted(anim, for: target), path: "a", target: target)
+            XCTAssertEqual(errors(r), [], "\(target.name): \(r.findings)")
+            XCTAssertEqual(r.facts.width, target.side)
+            XCTAssertEqual(r.facts.frames, 8)
+        }
+    }
+
+    func testTelegramVideoIsAWebMWithAlphaThatPasses() throws {
+        let webm = try converted(try movingSquare(frames: 4, ms: 100), for: .telegram)
+        let outline = try XCTUnwrap(try WebMOutline.read(webm))
+        XCTAssertEqual(outline.codecID, "V_VP9")
+        XCTAssertTrue(outline.alphaMode)
+        XCTAssertEqual(outline.width, 512)
+        XCTAssertEqual(outline.frameTimesMs, [0, 100, 200, 300])
+        let r = PlatformChecker.check(webm, path: "v.webm", target: .telegram)
+        XCTAssertEqual(errors(r), [], "\(r.findings)")
+        XCTAssertEqual(r.facts.format, "WebM")
+        // The same file is no Signal sticker.
+        XCTAssertEqual(errors(PlatformChecker.check(webm, path: "v.webm", target: .signal)), [.format])
+    }
+
+    func testWrongSizeContainerBytesAndDurationAreErrors() throws {
+        // A 4 s APNG of 64 px: wrong size for Signal, too long for its 3 s.
+        let r = PlatformChecker.check(try movingSquare(frames: 40, ms: 100), path: "a.png", target: .signal)
+        XCTAssertEqual(Set(errors(r)), [.size, .animation])
+        // A PNG still for WhatsApp: wrong container and size.
+        let still = PNGEncoder.encode(Image(width: 512, height: 512), effort: .fast)
+        XCTAssertEqual(Set(errors(PlatformChecker.check(still, path: "s.png", target: .whatsapp))), [.format])
+        // Over the cap: a 512 px PNG of noise takes about 1 MB, over Signal's 300 KB.
+        var noise = Image(width: 512, height: 512)
+        var x: UInt32 = 1
+        for i in 0..<noise.pixels.count { x = x &* 1_664_525 &+ 1_013_904_223; noise.pixels[i] = UInt8(truncatingIfNeeded: x >> 24) }
+        let big = PNGEncoder.encode(noise, effort: .fast)
+        XCTAssertGreaterThan(big.count, 300_000)
+        XCTAssertEqual(errors(PlatformChecker.check(big, path: "b.png", target: .signal)), [.budget])
+    }
+
+    func testBrokenWebMIsUnreadableNotACrash() throws {
+        let webm = try converted(try movingSquare(frames: 2, ms: 100), for: .telegram)
+        for cut in stride(from: 5, to: webm.count, by: max(1, webm.count / 40)) {
+            let r = PlatformChecker.check(Array(webm.prefix(cut)), path: "cut.webm", target: .telegram)
+            XCTAssertFalse(r.findings.isEmpty)
+        }
+    }
+}
