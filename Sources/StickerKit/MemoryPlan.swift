@@ -17,19 +17,11 @@ struct MemoryPlan {
         budget = available ?? options.limits.maxMemory
     }
 
-    /// The bytes the fitted frames of all sizes may hold together. The sizes share it: while
-    /// they are fitted together each store may take what the others leave (past the pool the
-    /// largest gives up); a size whose store gave up is kept again, alone, with what the sizes
-    /// not yet searched still hold.
-    var fittedPool: Int { Int(Double(budget) * fittedShare) }
-
-    /// The bytes one size's store keeps as they come, before it deflates: `uncompressedShare` of
-    /// the pool, split over the sizes fitted together in proportion to their pixels (so that all
-    /// of them together keep at most that share as it comes, and the rest of the pool goes to
-    /// deflated spans).
-    func uncompressed(side: Int, sizes: [StickerSize]) -> Int {
+    /// The share of the fitted frames of one size, split over the sizes converted together in
+    /// proportion to their pixels.
+    func fittedFrames(side: Int, sizes: [StickerSize]) -> Int {
         let total = sizes.reduce(0) { $0 + $1.pixels * $1.pixels }
-        return Int(Double(fittedPool) * uncompressedShare * Double(side * side) / Double(max(1, total)))
+        return Int(Double(budget) * fittedShare * Double(side * side) / Double(max(1, total)))
     }
 
     /// The budget search's shares for a sticker of `side` pixels.

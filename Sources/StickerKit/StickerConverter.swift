@@ -105,20 +105,14 @@ public enum StickerConverter {
                                              options: fitOptions(size, options), visibleBounds: bounds)
                     fitters.append(fitter)
                     empties.append(NearlyEmptySticker())
-                    fitted.append(FittedFrames(side: fitter.size, budget: memory.fittedPool, uncompressedShare: memory.uncompressedShare,
-                                               uncompressed: memory.uncompressed(side: size.pixels, sizes: sizes)))
+                    fitted.append(FittedFrames(side: fitter.size, budget: memory.fittedFrames(side: fitter.size, sizes: sizes),
+                                               uncompressedShare: memory.uncompressedShare))
                 }
             }
             for k in fitters.indices {
                 let (image, damage) = fitters[k].fit(frame)
                 image.pixels.withUnsafeBytes { empties[k].add($0) }
                 fitted[k].append(image, damage: fitted[k].count == 0 ? nil : damage, delay: frame.delay)
-            }
-            // The sizes share the pool: past it, the store holding most gives up.
-            var held = fitted.reduce(0) { $0 + $1.bytes }
-            while held > memory.fittedPool, let largest = fitted.max(by: { $0.bytes < $1.bytes }), largest.bytes > 0 {
-                held -= largest.bytes
-                largest.giveUp()
             }
         }
         let animated = facts.frameCount > 1 || facts.format == .apng
@@ -151,8 +145,6 @@ public enum StickerConverter {
                     i += 1
                 }
             }
-            // Searched alone, this size may have what the sizes not yet searched leave of the pool.
-            try frames.refill(budget: memory.fittedPool - fitted[(k + 1)...].reduce(0) { $0 + $1.bytes })
             outputs.append((size, withEmptyWarning(try AnimationBudget.encode(frames, loopCount: facts.loopCount, options: options,
                                                                               memory: memory.search(side: frames.width),
                                                                               builder: builder, clock: clock),

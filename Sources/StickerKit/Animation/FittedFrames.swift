@@ -14,27 +14,21 @@ final class FittedFrames: FrameSequence {
     /// Each frame's delay as shown.
     var delays: [Delay] = []
     /// Bytes the store may hold.
-    private(set) var budget: Int
-    private let uncompressedShare: Double
+    let budget: Int
     private var store: FrameStore?
-    /// Frames appended and bytes held when the store gave up (what a new store would need is
-    /// at least `bytes × count / frames`).
-    private var gaveUp: (frames: Int, bytes: Int)?
     /// Walks the frames again from the source, once the store gave up.
     private var replay: Walk?
     /// Output pixels that changed, over all frames after the first (the work a walk's consumers
     /// redo), for the search's cost estimates.
     private(set) var changedPixels = 0
 
-    /// Frames of `side × side`, kept within `budget` bytes: the first `uncompressed` bytes (by
-    /// default `uncompressedShare` of the budget) as they come, then deflated.
-    init(side: Int, budget: Int, uncompressedShare: Double = 0.5, uncompressed: Int? = nil) {
+    /// Frames of `side × side`, kept within `budget` bytes: the first `uncompressedShare` of it
+    /// as they come, then deflated.
+    init(side: Int, budget: Int, uncompressedShare: Double = 0.5) {
         width = side
         height = side
         self.budget = budget
-        self.uncompressedShare = uncompressedShare
-        store = FrameStore(width: side, height: side, bytesPerPixel: 4,
-                           uncompressed: uncompressed ?? Int(Double(budget) * uncompressedShare))
+        store = FrameStore(width: side, height: side, bytesPerPixel: 4, uncompressed: Int(Double(budget) * uncompressedShare))
     }
 
     /// Square frames already in memory (tests, and callers that hold frames of sticker size),
@@ -58,36 +52,7 @@ final class FittedFrames: FrameSequence {
         if let damage { changedPixels += damage.area }
         guard let store else { return }
         image.pixels.withUnsafeBytes { store.append($0, damage: damage) }
-        if store.bytes > budget { giveUp() }
-    }
-
-    /// Drops the store: the frames are made again on every walk (unless `refill` keeps them).
-    func giveUp() {
-        guard let store else { return }
-        gaveUp = (count, store.bytes)
-        self.store = nil
-    }
-
-    /// Once the store gave up, keeps the frames again in a store of `budget` bytes, from one
-    /// walk of the replay (the same frames with the same damage), when they may fit there: a
-    /// size searched alone can have the memory that all sizes shared while they were fitted
-    /// together. Frames that still do not fit are made again on every walk, as before.
-    func refill(budget: Int) throws {
-        guard store == nil, let replay, let gaveUp, gaveUp.frames > 0,
-              Double(gaveUp.bytes) * Double(count) / Double(gaveUp.frames) < Double(budget) else { return }
-        let s = FrameStore(width: width, height: height, bytesPerPixel: bytesPerPixel,
-                           uncompressed: Int(Double(budget) * uncompressedShare))
-        do {
-            try replay { _, samples, damage in
-                s.append(samples, damage: damage)
-                if s.bytes > budget { throw WalkDone() }
-            }
-        } catch is WalkDone {
-            self.gaveUp = (s.count, s.bytes)
-            return
-        }
-        self.budget = budget
-        store = s
+        if store.bytes > budget { self.store = nil }
     }
 
     /// Sets how to make the frames again when the store gave up (called once all frames are in).
