@@ -4,7 +4,8 @@ import ImageQuantize
 /// One setting's frames remapped to its palette: the kept frames of the fitted animation,
 /// undithered, as the APNG encoder reads them (one byte per pixel), with which palette entries
 /// occur and the mean error. Built by one remap walk; the indices are kept in a `FrameStore`
-/// while it stays within `budget`, otherwise every later walk remaps the frames again.
+/// (spans deflated past half of `budget`) while it stays within `budget`, otherwise every later
+/// walk remaps the frames again.
 final class IndexedFrames: FrameSequence {
     let width: Int
     let height: Int
@@ -31,7 +32,9 @@ final class IndexedFrames: FrameSequence {
         palette = mapper.palette
         self.source = source
         self.mapper = mapper
-        var store: FrameStore? = FrameStore(width: width, height: height, bytesPerPixel: 1)
+        // Indices deflate well (long runs of one index): past half the budget, spans are kept
+        // deflated, which costs far less to walk than remapping every frame again.
+        var store: FrameStore? = FrameStore(width: width, height: height, bytesPerPixel: 1, uncompressed: budget / 2)
         var mseSum = 0.0
         let pixels = Double(width * height)
         var seen = [UInt8](repeating: 0, count: 256)
