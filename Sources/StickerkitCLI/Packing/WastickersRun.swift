@@ -89,7 +89,18 @@ enum WastickersRun {
             switch outcome! {
             case .success(let out):
                 for w in out.report.warnings { terminal.warn(file, w) }
-                stickers.append(.init(webp: out.bytes, animated: out.report.frames > 1))
+                // The file's own structure says what WhatsApp will see: its rules, and still or animated.
+                let check = PlatformChecker.check(out.bytes, path: file, target: .whatsapp)
+                if let error = check.findings.first(where: { $0.severity == .error }) {
+                    terminal.error(CommandFailure.failed(file, "the sticker breaks WhatsApp's rules: \(error.message)").description)
+                    failed += 1
+                    continue
+                }
+                let animated = check.facts.frames > 1
+                if !animated && out.report.frames > 1 {
+                    terminal.warn(file, "its \(out.report.frames) frames came out as one WebP frame: packed as a still")
+                }
+                stickers.append(.init(webp: out.bytes, animated: animated))
             case .failure(let f):
                 terminal.error(f.description)
                 failed += 1
