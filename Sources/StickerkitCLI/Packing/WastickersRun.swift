@@ -84,6 +84,7 @@ enum WastickersRun {
             }
         }
         var stickers: [WastickersPack.Sticker] = []
+        var packed: [String] = []
         var failed = found.missing.count
         for (file, outcome) in zip(files, outcomes.withLock { $0 }) {
             switch outcome! {
@@ -101,6 +102,7 @@ enum WastickersRun {
                     terminal.warn(file, "its \(out.report.frames) frames came out as one WebP frame: packed as a still")
                 }
                 stickers.append(.init(webp: out.bytes, animated: animated))
+                packed.append(file)
             case .failure(let f):
                 terminal.error(f.description)
                 failed += 1
@@ -112,7 +114,15 @@ enum WastickersRun {
                                   trayPNG: trayPNG, stickers: stickers)
         let bytes: [UInt8]
         do { bytes = try pack.archive() } catch {
-            throw CommandFailure.failed(r.output, error.description + (failed > 0 ? " (\(failed) input\(failed == 1 ? "" : "s") failed)" : ""))
+            var line = error.description
+            if case .mixedKinds(let stills, let animations) = error {
+                // Name the fewer kind, so the user sees which files to move.
+                let fewer = stills <= animations
+                let names = zip(packed, stickers).filter { $0.1.animated != fewer }.map(\.0)
+                line += " (\(fewer ? "stills" : "animations"): " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "") + ")"
+            }
+            if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+            throw CommandFailure.failed(r.output, line)
         }
         do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch {
             throw CommandFailure.failed(path.display, error.problem.description)
