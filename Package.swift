@@ -54,7 +54,7 @@ let package = Package(
                 exclude: ["NOTES.md"]),
         // Xcode sticker catalogs (pack, update, validate), the iMessage app icon set and the preview
         // page: the file-system side of stickers, above the pipeline (StickerKit touches no files).
-        .target(name: "StickerPackaging", dependencies: ["StickerKit", "ImageCore", "ImageDecoding", "ImageResize", "PNGEncoding"]),
+        .target(name: "StickerPackaging", dependencies: ["StickerKit", "ImageCore", "ImageDecoding", "ImageResize", "PNGEncoding", "CDeflate"]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
         // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.
         .executableTarget(name: "StickerkitCLI", dependencies: [

@@ -38,6 +38,13 @@ struct Pack: ParsableCommand {
         $XDG_CACHE_HOME/stickerkit or ~/.cache/stickerkit elsewhere; --cache DIR to choose), so that \
         a rerun converts only inputs or settings that changed. Sticker catalogs and the cache are never read \
         as inputs. The catalog is built in a temporary folder beside it and renamed into place.
+        With --platform whatsapp, -o names a NAME.wastickers archive instead, the file WhatsApp \
+        sticker-maker apps import: the stickers converted as `resize --platform whatsapp` does \
+        (01.webp, 02.webp, … in input order), tray.png (96×96, from --icon, else from the first \
+        input), title.txt (--title, else NAME) and author.txt (--author, else "stickerkit"). \
+        WhatsApp takes 3 to 30 stickers, all stills or all animations: anything else is one error \
+        line and no archive (exit 1). A file at -o that is not a .wastickers stickerkit wrote is \
+        replaced only with --overwrite.
         Exit status: 0 all converted, 1 some inputs failed (the catalog holds the rest), 2 usage error.
         """)
 
@@ -90,11 +97,24 @@ struct Pack: ParsableCommand {
 
     @OptionGroup var reportOption: ReportOption
 
+    @OptionGroup var platform: PlatformFlags
+
+    @Option(name: .long, help: "With --platform whatsapp: the pack's title (default: the archive's name).")
+    var title: String?
+
+    @Option(name: .long, help: "With --platform whatsapp: the pack's author (default: stickerkit).")
+    var author: String?
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
         let name = (output as NSString).lastPathComponent
+        if platform.target == .whatsapp { return try validateWhatsApp(name) }
+        if !platform.target.isMessages {
+            throw ValidationError("pack writes Xcode sticker catalogs (imessage) and WhatsApp archives (--platform whatsapp); \(platform.target.displayName) packs are not made yet: use resize --platform \(platform.target.name)")
+        }
+        if title != nil || author != nil { throw ValidationError("--title and --author are for --platform whatsapp") }
         if !name.hasSuffix(".xcstickers") || name == ".xcstickers" {
             throw ValidationError("-o must name the catalog folder, e.g. -o \"My Stickers.xcstickers\"")
         }
@@ -105,7 +125,26 @@ struct Pack: ParsableCommand {
         _ = try ColorArgument.parse(iconBackground)
     }
 
+    /// The WhatsApp archive's usage errors: its name and the options a catalog alone takes.
+    func validateWhatsApp(_ name: String) throws {
+        if !name.hasSuffix(".wastickers") || name == ".wastickers" {
+            throw ValidationError("-o must name the archive, e.g. -o \"My Stickers.wastickers\"")
+        }
+        let catalogOnly: [(String, Bool)] = [("--labels", labels != nil), ("--frame-folders", frameFolders), ("--sequences", sequences),
+                                             ("--prune", prune), ("--cache", cache != nil), ("--force", force),
+                                             ("--report", reportOption.report != nil)]
+        if let (flag, _) = catalogOnly.first(where: \.1) {
+            throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform whatsapp")
+        }
+        try WastickersRun.validate(title: title, author: author)
+    }
+
     func run() throws {
+        if platform.target == .whatsapp {
+            let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
+            return try WastickersRun.run(.init(inputs: inputs, output: output, title: title, author: author, icon: icon,
+                                               options: options, jobs: jobs.count, overwrite: overwrite, quiet: quiet))
+        }
         let started = Date()
         let terminal = Terminal(quiet: quiet)
         let interrupts = Interrupts(terminal: terminal)

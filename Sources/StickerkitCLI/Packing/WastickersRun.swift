@@ -1,0 +1,179 @@
+import ArgumentParser
+import Foundation
+import StickerKit
+import StickerPackaging
+
+/// `pack --platform whatsapp`: the inputs converted as `resize --platform whatsapp` converts them,
+/// put together with the tray icon, title and author into one `.wastickers` archive
+/// (`WastickersPack`), written atomically. A file at `-o` that is not an archive stickerkit wrote
+/// is replaced only with `--overwrite`.
+enum WastickersRun {
+    struct Request {
+        var inputs: [String]
+        var output: String
+        var title: String?
+        var author: String?
+        var icon: String?
+        var options: ConversionOptions
+        var jobs: Int
+        var overwrite: Bool
+        var quiet: Bool
+    }
+
+    /// Longest title and author WhatsApp takes (its sample app's validation: 128 characters).
+    static let maxTextLength = 128
+
+    /// The usage errors of the text options, before anything is read.
+    static func validate(title: String?, author: String?) throws {
+        for (flag, value) in [("--title", title), ("--author", author)] {
+            guard let value else { continue }
+            if value.trimmingCharacters(in: .whitespaces).isEmpty { throw CommandFailure.usage(flag, "is empty") }
+            if value.contains(where: \.isNewline) { throw CommandFailure.usage(flag, "must be one line") }
+            if value.count > maxTextLength {
+                throw CommandFailure.usage(flag, "has \(value.count) characters; WhatsApp takes at most \(maxTextLength)")
+            }
+        }
+    }
+
+    static func run(_ r: Request) throws {
+        let terminal = Terminal(quiet: r.quiet)
+        let path = CommandLineBytes.path(for: r.output)
+
+        // 0. The path, before any work: a folder that can hold it, and nothing in the way.
+        let parent = path.parent
+        try PathChecks.checkOutputFolder(parent.isEmpty ? BytePath(".") : parent, inputs: r.inputs.map(CommandLineBytes.path(for:)))
+        let existing: FileStatus?
+        do { existing = try FileStatus.of(path, followingLinks: false) } catch {
+            throw CommandFailure.usage(path.display, error.problem.description)
+        }
+        if let existing {
+            guard existing.kind == .regular else {
+                throw CommandFailure.usage(path.display, "is in the way (not a regular file); move it or choose another -o")
+            }
+            let ours = (try? FileSystem.readFile(path)).map(WastickersPack.isStickerkitArchive) ?? false
+            if !ours && !r.overwrite {
+                throw CommandFailure.usage(path.display, "already exists and is not a .wastickers stickerkit wrote; --overwrite replaces it")
+            }
+        }
+
+        // 1. Inputs, and the pack rules that can be told before converting.
+        let found = InputDiscovery.discover(r.inputs)
+        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        let files = found.files.map(\.path)
+        if files.isEmpty {
+            if !found.missing.isEmpty { throw ExitCode(1) }
+            throw CommandFailure.failed(nil, "no images to pack in \(r.inputs.joined(separator: ", "))")
+        }
+        if !WastickersPack.stickerRange.contains(files.count) {
+            throw CommandFailure.failed(r.output, rulesError(files.count).description)
+        }
+
+        // 2. The tray icon: from --icon, else the first input.
+        let traySource = r.icon ?? files[0]
+        let trayPNG = try tray(from: traySource)
+
+        // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time.
+        let outcomes = Locked([Result<StickerOutput, CommandFailure>?](repeating: nil, count: files.count))
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(r.jobs, files.count))) { _ in
+            while true {
+                let i = next.withLock { n -> Int in defer { n += 1 }; return n }
+                if i >= files.count { return }
+                let outcome = convert(files[i], options: r.options)
+                outcomes.withLock { $0[i] = outcome }
+            }
+        }
+        var stickers: [WastickersPack.Sticker] = []
+        var packed: [String] = []
+        var failed = found.missing.count
+        for (file, outcome) in zip(files, outcomes.withLock { $0 }) {
+            switch outcome! {
+            case .success(let out):
+                for w in out.report.warnings { terminal.warn(file, w) }
+                // The file's own structure says what WhatsApp will see: its rules, and still or animated.
+                let check = PlatformChecker.check(out.bytes, path: file, target: .whatsapp)
+                if let error = check.findings.first(where: { $0.severity == .error }) {
+                    terminal.error(CommandFailure.failed(file, "the sticker breaks WhatsApp's rules: \(error.message)").description)
+                    failed += 1
+                    continue
+                }
+                let animated = check.facts.frames > 1
+                if !animated && out.report.frames > 1 {
+                    terminal.warn(file, "its \(out.report.frames) frames came out as one WebP frame: packed as a still")
+                }
+                stickers.append(.init(webp: out.bytes, animated: animated))
+                packed.append(file)
+            case .failure(let f):
+                terminal.error(f.description)
+                failed += 1
+            }
+        }
+
+        // 4. The archive, when the stickers that converted make a pack.
+        let pack = WastickersPack(title: r.title ?? defaultTitle(r.output), author: r.author ?? defaultAuthor,
+                                  trayPNG: trayPNG, stickers: stickers)
+        let bytes: [UInt8]
+        do { bytes = try pack.archive() } catch {
+            var line = error.description
+            if case .mixedKinds(let stills, let animations) = error {
+                // Name the fewer kind, so the user sees which files to move.
+                let fewer = stills <= animations
+                let names = zip(packed, stickers).filter { $0.1.animated != fewer }.map(\.0)
+                line += " (\(fewer ? "stills" : "animations"): " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "") + ")"
+            }
+            if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+            throw CommandFailure.failed(r.output, line)
+        }
+        do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch {
+            throw CommandFailure.failed(path.display, error.problem.description)
+        }
+        if !r.quiet {
+            let animated = stickers.first?.animated ?? false
+            var line = "\(r.output): \(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
+                + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource)"
+            if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+            terminal.result(line)
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The title when --title is not given: the archive's name without `.wastickers`.
+    static func defaultTitle(_ output: String) -> String {
+        ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    static let defaultAuthor = "stickerkit"
+
+    private static func rulesError(_ count: Int) -> WastickersError {
+        count > WastickersPack.stickerRange.upperBound ? .tooManyStickers(count) : .tooFewStickers(count)
+    }
+
+    /// The tray icon PNG of the image at `source`, or one line naming why not (exit 1).
+    static func tray(from source: String) throws -> [UInt8] {
+        guard let icon = StickerTarget.whatsapp.packIcon else { preconditionFailure("WhatsApp has a tray icon") }
+        let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed)
+        let image: Image
+        do { image = try Artwork.firstFrame(data) } catch { throw CommandFailure.failed(source, "\(error)") }
+        switch PackIconRenderer.render(image, icon: icon) {
+        case .success(let b): return b
+        case .failure(let e): throw CommandFailure.failed(source, "\(icon.role): \(e)")
+        }
+    }
+
+    /// One input's sticker, or the line naming why not.
+    static func convert(_ file: String, options: ConversionOptions) -> Result<StickerOutput, CommandFailure> {
+        do {
+            let data = try PathChecks.readFile(CommandLineBytes.path(for: file), failing: .failed)
+            let result = try StickerConverter.convert(data, options: options)
+            guard let first = result.outputs.first else { return .failure(.failed(file, "no sticker made")) }
+            switch first.result {
+            case .success(let out): return .success(out)
+            case .failure(let e): return .failure(.failed(file, e))
+            }
+        } catch let f as CommandFailure {
+            return .failure(f)
+        } catch {
+            return .failure(.failed(file, error))
+        }
+    }
+}

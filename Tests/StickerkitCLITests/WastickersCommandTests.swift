@@ -1,0 +1,96 @@
+import Foundation
+import StickerKit
+import StickerPackaging
+import XCTest
+
+/// `pack --platform whatsapp` end to end: the archive is read back with Python's zipfile (names,
+/// sizes, CRCs) and every sticker in it passes WhatsApp's rules (`PlatformChecker`).
+final class WastickersCommandTests: XCTestCase {
+    var tmp: URL!
+    override func setUpWithError() throws { tmp = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+
+    func sample(_ name: String) -> String { CLI.repositoryRoot.appendingPathComponent("samples").appendingPathComponent(name).path }
+    var stills: [String] { ["oc_teddybear.png", "oc_saxophone_palette.png", "oc_stop_sign_shadow.png"].map(sample) }
+
+    func testPackWritesAWastickersArchiveOfCheckedStickers() throws {
+        let archive = tmp.appendingPathComponent("Cats.wastickers")
+        let r = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--author", "Ünï Artist",
+                                                                            "--icon", sample("noto_1f600_grinning_face_512.png")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("3 still WhatsApp stickers"), r.stdout)
+
+        let out = tmp.appendingPathComponent("unzipped")
+        let script = """
+        import json, sys, zipfile, zlib
+        z = zipfile.ZipFile(sys.argv[1])
+        assert z.testzip() is None
+        rows = []
+        for i in z.infolist():
+            data = z.read(i)
+            assert zlib.crc32(data) == i.CRC and len(data) == i.file_size
+            rows.append(i.filename)
+        z.extractall(sys.argv[2])
+        print(json.dumps(rows))
+        """
+        let listed = try CLI.run(["python3", "-c", script, archive.path, out.path], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let names = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String]
+        XCTAssertEqual(names, ["01.webp", "02.webp", "03.webp", "tray.png", "title.txt", "author.txt"])
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("title.txt"), encoding: .utf8), "Cats")
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("author.txt"), encoding: .utf8), "Ünï Artist")
+        for name in ["01.webp", "02.webp", "03.webp"] {
+            let bytes = [UInt8](try Data(contentsOf: out.appendingPathComponent(name)))
+            let report = PlatformChecker.check(bytes, path: name, target: .whatsapp)
+            XCTAssertNotEqual(report.verdict, .error, "\(name): \(report.findings)")
+            XCTAssertEqual(Array(bytes[8..<12]), Array("WEBP".utf8))
+        }
+        let tray = [UInt8](try Data(contentsOf: out.appendingPathComponent("tray.png")))
+        XCTAssertEqual(Array(tray[1..<4]), Array("PNG".utf8))
+        XCTAssertLessThanOrEqual(tray.count, 50_000)
+        XCTAssertEqual(Int(tray[16]) << 24 | Int(tray[17]) << 16 | Int(tray[18]) << 8 | Int(tray[19]), 96)
+
+        // A rerun replaces stickerkit's own archive.
+        let again = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "-q"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+    }
+
+    func testPackRulesAndOwnership() throws {
+        // All stills or all animations: one line, exit 1, nothing written.
+        let mixed = tmp.appendingPathComponent("mixed.wastickers")
+        let m = try CLI.run(["pack", "--platform", "whatsapp"] + stills + [sample("ring_200_6f.webp"), "-o", mixed.path])
+        XCTAssertEqual(m.status, 1)
+        XCTAssertTrue(m.stderr.contains("3 stills and 1 animation: a WhatsApp pack is all stills or all animations; make two packs (animations: "
+                                        + sample("ring_200_6f.webp") + ")"), m.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: mixed.path))
+        // Still or animated is what the written file holds: this APNG's frames make one WebP frame.
+        let one = try CLI.run(["pack", "--platform", "whatsapp", sample("ring_200_6f.webp"), sample("cogs_small_transparent.gif"),
+                               sample("maneki_neko_palette_3f.apng"), "-o", mixed.path])
+        XCTAssertEqual(one.status, 1)
+        XCTAssertTrue(one.stderr.contains("maneki_neko_palette_3f.apng: warning: its 3 frames came out as one WebP frame"), one.stderr)
+        XCTAssertTrue(one.stderr.contains("1 still and 2 animations: a WhatsApp pack is all stills or all animations; make two packs (stills: "
+                                          + sample("maneki_neko_palette_3f.apng") + ")"), one.stderr)
+        let animated = try CLI.run(["pack", "--platform", "whatsapp", sample("ring_200_6f.webp"), sample("cogs_small_transparent.gif"),
+                                    sample("elephant_480x400_34f.png"), "-o", mixed.path, "-q"])
+        XCTAssertEqual(animated.status, 0, animated.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: mixed.path))
+        try FileManager.default.removeItem(at: mixed)
+        // Fewer than 3.
+        let few = try CLI.run(["pack", "--platform", "whatsapp", stills[0], "-o", mixed.path])
+        XCTAssertEqual(few.status, 1)
+        XCTAssertTrue(few.stderr.contains("1 sticker: a WhatsApp pack holds 3 to 30"), few.stderr)
+        // Someone else's file is kept unless --overwrite.
+        let theirs = tmp.appendingPathComponent("theirs.wastickers")
+        try Data("not ours".utf8).write(to: theirs)
+        let kept = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", theirs.path])
+        XCTAssertEqual(kept.status, 2)
+        XCTAssertTrue(kept.stderr.contains("--overwrite replaces it"), kept.stderr)
+        XCTAssertEqual(try Data(contentsOf: theirs), Data("not ours".utf8))
+        let replaced = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", theirs.path, "--overwrite"])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertTrue(WastickersPack.isStickerkitArchive([UInt8](try Data(contentsOf: theirs))))
+        // Usage errors.
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", tmp.appendingPathComponent("x.zip").path]).status, 2)
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", mixed.path, "--title", "a\nb"]).status, 2)
+    }
+}
