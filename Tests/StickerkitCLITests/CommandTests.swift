@@ -121,3 +121,26 @@ final class ShardTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["resize", samples.path, "-o", tmp.path, "--shard", "4/3"]).status, 2)
     }
 }
+
+final class BenchCommandTests: XCTestCase {
+    /// `bench` names the platform it measures, and `--platform` measures that app's conversion:
+    /// its side and its caps, one sticker per input.
+    func testBenchNamesThePlatform() throws {
+        let still = CLI.repositoryRoot.appendingPathComponent("samples/webp_gallery_dice_alpha.webp").path
+        let messages = try CLI.run(["bench", still, "--size", "small", "--jobs", "1", "--json"])
+        XCTAssertEqual(messages.status, 0, messages.stderr)
+        let m = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(messages.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(m["platform"] as? String, "imessage")
+        XCTAssertEqual(m["sizes"] as? [String], ["small"])
+        XCTAssertEqual(m["maxBytes"] as? Int, 500_000)
+        let discord = try CLI.run(["bench", still, "--platform", "discord", "--jobs", "1", "--json"])
+        XCTAssertEqual(discord.status, 0, discord.stderr)
+        let d = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(discord.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(d["platform"] as? String, "discord")
+        XCTAssertEqual(d["sizes"] as? [String], ["320"])
+        XCTAssertEqual(d["maxBytes"] as? Int, 512_000)
+        let table = try CLI.run(["bench", still, "--platform", "signal", "--jobs", "1"])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdout.hasPrefix("stickerkit bench: signal, 1 inputs × sizes 512, budget 300000 bytes"), table.stdout)
+    }
+}

@@ -9,7 +9,9 @@ struct Bench: ParsableCommand {
         discussion: """
         Runs every input through decode → resize → quantize → encode → budget search, once with one \
         job and once with --jobs (default: all cores), and prints per-stage time shares and \
-        end-to-end throughput: stickers per second and input megapixels per second.
+        end-to-end throughput: stickers per second and input megapixels per second. \
+        --platform NAME measures that app's conversion (its side, container and caps), as \
+        `resize --platform` makes it.
         """)
 
     @Argument(help: "Files or folders to measure (default: samples).", completion: .file())
@@ -17,6 +19,7 @@ struct Bench: ParsableCommand {
 
     @OptionGroup var size: SizeOption
     @OptionGroup var conversion: ConversionFlags
+    @OptionGroup var platform: PlatformFlags
 
     @OptionGroup var jobs: JobsOption
 
@@ -38,6 +41,7 @@ struct Bench: ParsableCommand {
     }
 
     struct Output: Codable {
+        var platform: String
         var inputs: Int
         var sizes: [String]
         var maxBytes: Int
@@ -51,7 +55,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let options = try conversion.conversionOptions(sizes: size.sizes)
+        let options = platform.apply(to: try conversion.conversionOptions(sizes: size.sizes), budgetGiven: conversion.budget.given)
         let terminal = Terminal(quiet: false)
         let found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init())
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
@@ -78,7 +82,8 @@ struct Bench: ParsableCommand {
             runs.append(best!)
         }
         let speedup = runs.count == 2 ? runs[0].seconds / runs[1].seconds : nil
-        let out = Output(inputs: datas.count, sizes: options.sizes.map(\.rawValue), maxBytes: options.maxBytes,
+        let sizes = options.target.isMessages ? options.sizes.map(\.rawValue) : [options.target.side.map { "\($0)" } ?? "regular"]
+        let out = Output(platform: options.target.name, inputs: datas.count, sizes: sizes, maxBytes: options.maxBytes,
                          outputBytes: outputBytes, runs: runs, speedup: speedup)
         if json {
             let enc = JSONEncoder()
@@ -129,7 +134,7 @@ struct Bench: ParsableCommand {
     }
 
     private func printTable(_ out: Output) {
-        print("stickerkit bench: \(out.inputs) inputs × sizes \(out.sizes.joined(separator: ",")), budget \(out.maxBytes) bytes")
+        print("stickerkit bench: \(out.platform), \(out.inputs) inputs × sizes \(out.sizes.joined(separator: ",")), budget \(out.maxBytes) bytes")
         for r in out.runs {
             let s = r.stageSeconds
             let total = max(s.total, 1e-9)
