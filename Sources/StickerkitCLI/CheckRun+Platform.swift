@@ -13,17 +13,8 @@ extension CheckRun {
         var skipped = Skipped()
         var stickers: [StickerCheckReport] = []
         for path in paths {
-            let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
-            failed += found.missing.map { CommandFailure.failed($0.path, $0.reason) }
-            skipped.links += found.notices
-            skipped.outputs += found.skippedOutputs
-            for file in found.files {
-                guard let bytes = try? FileSystem.readFile(file.location) else {
-                    stickers.append(StickerCheckReport(path: file.path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
-                                                       findings: [StickerFinding(.error, .unreadable, "cannot read the file")]))
-                    continue
-                }
-                stickers.append(PlatformChecker.check(bytes, path: file.path, target: target))
+            for file in search(path, failed: &failed, skipped: &skipped).files {
+                stickers.append(checkFile(file) { PlatformChecker.check($0, path: file.path, target: target) })
             }
         }
         return (CheckReport(stickers: stickers, packs: []), failed, skipped)

@@ -16,15 +16,12 @@ enum CheckRun {
         var packs: [PackCheckReport] = []
         var catalogs: [CatalogCheckReport] = []
         for path in paths {
-            let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
-            failed += found.missing.map { CommandFailure.failed($0.path, $0.reason) }
-            skipped.links += found.notices
-            skipped.outputs += found.skippedOutputs
+            let found = search(path, failed: &failed, skipped: &skipped)
             catalogs += found.catalogs.compactMap { checkAsCatalog($0.string ?? $0.display, rules: rules) }
             var groups: [String: [StickerCheckReport]] = [:]
             var order: [String] = []
             for file in found.files {
-                let r = checkFile(file, rules: rules)
+                let r = checkFile(file) { StickerChecker.check($0, path: file.path, rules: rules) }
                 stickers.append(r)
                 let g = packFolder(of: file.path)
                 if groups[g] == nil { order.append(g) }
@@ -60,12 +57,25 @@ enum CheckRun {
         }
     }
 
-    static func checkFile(_ file: InputFile, rules: CheckRules) -> StickerCheckReport {
+    /// One path searched as `check` and `check --platform` search it (`InputDiscovery` reading
+    /// stickers): what it holds, its missing paths added to `failed` and what the search passed
+    /// over to `skipped`.
+    static func search(_ path: String, failed: inout [CommandFailure], skipped: inout Skipped) -> InputDiscovery.Outcome {
+        let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+        failed += found.missing.map { CommandFailure.failed($0.path, $0.reason) }
+        skipped.links += found.notices
+        skipped.outputs += found.skippedOutputs
+        return found
+    }
+
+    /// `check`'s report of one file: `check` applied to its bytes, or an error finding when it
+    /// cannot be read.
+    static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> StickerCheckReport {
         guard let bytes = try? FileSystem.readFile(file.location) else {
             return StickerCheckReport(path: file.path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
                                       findings: [StickerFinding(.error, .unreadable, "cannot read the file")])
         }
-        return StickerChecker.check(bytes, path: file.path, rules: rules)
+        return check(bytes)
     }
 
     /// The pack a file belongs to: its enclosing `.stickerpack` if any, else its folder.
