@@ -36,6 +36,8 @@ struct ConversionMemory {
     /// The still is decoded row by row (`ImageDecoder.decodeRows` into `RowFitter`s): its whole
     /// image would pass the budget, and its rows do not.
     let byRows: Bool
+    /// The estimate of decoding the whole image (`estimate` unless `byRows`).
+    let wholeEstimate: Int
 
     init(_ data: [UInt8], options: ConversionOptions) {
         let (outline, decoding, rowDecoding) = data.withUnsafeBytes {
@@ -60,6 +62,7 @@ struct ConversionMemory {
             }
         }
         self.byRows = byRows
+        wholeEstimate = whole
         self.fixed = fixed
         estimate = fixed + (animated ? ConversionMemory.animationMinimum : 0)
         available = max(0, options.limits.maxMemory - fixed)

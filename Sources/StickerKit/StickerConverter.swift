@@ -35,7 +35,12 @@ public enum StickerConverter {
         let memory = ConversionMemory(data, options: options)
         try memory.check(options.limits)
         if !options.target.isMessages { return try PlatformConverter.convert(data, options: options) }
-        if memory.byRows, let result = try convertByRows(data, options: options) { return result }
+        if memory.byRows {
+            if let result = try convertByRows(data, options: options) { return result }
+            // Declined by the decoder (a gray profile on colour data): the whole image it would need
+            // is over the budget.
+            try options.limits.check(memory: memory.wholeEstimate, format: memory.format)
+        }
         return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
     }
 

@@ -82,17 +82,31 @@ final class MemoryBoundTests: XCTestCase {
         assertRefusedForMemory(corners, atLeast: 400_000_000)
     }
 
-    func testA10000SquareStillIsRefusedFromItsStructureUnlessTheBudgetAllowsIt() throws {
-        // A 1-bit gray 10000×10000 PNG (12.5 MB of scanlines, stored): its RGBA image alone is 400 MB.
+    func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {
+        // A 1-bit gray 10000×10000 PNG (12.5 MB of scanlines, stored): its RGBA image alone is
+        // 400 MB; decoded row by row it holds two scanlines, one RGBA row and each size's window.
         let side = 10_000, rowBytes = side / 8 + 1
         var raw = [UInt8](repeating: 0x55, count: rowBytes * side)
         for y in 0..<side { raw[y * rowBytes] = 0 }
-        let png = Self.png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
+        var png = Self.png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
         raw = []
+        let options = ConversionOptions(sizes: StickerSize.allCases, effort: .fast)
+        let memory = ConversionMemory(png, options: options)
+        XCTAssertTrue(memory.byRows)
+        XCTAssertGreaterThanOrEqual(memory.wholeEstimate, 400_000_000)
+        let stickers = StickerSize.allCases.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
+        // Windows of 2·(⌈10000/side⌉ + 2) + 1 rows of 40 KB: 2.8 + 2.1 + 1.4 MB.
+        XCTAssertLessThan(memory.estimate - stickers - ConversionMemory.process - png.count, 8_000_000)
+        let result = try StickerConverter.convert(png, options: options)
+        XCTAssertEqual(result.width, side)
+        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+
+        // Interlaced, each row is whole only at the last Adam7 pass: the whole image is needed,
+        // refused from the structure unless the budget allows it.
+        png[28] = 1
         assertRefusedForMemory(png, atLeast: 400_000_000)
-        // With a budget of 1 GB it would be converted.
-        let options = ConversionOptions(sizes: [.small], limits: Limits(maxMemory: 1_000_000_000))
-        XCTAssertNoThrow(try ConversionMemory(png, options: options).check(options.limits))
+        let large = ConversionOptions(sizes: [.small], limits: Limits(maxMemory: 1_000_000_000))
+        XCTAssertNoThrow(try ConversionMemory(png, options: large).check(large.limits))
     }
 
     /// A fixture JPEG whose frame header claims `width × height`: lenient decoding fills what

@@ -24,6 +24,7 @@ extension ImageOutline {
     /// The most bytes decoding the file in `bytes` row by row (`ImageDecoder.decodeRows`) holds
     /// at once, from its structure alone: nil when the file cannot be decoded by rows (see
     /// `decodeRows`) or `read` would be nil. The rows' consumer (a `RowFitter`) is not counted.
+    /// - PNG (non-interlaced stills): two scanlines, one RGBA row, zlib's window and state.
     /// - JPEG: the rows libjpeg works on and ours (a few dozen rows of the image's width), and
     ///   a progressive file's coefficients, which libjpeg keeps whole between scans.
     public static func rowDecodingMemory(_ bytes: UnsafeRawBufferPointer) -> Int? {
@@ -65,7 +66,14 @@ extension OutlineWalk {
 
     /// See `ImageOutline.rowDecodingMemory`.
     var rowDecodingMemory: Int? {
-        guard let width, let height, format == .jpeg, !jpegTurned else { return nil }
+        guard let width, let height else { return nil }
+        if format == .png {
+            guard !pngInterlaced, frames <= 1 else { return nil }
+            let depth = pngBitDepth ?? 16, channels = pngColorType?.channels ?? 4
+            let rowBytes = (Self.product(width, channels, depth) + 7) / 8
+            return Self.sum([Self.product(rowBytes + 1, 2, 1), Self.product(width, 4, 1), 65_536])
+        }
+        guard format == .jpeg, !jpegTurned else { return nil }
         // libjpeg's MCU rows and upsampling buffers, and our chunk of rows before and after the
         // colour conversion: 64 rows of RGBA is above all of them together.
         let rows = Self.product(width, 4, 64)
