@@ -9,10 +9,11 @@ import ImageCore
 /// With `options.trim`, `visibleBounds` must hold the whole image (a first pass over its rows,
 /// `VisibleBounds.add(row:y:width:)`).
 package final class RowFitter {
+    private let setup: FitSetup
     /// Side of the output.
-    package let size: Int
-    package let upscaled: Bool
-    package let warnings: [String]
+    package var size: Int { setup.size }
+    package var upscaled: Bool { setup.upscaled }
+    package var warnings: [String] { setup.warnings }
     /// Source rows a fitter of this geometry holds at most (the window), for memory estimates.
     package let windowRows: Int
 
@@ -32,9 +33,8 @@ package final class RowFitter {
     /// A fitter for a `canvasWidth × canvasHeight` still; see `FrameFitter.init` for the options.
     package init(canvasWidth: Int, canvasHeight: Int, options: FitOptions, visibleBounds: VisibleBounds? = nil) {
         let setup = FitSetup(canvasWidth: canvasWidth, canvasHeight: canvasHeight, options: options, visibleBounds: visibleBounds)
-        size = setup.size
-        upscaled = setup.upscaled
-        warnings = setup.warnings
+        self.setup = setup
+        let size = setup.size
         resampler = setup.resampler
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight

@@ -56,19 +56,7 @@ final class RowDecodingTests: XCTestCase {
                 let part = Array(bytes.prefix(cut))
                 for lenient in [false, true] {
                     let options = DecodeOptions(lenient: lenient)
-                    let whole = Result { try ImageDecoder.decode(part, options: options) }
-                    let rows = Result { try Self.rows(part, options: options) }
-                    switch (whole, rows) {
-                    case let (.success(w), .success(r?)):
-                        XCTAssertEqual(r.image, w.animation.frames[0].image, "\(name) cut at \(cut), lenient \(lenient)")
-                        XCTAssertEqual(r.info.warnings, w.warnings, "\(name) cut at \(cut)")
-                    case let (.failure(a), .failure(b)):
-                        XCTAssertEqual("\(a)", "\(b)", "\(name) cut at \(cut)")
-                    case (.failure, .success(nil)) where ImageDecoder.sniff(part) != .jpeg:
-                        break   // not a JPEG by its first bytes: declined, the whole decode says why
-                    default:
-                        XCTFail("\(name) cut at \(cut), lenient \(lenient): whole \(whole), rows \(rows)")
-                    }
+                    Self.assertSameOutcome(part, options: options, "\(name) cut at \(cut), lenient \(lenient)")
                 }
             }
         }
@@ -155,31 +143,38 @@ final class RowDecodingTests: XCTestCase {
             for (what, bytes) in variants {
                 for lenient in [false, true] {
                     let options = DecodeOptions(lenient: lenient)
-                    let whole = Result { try ImageDecoder.decode(bytes, options: options) }
-                    let rows = Result { try Self.rows(bytes, options: options) }
-                    switch (whole, rows) {
-                    case let (.success(w), .success(r?)):
-                        XCTAssertEqual(r.image, w.animation.frames[0].image, "\(name) \(what), lenient \(lenient)")
-                        // How many bytes of a broken stream count as decoded is zlib's word here
-                        // and the salvage inflater's in a whole decode: the rows kept are the same.
-                        // (and so, when a stream breaks inside a row whose filter byte is
-                        // garbage, which of the two problems the note names).
-                        let transparent = "; the rest is transparent"
-                        let a = r.info.warnings.map(Self.withoutCounts), b = w.warnings.map(Self.withoutCounts)
-                        if lenient, a.last?.hasSuffix(transparent) == true, b.last?.hasSuffix(transparent) == true {
-                            XCTAssertEqual(a.dropLast(), b.dropLast(), "\(name) \(what)")
-                        } else {
-                            XCTAssertEqual(a, b, "\(name) \(what), lenient \(lenient)")
-                        }
-                    case let (.failure(a), .failure(b)):
-                        XCTAssertEqual("\(a)", "\(b)", "\(name) \(what)")
-                    case (.failure, .success(nil)) where ImageDecoder.sniff(bytes) != .png:
-                        break
-                    default:
-                        XCTFail("\(name) \(what), lenient \(lenient): whole \(whole), rows \(rows)")
-                    }
+                    Self.assertSameOutcome(bytes, options: options, "\(name) \(what), lenient \(lenient)")
                 }
             }
+        }
+    }
+
+    /// A whole decode and a row decode of `bytes` both fail with the same error, or give the
+    /// same image and notes; or the file is no JPEG or PNG by its first bytes and rows decline it.
+    static func assertSameOutcome(_ bytes: [UInt8], options: DecodeOptions, _ label: String,
+                                  file: StaticString = #filePath, line: UInt = #line) {
+        let whole = Result { try ImageDecoder.decode(bytes, options: options) }
+        let rows = Result { try Self.rows(bytes, options: options) }
+        switch (whole, rows) {
+        case let (.success(w), .success(r?)):
+            XCTAssertEqual(r.image, w.animation.frames[0].image, label, file: file, line: line)
+            // How many bytes of a broken stream count as decoded is zlib's word in a PNG row
+            // decode and the salvage inflater's in a whole decode: the rows kept are the same
+            // (and so, when a stream breaks inside a row whose filter byte is garbage, which of
+            // the two problems the note names).
+            let transparent = "; the rest is transparent"
+            let a = r.info.warnings.map(Self.withoutCounts), b = w.warnings.map(Self.withoutCounts)
+            if options.lenient, a.last?.hasSuffix(transparent) == true, b.last?.hasSuffix(transparent) == true {
+                XCTAssertEqual(a.dropLast(), b.dropLast(), label, file: file, line: line)
+            } else {
+                XCTAssertEqual(a, b, label, file: file, line: line)
+            }
+        case let (.failure(a), .failure(b)):
+            XCTAssertEqual("\(a)", "\(b)", label, file: file, line: line)
+        case (.failure, .success(nil)) where ![.png, .jpeg].contains(ImageDecoder.sniff(bytes)):
+            break
+        default:
+            XCTFail("\(label): whole \(whole), rows \(rows)", file: file, line: line)
         }
     }
 
