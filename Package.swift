@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // zlib: the one inflater on the system that streams (a still decoded row by row).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         // libwebp's encoder and libwebpmux's WebPAnimEncoder (the decoder side is CWebP).
@@ -38,7 +40,7 @@ let package = Package(
         // setjmp-based error handling for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
-        .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"],
+        .target(name: "ImageDecoding", dependencies: ["ImageCore", "CDeflate", "CZlib", "CGIF", "CJPEGShim", "CWebP", "CLCMS2"],
                 exclude: ["NOTES.md"]),
         .target(name: "ImageResize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),
         .target(name: "ImageQuantize", dependencies: ["ImageCore"], exclude: ["NOTES.md"]),

@@ -101,7 +101,7 @@ int sk_jpeg_marker(const sk_jpeg_decoder *dec, int index, int *code, const uint8
     return 0;
 }
 
-int sk_jpeg_decode(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int output, int stop_at_data_end) {
+int sk_jpeg_start(sk_jpeg_decoder *dec, int output, int stop_at_data_end) {
     dec->rows = 0;
     int status = setjmp(dec->jump);
     if (status) return status;
@@ -118,21 +118,44 @@ int sk_jpeg_decode(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int out
                  dec->cinfo.output_components);
         return SK_JPEG_ERROR;
     }
-    while (dec->cinfo.output_scanline < dec->cinfo.output_height) {
+    return SK_JPEG_OK;
+}
+
+int sk_jpeg_read_rows(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int max_rows, int *got) {
+    *got = 0;
+    int status = setjmp(dec->jump);
+    if (status) return status;
+    while (*got < max_rows && dec->cinfo.output_scanline < dec->cinfo.output_height) {
         JSAMPROW rows[4];
-        JDIMENSION first = dec->cinfo.output_scanline;
-        for (int i = 0; i < 4; i++) {
-            JDIMENSION r = first + (JDIMENSION)i;
-            if (r >= dec->cinfo.output_height) r = dec->cinfo.output_height - 1;
-            rows[i] = out + (size_t)r * row_bytes;
-        }
-        JDIMENSION left = dec->cinfo.output_height - first;
-        JDIMENSION got = jpeg_read_scanlines(&dec->cinfo, rows, left < 4 ? left : 4);
-        if (got == 0) break;
-        dec->rows += (int)got;
+        JDIMENSION left = (JDIMENSION)(max_rows - *got);
+        if (left > 4) left = 4;
+        for (JDIMENSION i = 0; i < left; i++) rows[i] = out + (size_t)(*got + (int)i) * row_bytes;
+        JDIMENSION n = jpeg_read_scanlines(&dec->cinfo, rows, left);
+        if (n == 0) break;
+        *got += (int)n;
+        dec->rows += (int)n;
     }
+    return SK_JPEG_OK;
+}
+
+int sk_jpeg_finish(sk_jpeg_decoder *dec) {
+    int status = setjmp(dec->jump);
+    if (status) return status;
     jpeg_finish_decompress(&dec->cinfo);
     return SK_JPEG_OK;
+}
+
+int sk_jpeg_decode(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int output, int stop_at_data_end) {
+    int status = sk_jpeg_start(dec, output, stop_at_data_end);
+    if (status) return status;
+    unsigned height = dec->cinfo.output_height;
+    while (dec->cinfo.output_scanline < height) {
+        int got = 0;
+        status = sk_jpeg_read_rows(dec, out + (size_t)dec->cinfo.output_scanline * row_bytes, row_bytes, 4, &got);
+        if (status) return status;
+        if (got == 0) break;
+    }
+    return sk_jpeg_finish(dec);
 }
 
 const char *sk_jpeg_message(const sk_jpeg_decoder *dec) { return dec->message; }

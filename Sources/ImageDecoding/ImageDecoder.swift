@@ -91,6 +91,24 @@ public enum ImageDecoder {
         return try decodeCanvas(bytes, as: format, options: options, body)
     }
 
+    /// Decodes a still row by row: `start(width, height)`, then every row of the image (RGBA,
+    /// `width × 4` bytes, valid during the call) top to bottom, the rows a whole `decode` gives,
+    /// without ever holding the image. Returns nil, having delivered nothing, when the file
+    /// cannot be decoded by rows: only non-interlaced PNG stills and JPEGs shown as stored are
+    /// (`ImageOutline.rowDecodingMemory` says so from the structure), and not with a gray ICC
+    /// profile on colour data (only the whole image tells whether it is gray). Errors, limits
+    /// and warnings are those of `decode` (see `PNGRowDecoder` for the fine print); rows
+    /// delivered before an error stay delivered.
+    package static func decodeRows(_ bytes: [UInt8], options: DecodeOptions = .init(),
+                                   start: (_ width: Int, _ height: Int) throws -> Void,
+                                   row: (_ pixels: UnsafeRawPointer, _ y: Int) throws -> Void) throws -> FrameStreamInfo? {
+        switch sniff(bytes) {
+        case .jpeg: return try JPEGDecoder.decodeRows(bytes, options: options, start: start, row: row)
+        case .png, .apng: return try PNGRowDecoder.decodeRows(bytes, options: options, start: start, row: row)
+        default: return nil
+        }
+    }
+
     /// `decodeCanvas` with the format given: the per-format decoders hand over delays as stored,
     /// and this is the one place that turns them into delays as displayed.
     static func decodeCanvas(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions,

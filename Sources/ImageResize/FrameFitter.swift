@@ -28,40 +28,13 @@ public struct FrameFitter {
     /// the first `fit`) so that all frames share one crop; without it no trim is applied, and
     /// it is ignored when `options.trim` is false. See `Resizer.fit` for the geometry.
     public init(canvasWidth: Int, canvasHeight: Int, options: FitOptions, visibleBounds: VisibleBounds? = nil) {
-        var warnings: [String] = []
-        var size = options.size
-        if size < 1 || size > Resizer.maxSize {
-            let clamped = min(max(size, 1), Resizer.maxSize)
-            warnings.append("size \(size) is outside 1…\(Resizer.maxSize): using \(clamped)")
-            size = clamped
-        }
-        var inset = options.inset
-        if inset < 0 || 2 * inset >= size {
-            let clamped = min(max(inset, 0), (size - 1) / 2)
-            warnings.append("inset \(inset) does not fit a \(size)×\(size) sticker: using \(clamped)")
-            inset = clamped
-        }
-        self.size = size
+        let setup = FitSetup(canvasWidth: canvasWidth, canvasHeight: canvasHeight, options: options, visibleBounds: visibleBounds)
+        size = setup.size
+        upscaled = setup.upscaled
+        warnings = setup.warnings
+        resampler = setup.resampler
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
-
-        var crop = TrimBounds(x: 0, y: 0, width: canvasWidth, height: canvasHeight)
-        if options.trim, let bounds = visibleBounds?.rectangle { crop = bounds }
-        guard crop.width > 0, crop.height > 0 else {
-            warnings.append("source is \(canvasWidth)×\(canvasHeight): nothing to fit")
-            self.upscaled = false
-            self.warnings = warnings
-            self.resampler = nil
-            return
-        }
-        let g = FitGeometry(width: crop.width, height: crop.height, size: size, inset: inset, mode: options.fit)
-        let (x, y) = g.axes(crop: crop, outputWidth: size, outputHeight: size)
-        upscaled = g.scale > 1
-        if upscaled {
-            warnings.append("source is \(crop.width)×\(crop.height), smaller than the \(size)×\(size) sticker: enlarged")
-        }
-        self.warnings = warnings
-        resampler = AreaResampler(x: x, y: y, sourceWidth: canvasWidth, linear: options.linear)
     }
 
     /// The next frame of a canvas decode (`CanvasFrame`), `size × size`, with the output pixels

@@ -51,6 +51,16 @@ public struct VisibleBounds: Sendable, Equatable {
         }
     }
 
+    /// Grows the union by the non-transparent pixels of row `y` of a still (`width` RGBA pixels),
+    /// for a decode that delivers rows one by one (`RowFitter`).
+    package mutating func add(row: UnsafeRawPointer, y: Int, width: Int) {
+        let p = row.assumingMemoryBound(to: UInt8.self)
+        guard let first = VisibleBounds.firstVisible(p, width) else { return }
+        let last = VisibleBounds.lastVisible(p, width)
+        y0 = min(y0, y); y1 = max(y1, y)
+        x0 = min(x0, first); x1 = max(x1, last)
+    }
+
     /// The smallest rectangle holding every non-transparent pixel seen, or nil when every pixel
     /// of every frame was fully transparent (or nothing was fed).
     var rectangle: TrimBounds? {

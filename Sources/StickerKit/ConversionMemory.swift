@@ -1,5 +1,6 @@
 import ImageCore
 import ImageDecoding
+import ImageResize
 
 /// What one conversion will hold at its peak, estimated from the file's structure before
 /// anything is decoded, against `Limits.maxMemory`. The parts that do not depend on the frame
@@ -7,8 +8,10 @@ import ImageDecoding
 /// (`ImageOutline.decodingMemory`: a still's whole image, an animation's composited box), and
 /// the stickers being made. An animation's fitted frames and the budget search's copies are not
 /// fixed: they take what is left (`MemoryPlan`), giving up and decoding again when it runs out,
-/// so they need only a working minimum. A file whose estimate passes the budget is refused with
-/// `LimitsError.overMemory` before decoding.
+/// so they need only a working minimum. A still whose whole image would pass the budget is
+/// decoded row by row instead when its structure allows (`ImageOutline.rowDecodingMemory`):
+/// then the decoder's rows and each size's `RowFitter` window count, not the image. A file whose
+/// estimate passes the budget is refused with `LimitsError.overMemory` before decoding.
 struct ConversionMemory {
     /// Resident memory of the process before any file (the runtime, the libraries, the CLI):
     /// `stickerkit resize` of a 1×1 PNG peaks at 25.8 MB at 300 px (/usr/bin/time -v).
@@ -30,17 +33,45 @@ struct ConversionMemory {
     let format: ImageFormat?
     /// The canvas the structure says, when it could be read.
     let canvas: (width: Int, height: Int)?
+    /// The still is decoded row by row (`ImageDecoder.decodeRows` into `RowFitter`s): its whole
+    /// image would pass the budget, and its rows do not.
+    let byRows: Bool
+    /// The estimate of decoding the whole image (`estimate` unless `byRows`).
+    let wholeEstimate: Int
 
     init(_ data: [UInt8], options: ConversionOptions) {
-        let (outline, decoding) = data.withUnsafeBytes { (ImageOutline.read($0), ImageOutline.decodingMemory($0) ?? 0) }
+        let (outline, decoding, rowDecoding) = data.withUnsafeBytes {
+            (ImageOutline.read($0), ImageOutline.decodingMemory($0) ?? 0, ImageOutline.rowDecodingMemory($0))
+        }
         let stickers = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
-        let parts = [ConversionMemory.process, data.count, decoding, stickers]
-        fixed = parts.reduce(0) { min(Int.max / 2, $0 + $1) }
+        let whole = ConversionMemory.total([ConversionMemory.process, data.count, decoding, stickers])
         let animated = (outline?.frameCount ?? 1) > 1 || outline?.format == .apng
+        var byRows = false
+        var fixed = whole
+        if whole > options.limits.maxMemory, !animated, options.target.isMessages, let rowDecoding, let outline {
+            // Each size's fitter holds a window of whole source rows.
+            let windows = options.sizes.reduce(0) { sum, size in
+                let rows = RowFitter.windowRows(width: outline.width, height: outline.height,
+                                                options: StickerConverter.fitOptions(size, options))
+                return ConversionMemory.total([sum, rows * outline.width * 4])
+            }
+            let streamed = ConversionMemory.total([ConversionMemory.process, data.count, rowDecoding, windows, stickers])
+            if streamed < whole {
+                byRows = true
+                fixed = streamed
+            }
+        }
+        self.byRows = byRows
+        wholeEstimate = whole
+        self.fixed = fixed
         estimate = fixed + (animated ? ConversionMemory.animationMinimum : 0)
         available = max(0, options.limits.maxMemory - fixed)
         format = outline?.format
         canvas = outline.map { ($0.width, $0.height) }
+    }
+
+    private static func total(_ parts: [Int]) -> Int {
+        parts.reduce(0) { min(Int.max / 2, $0 + $1) }
     }
 
     /// Throws `ImageError` (`LimitsError.overMemory`) when the estimate passes `limits.maxMemory`.

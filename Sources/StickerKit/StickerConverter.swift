@@ -35,7 +35,52 @@ public enum StickerConverter {
         let memory = ConversionMemory(data, options: options)
         try memory.check(options.limits)
         if !options.target.isMessages { return try PlatformConverter.convert(data, options: options) }
+        if memory.byRows {
+            if let result = try convertByRows(data, options: options) { return result }
+            // Declined by the decoder (a gray profile on colour data): the whole image it would need
+            // is over the budget.
+            try options.limits.check(memory: memory.wholeEstimate, format: memory.format)
+        }
         return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
+    }
+
+    /// A still decoded row by row into each size's `RowFitter` (two decodes with `trim`: the
+    /// first finds the visible bounds), the image never held whole; then each size's search as
+    /// for any still. Nil when the file cannot be decoded by rows after all (nothing was done).
+    static func convertByRows(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult? {
+        let clock = StageClock()
+        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient)
+        var bounds: VisibleBounds?
+        if options.trim {
+            var union = VisibleBounds()
+            var width = 0
+            let info = try clock.measure(\.decode) {
+                try ImageDecoder.decodeRows(data, options: decodeOptions, start: { w, _ in width = w },
+                                            row: { union.add(row: $0, y: $1, width: width) })
+            }
+            guard info != nil else { return nil }
+            bounds = union
+        }
+        var fitters: [RowFitter] = []
+        var empties: [NearlyEmptySticker] = []
+        let decoded = try clock.measure(\.decode) {
+            try ImageDecoder.decodeRows(data, options: decodeOptions, start: { w, h in
+                fitters = options.sizes.map { RowFitter(canvasWidth: w, canvasHeight: h, options: fitOptions($0, options), visibleBounds: bounds) }
+            }, row: { row, y in
+                for fitter in fitters { fitter.add(row: row, y: y) }
+            })
+        }
+        guard let info = decoded else { return nil }
+        var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
+        for (k, size) in options.sizes.enumerated() {
+            let image = clock.measure(\.resize) { fitters[k].finish() }
+            image.pixels.withUnsafeBytes { empties.append(NearlyEmptySticker()); empties[k].add($0) }
+            let builder = StickerBuilder(size: size, side: image.width, fitWarnings: fitters[k].warnings, loopCount: 0)
+            outputs.append((size, withEmptyWarning(BudgetSearch.encodeStill(image, options: options, builder: builder, clock: clock),
+                                                   empties[k])))
+        }
+        return ConversionResult(format: info.format, width: info.width, height: info.height, frames: 1,
+                                warnings: info.warnings, outputs: outputs, timings: clock.timings)
     }
 
     /// `convert` with the memory shares given (tests force the stores' tiers with them).
@@ -178,7 +223,7 @@ public enum StickerConverter {
         return .success(output)
     }
 
-    private static func fitOptions(_ size: StickerSize, _ options: ConversionOptions) -> FitOptions {
+    static func fitOptions(_ size: StickerSize, _ options: ConversionOptions) -> FitOptions {
         FitOptions(size: size.pixels, fit: options.fit, trim: options.trim, inset: options.inset, linear: options.linear)
     }
 }

@@ -82,17 +82,89 @@ final class MemoryBoundTests: XCTestCase {
         assertRefusedForMemory(corners, atLeast: 400_000_000)
     }
 
-    func testA10000SquareStillIsRefusedFromItsStructureUnlessTheBudgetAllowsIt() throws {
-        // A 1-bit gray 10000×10000 PNG (12.5 MB of scanlines, stored): its RGBA image alone is 400 MB.
+    func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {
+        // A 1-bit gray 10000×10000 PNG (12.5 MB of scanlines, stored): its RGBA image alone is
+        // 400 MB; decoded row by row it holds two scanlines, one RGBA row and each size's window.
         let side = 10_000, rowBytes = side / 8 + 1
         var raw = [UInt8](repeating: 0x55, count: rowBytes * side)
         for y in 0..<side { raw[y * rowBytes] = 0 }
-        let png = Self.png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
+        var png = Self.png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
         raw = []
+        let options = ConversionOptions(sizes: StickerSize.allCases, effort: .fast)
+        let memory = ConversionMemory(png, options: options)
+        XCTAssertTrue(memory.byRows)
+        XCTAssertGreaterThanOrEqual(memory.wholeEstimate, 400_000_000)
+        let stickers = StickerSize.allCases.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
+        // Windows of 2·(⌈10000/side⌉ + 2) + 1 rows of 40 KB: 2.8 + 2.1 + 1.4 MB.
+        XCTAssertLessThan(memory.estimate - stickers - ConversionMemory.process - png.count, 8_000_000)
+        let result = try StickerConverter.convert(png, options: options)
+        XCTAssertEqual(result.width, side)
+        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+
+        // Interlaced, each row is whole only at the last Adam7 pass: the whole image is needed,
+        // refused from the structure unless the budget allows it.
+        png[28] = 1
         assertRefusedForMemory(png, atLeast: 400_000_000)
-        // With a budget of 1 GB it would be converted.
-        let options = ConversionOptions(sizes: [.small], limits: Limits(maxMemory: 1_000_000_000))
-        XCTAssertNoThrow(try ConversionMemory(png, options: options).check(options.limits))
+        let large = ConversionOptions(sizes: [.small], limits: Limits(maxMemory: 1_000_000_000))
+        XCTAssertNoThrow(try ConversionMemory(png, options: large).check(large.limits))
+    }
+
+    /// A fixture JPEG whose frame header claims `width × height`: lenient decoding fills what
+    /// the data does not hold with gray, so it decodes whole at that size.
+    static func jpeg(_ name: String, claiming width: Int, _ height: Int) throws -> [UInt8] {
+        var bytes = [UInt8](try Data(contentsOf: StreamingConversionTests.fixtures.appendingPathComponent("jpeg/\(name)")))
+        var pos = 2
+        while pos + 9 < bytes.count {
+            let marker = bytes[pos + 1], length = Int(bytes[pos + 2]) << 8 | Int(bytes[pos + 3])
+            if [0xC0, 0xC1, 0xC2].contains(marker) {
+                bytes[pos + 5] = UInt8(height >> 8); bytes[pos + 6] = UInt8(height & 0xFF)
+                bytes[pos + 7] = UInt8(width >> 8); bytes[pos + 8] = UInt8(width & 0xFF)
+                return bytes
+            }
+            pos += 2 + length
+        }
+        throw CocoaError(.fileReadCorruptFile)
+    }
+
+    func testA10000SquareJPEGIsConvertedRowByRowWithinTheBudget() throws {
+        // Its RGBA image alone would be 400 MB: the estimate counts the decoder's rows and each
+        // size's window of rows instead (about 17 rows of 40 KB at 618 px).
+        let jpeg = try Self.jpeg("rocket_640x427.jpg", claiming: 10_000, 10_000)
+        let options = ConversionOptions(sizes: StickerSize.allCases, effort: .fast, lenient: true)
+        let memory = ConversionMemory(jpeg, options: options)
+        XCTAssertTrue(memory.byRows)
+        let stickers = StickerSize.allCases.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
+        XCTAssertLessThan(memory.estimate - stickers - ConversionMemory.process - jpeg.count, 20_000_000)
+        XCTAssertNoThrow(try memory.check(options.limits))
+        let result = try StickerConverter.convert(jpeg, options: options)
+        XCTAssertEqual(result.width, 10_000)
+        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+        // A progressive file needs its coefficients whole (libjpeg keeps them between scans):
+        // 10000² at 4:2:0 is 300 MB of them, refused from the structure.
+        assertRefusedForMemory(try Self.jpeg("progressive.jpg", claiming: 10_000, 10_000), atLeast: 256_000_000)
+    }
+
+    func testStillsConvertedByRowsAreTheBytesOfTheWholeImage() throws {
+        // Every JPEG fixture the rows path takes, at every size, with and without trim and inset.
+        let dir = StreamingConversionTests.fixtures.appendingPathComponent("jpeg")
+        var compared = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() where name.hasSuffix(".jpg") {
+            let data = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+            for (trim, inset) in [(false, 0), (true, 7)] {
+                let options = ConversionOptions(sizes: StickerSize.allCases, trim: trim, inset: inset, effort: .fast)
+                guard let rows = try StickerConverter.convertByRows(data, options: options) else { continue }
+                let whole = try StickerConverter.convert(data, options: options, plan: MemoryPlan(options: options))
+                XCTAssertEqual(rows.warnings, whole.warnings, name)
+                XCTAssertEqual(rows.outputs.map(\.size), whole.outputs.map(\.size))
+                for (a, b) in zip(rows.outputs, whole.outputs) {
+                    let (x, y) = (try a.result.get(), try b.result.get())
+                    XCTAssertEqual(x.bytes, y.bytes, "\(name) \(a.size) trim \(trim)")
+                    XCTAssertEqual(x.report.warnings, y.report.warnings, "\(name) \(a.size)")
+                }
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(compared, 10)
     }
 
     func testAProgressiveJPEGWithAbsurdlyManyScansIsRefusedFromItsStructure() throws {

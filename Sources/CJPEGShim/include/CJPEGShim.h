@@ -60,6 +60,17 @@ int sk_jpeg_marker(const sk_jpeg_decoder *dec, int index, int *code, const uint8
  */
 int sk_jpeg_decode(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int output, int stop_at_data_end);
 
+/**
+ * Row by row instead of sk_jpeg_decode: sk_jpeg_start starts decompressing (same outputs and
+ * stop_at_data_end), sk_jpeg_read_rows then decodes up to `max_rows` further rows into `out`
+ * (`row_bytes` apart) and sets `*got` (0 only at the end of the image or of the data), and
+ * sk_jpeg_finish ends the image. The rows are those sk_jpeg_decode writes, and sk_jpeg_rows_decoded
+ * counts them the same way.
+ */
+int sk_jpeg_start(sk_jpeg_decoder *dec, int output, int stop_at_data_end);
+int sk_jpeg_read_rows(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int max_rows, int *got);
+int sk_jpeg_finish(sk_jpeg_decoder *dec);
+
 /** The last error message (empty when none). */
 const char *sk_jpeg_message(const sk_jpeg_decoder *dec);
 /** Number of libjpeg warnings (corrupt data, early end) and the first one's text. */

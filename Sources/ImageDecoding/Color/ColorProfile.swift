@@ -25,13 +25,9 @@ enum ColorProfile {
     /// assume without a profile — and say so. Strict decoding included: the image is whole,
     /// only its colours are uncertain. (CMYK pixels need their profile: `cmykToSRGB`.)
     static func convertOrIgnore(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) -> ColorProfileOutcome {
-        do {
-            return try convert(&image, iccProfile: iccProfile, format: format)
-        } catch let error as ImageError {
-            return .ignored(note: ignoredNote(error.reason))
-        } catch {
-            return .ignored(note: "ignored the embedded ICC profile (\(error)); colours used as sRGB")
-        }
+        let conversion = rgbConversion(iccProfile: iccProfile, format: format, isGray: { image.isGray })
+        conversion.apply(to: &image)
+        return conversion.outcome
     }
 
     /// The note for a profile that is ignored because of `problem`.
@@ -39,31 +35,48 @@ enum ColorProfile {
         "ignored: \(problem.message); colours used as sRGB"
     }
 
+    /// `convertOrIgnore` decided before the pixels exist, for a decoder that converts rows as
+    /// they come: the outcome (and note) and the conversion to run on every pixel. `isGray` is
+    /// asked only for a gray profile (which converts gray data only).
+    static func rgbConversion(iccProfile: [UInt8], format: ImageFormat, isGray: () -> Bool) -> ColorConversion {
+        do {
+            return try conversion(iccProfile: iccProfile, format: format, isGray: isGray)
+        } catch let error as ImageError {
+            return ColorConversion(outcome: .ignored(note: ignoredNote(error.reason)))
+        } catch {
+            return ColorConversion(outcome: .ignored(note: "ignored the embedded ICC profile (\(error)); colours used as sRGB"))
+        }
+    }
+
     private static func convert(_ image: inout Image, iccProfile: [UInt8], format: ImageFormat) throws -> ColorProfileOutcome {
+        let conversion = try conversion(iccProfile: iccProfile, format: format, isGray: { image.isGray })
+        conversion.apply(to: &image)
+        return conversion.outcome
+    }
+
+    private static func conversion(iccProfile: [UInt8], format: ImageFormat, isGray: () -> Bool) throws -> ColorConversion {
         let profile = try ICCProfile(bytes: iccProfile, format: format)
         let inputFormat: cmsUInt32Number
         switch profile.colorSpace {
         case cmsSigRgbData: inputFormat = LCMSFormat.rgba8
         case cmsSigGrayData:
             // Reading only the red channel of a colour image would throw its colour away.
-            guard image.isGray else {
-                return .ignored(note: "ignored embedded ICC profile '\(profile.name)': it describes gray data, the image has colour")
+            guard isGray() else {
+                return ColorConversion(outcome: .ignored(note: "ignored embedded ICC profile '\(profile.name)': it describes gray data, the image has colour"))
             }
             inputFormat = LCMSFormat.grayIn4Bytes
         default:
-            return .ignored(note: "ignored embedded ICC profile '\(profile.name)': it describes \(profile.colorSpaceName) data, the image is RGB")
+            return ColorConversion(outcome: .ignored(note: "ignored embedded ICC profile '\(profile.name)': it describes \(profile.colorSpaceName) data, the image is RGB"))
         }
         guard let transform = profile.transformToSRGB(from: inputFormat, to: LCMSFormat.rgba8) else {
             throw ImageError(format, ColorProfileError.notConvertible(name: profile.name, bytes: iccProfile.count))
         }
-        defer { cmsDeleteTransform(transform) }
-        if isIdentity(transform, grayInput: profile.colorSpace == cmsSigGrayData) { return .unchanged }
-        let pixelCount = image.width * image.height
-        image.pixels.withUnsafeMutableBufferPointer { p in
-            guard let base = p.baseAddress else { return }
-            transformInPlace(transform, base, pixelCount: pixelCount, bytesPerPixel: 4)
+        if isIdentity(transform, grayInput: profile.colorSpace == cmsSigGrayData) {
+            cmsDeleteTransform(transform)
+            return ColorConversion(outcome: .unchanged)
         }
-        return .converted(note: "converted from embedded ICC profile '\(profile.name)' to sRGB")
+        return ColorConversion(outcome: .converted(note: "converted from embedded ICC profile '\(profile.name)' to sRGB"),
+                               transform: transform)
     }
 
     /// Converts `pixelCount` CMYK pixels (4 bytes each) to opaque sRGB RGBA.
@@ -79,7 +92,20 @@ enum ColorProfile {
     static func cmykToSRGB(_ cmyk: UnsafePointer<UInt8>, pixelCount: Int, inverted: Bool,
                            iccProfile: [UInt8]?, problem: ImageError? = nil, format: ImageFormat,
                            lenient: Bool) throws -> (pixels: [UInt8], note: String) {
+        let conversion = try cmykConversion(inverted: inverted, iccProfile: iccProfile, problem: problem, format: format,
+                                            lenient: lenient)
         var out = [UInt8](repeating: 255, count: pixelCount * 4)
+        out.withUnsafeMutableBufferPointer { o in
+            guard let base = o.baseAddress else { return }
+            conversion.convertCMYK(cmyk, base, pixelCount: pixelCount)
+        }
+        return (out, conversion.outcome.note!)
+    }
+
+    /// `cmykToSRGB` decided before the pixels exist (see there), for a decoder that converts
+    /// rows as they come; its outcome carries the note.
+    static func cmykConversion(inverted: Bool, iccProfile: [UInt8]?, problem: ImageError? = nil, format: ImageFormat,
+                               lenient: Bool) throws -> ColorConversion {
         var profileProblem: String?
         if let problem {
             if !lenient { throw problem }
@@ -90,12 +116,8 @@ enum ColorProfile {
                 if profile.colorSpace == cmsSigCmykData,
                    let transform = profile.transformToSRGB(from: inverted ? LCMSFormat.cmyk8Inverted : LCMSFormat.cmyk8,
                                                            to: LCMSFormat.rgba8) {
-                    defer { cmsDeleteTransform(transform) }
-                    out.withUnsafeMutableBufferPointer { o in
-                        guard let base = o.baseAddress else { return }
-                        transformRows(transform, input: cmyk, output: base, pixelCount: pixelCount)
-                    }
-                    return (out, "converted CMYK with embedded ICC profile '\(profile.name)' to sRGB")
+                    return ColorConversion(outcome: .converted(note: "converted CMYK with embedded ICC profile '\(profile.name)' to sRGB"),
+                                           transform: transform)
                 }
                 profileProblem = "embedded ICC profile '\(profile.name)' describes \(profile.colorSpaceName) data, not CMYK"
             } catch let error as ImageError {
@@ -103,14 +125,9 @@ enum ColorProfile {
                 profileProblem = error.message
             }
         }
-        out.withUnsafeMutableBufferPointer { o in
-            guard let base = o.baseAddress else { return }
-            naiveCMYKToRGBA(cmyk, base, pixelCount: pixelCount, inverted: inverted)
-        }
-        if let profileProblem {
-            return (out, "converted CMYK to sRGB with a naive formula (\(profileProblem))")
-        }
-        return (out, "converted CMYK to sRGB with a naive formula (no embedded ICC profile)")
+        let note = profileProblem.map { "converted CMYK to sRGB with a naive formula (\($0))" }
+            ?? "converted CMYK to sRGB with a naive formula (no embedded ICC profile)"
+        return ColorConversion(outcome: .converted(note: note), naiveCMYKInverted: inverted)
     }
 
     /// True when the transform leaves a spread of colours within ±1, i.e. the profile is sRGB

@@ -11,7 +11,7 @@ extension ImageOutline {
     ///   copy of it when an ICC profile converts each frame, and the largest frame twice
     ///   (libwebp's output and its own buffers).
     /// - WebP stills: the RGBA image and as much again (libwebp's lossless decoder keeps ARGB).
-    /// - JPEG: the RGBA image, a turned copy when EXIF may turn it, the CMYK samples for
+    /// - JPEG: the RGBA image, a turned copy when its EXIF orientation turns it, the CMYK samples for
     ///   4-component files, and a progressive file's coefficients (2 bytes each, every block of
     ///   every component, as libjpeg keeps them between scans).
     public static func decodingMemory(_ bytes: UnsafeRawBufferPointer) -> Int? {
@@ -19,6 +19,19 @@ extension ImageOutline {
         var walk = OutlineWalk(bytes, inspecting: false)
         try? walk.walk(format)
         return walk.decodingMemory
+    }
+
+    /// The most bytes decoding the file in `bytes` row by row (`ImageDecoder.decodeRows`) holds
+    /// at once, from its structure alone: nil when the file cannot be decoded by rows (see
+    /// `decodeRows`) or `read` would be nil. The rows' consumer (a `RowFitter`) is not counted.
+    /// - PNG (non-interlaced stills): two scanlines, one RGBA row, zlib's window and state.
+    /// - JPEG: the rows libjpeg works on and ours (a few dozen rows of the image's width), and
+    ///   a progressive file's coefficients, which libjpeg keeps whole between scans.
+    public static func rowDecodingMemory(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let format = ImageFormat.identify(bytes) else { return nil }
+        var walk = OutlineWalk(bytes, inspecting: false)
+        try? walk.walk(format)
+        return walk.rowDecodingMemory
     }
 }
 
@@ -44,19 +57,41 @@ extension OutlineWalk {
             let largest = frameRects.map { Self.product($0.width, $0.height, 8) }.max() ?? 0
             return Self.sum([Self.product(box.width, box.height, webpICC ? 8 : 4), largest])
         case .jpeg:
-            var parts = [rgba]
-            if jpegEXIF { parts.append(rgba) }
+            var parts = [rgba, jpegCoefficients(width: width, height: height)]
+            if jpegTurned { parts.append(rgba) }
             if jpegSampling.count == 4 { parts.append(rgba) }
-            if jpegProgressive, let hMax = jpegSampling.map(\.h).max(), let vMax = jpegSampling.map(\.v).max() {
-                for c in jpegSampling {
-                    // Blocks of 8×8 over the component's samples, 64 coefficients of 2 bytes each.
-                    let blocksAcross = ((width * c.h + hMax - 1) / hMax + 7) / 8
-                    let blocksDown = ((height * c.v + vMax - 1) / vMax + 7) / 8
-                    parts.append(Self.product(blocksAcross, blocksDown, 128))
-                }
-            }
             return Self.sum(parts)
         }
+    }
+
+    /// See `ImageOutline.rowDecodingMemory`.
+    var rowDecodingMemory: Int? {
+        guard let width, let height else { return nil }
+        if format == .png {
+            guard !pngInterlaced, frames <= 1 else { return nil }
+            let depth = pngBitDepth ?? 16, channels = pngColorType?.channels ?? 4
+            let rowBytes = (Self.product(width, channels, depth) + 7) / 8
+            return Self.sum([Self.product(rowBytes + 1, 2, 1), Self.product(width, 4, 1), 65_536])
+        }
+        guard format == .jpeg, !jpegTurned else { return nil }
+        // libjpeg's MCU rows and upsampling buffers, and our chunk of rows before and after the
+        // colour conversion: 64 rows of RGBA is above all of them together.
+        let rows = Self.product(width, 4, 64)
+        return Self.sum([rows, jpegCoefficients(width: width, height: height)])
+    }
+
+    /// A progressive JPEG's coefficients (2 bytes each, every block of every component, as
+    /// libjpeg keeps them between scans); 0 for a sequential file.
+    private func jpegCoefficients(width: Int, height: Int) -> Int {
+        guard jpegProgressive, let hMax = jpegSampling.map(\.h).max(), let vMax = jpegSampling.map(\.v).max() else { return 0 }
+        var parts: [Int] = []
+        for c in jpegSampling {
+            // Blocks of 8×8 over the component's samples, 64 coefficients of 2 bytes each.
+            let blocksAcross = ((width * c.h + hMax - 1) / hMax + 7) / 8
+            let blocksDown = ((height * c.v + vMax - 1) / vMax + 7) / 8
+            parts.append(Self.product(blocksAcross, blocksDown, 128))
+        }
+        return Self.sum(parts)
     }
 
     /// The union of `rects` clipped to `canvas`, or the whole canvas when there are none.

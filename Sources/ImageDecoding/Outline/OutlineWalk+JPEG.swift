@@ -16,7 +16,14 @@ extension OutlineWalk {
             if marker == 0xD9 || marker == 0xDA { break }   // end of image, start of scan
             let length = be16(pos + 2) ?? 0   // in range: pos + 3 < b.count
             guard length >= 2 else { throw fail(.jpegSegmentLength(marker: marker, length: length)) }
-            if marker == 0xE1 { jpegEXIF = true }
+            if marker == 0xE1 {
+                // The first EXIF block with an orientation decides, as `JPEGMarkers` reads it.
+                let payload = pos + 4, end = min(b.count, pos + 2 + length)
+                if jpegOrientation == nil, end - payload > 6,
+                   UnsafeBufferPointer(rebasing: b[payload..<payload + 6]).elementsEqual(JPEGMarkers.exifSignature) {
+                    jpegOrientation = JPEGMarkers.exifOrientation(tiff: UnsafeBufferPointer(rebasing: b[(payload + 6)..<end]))
+                }
+            }
             // SOF0…SOF15 except DHT (C4), JPG (C8) and DAC (CC).
             if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
                 guard pos + 9 <= b.count, length >= 7, let h = be16(pos + 5), let w = be16(pos + 7) else {

@@ -39,6 +39,7 @@ extension OutlineWalk {
                 guard colorType.allowedBitDepths.contains(depth) else { throw fail(.pngBitDepth(depth, colorType: colorType)) }
                 guard w > 0, h > 0 else { throw fail(.pngZeroSize(width: w, height: h)) }
                 (width, height, pngColorType, pngBitDepth) = (w, h, colorType, depth)
+                pngInterlaced = u8(data + 12) == 1
                 sawHeader = true
             case PNGChunk.tRNS:
                 // A palette's alpha makes pixels transparent only if some entry is below 255.

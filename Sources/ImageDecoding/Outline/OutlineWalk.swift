@@ -27,8 +27,13 @@ struct OutlineWalk {
     /// sampling factors (horizontal, vertical).
     var jpegProgressive = false
     var jpegSampling: [(h: Int, v: Int)] = []
-    /// An APP1 segment came before it (EXIF, whose orientation may turn the image).
-    var jpegEXIF = false
+    /// The EXIF orientation tag from an APP1 segment before it (1…8 when valid), as the
+    /// decoder reads it.
+    var jpegOrientation: Int?
+    /// The EXIF orientation turns the stored image (2…8; other values are ignored).
+    var jpegTurned: Bool { jpegOrientation.map { (2...8).contains($0) } ?? false }
+    /// A PNG's IHDR says Adam7 interlacing.
+    var pngInterlaced = false
     /// Some GIF frame is disposed to the previous screen (disposal 3), which the decoder saves.
     var gifRestoresPrevious = false
     /// A WebP has an ICCP chunk (each composited frame is converted in a copy).

@@ -30,28 +30,9 @@ struct PNGRaster {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(expected, 1))
         defer { buffer.deallocate() }
         let outcome = PNGInflater.inflate(compressed, into: buffer, count: expected)
-        var available = expected
-        var note: String?
-        switch outcome {
-        case .complete:
-            break
-        case .overlong:
-            note = "\(what) holds more data than a \(width)×\(height) image needs; the rest was ignored"
-        case .short(let n):
-            let short = PNGError.imageDataShort(decoded: n, expected: expected, in: what)
-            if !lenient { throw fail(short) }
-            available = n
-            note = "\(short.message); the rest is transparent"
-        case .damaged(let n):
-            if !lenient {
-                if n == expected { throw fail(.badAdler32(bytes: expected, in: what)) }
-                throw fail(.imageDataDamaged(decoded: n, expected: expected, in: what))
-            }
-            available = n
-            if n < expected {
-                note = "\(PNGError.imageDataDamaged(decoded: n, expected: expected, in: what).message); the rest is transparent"
-            }
-        }
+        let (available, judged) = try judge(outcome, expected: expected, width: width, height: height, lenient: lenient,
+                                            format: format, what: what)
+        var note = judged
 
         let pixelCount = pixelBytes / 4
         var failure: Failure?
@@ -75,6 +56,32 @@ struct PNGRaster {
             }
         }
         return PNGRaster(image: Image(width: width, height: height, pixels: pixels), rowsDecoded: rows, note: note)
+    }
+
+    /// What an inflate's outcome leaves (the bytes to reconstruct from) and says (a note), or
+    /// the error strict decoding stops with: one rule for whole images and row decodes.
+    static func judge(_ outcome: PNGInflater.Outcome, expected: Int, width: Int, height: Int, lenient: Bool,
+                      format: ImageFormat, what: PNGImageData) throws -> (available: Int, note: String?) {
+        func fail(_ reason: PNGError) -> ImageError { ImageError(format, reason) }
+        switch outcome {
+        case .complete:
+            return (expected, nil)
+        case .overlong:
+            return (expected, "\(what) holds more data than a \(width)×\(height) image needs; the rest was ignored")
+        case .short(let n):
+            let short = PNGError.imageDataShort(decoded: n, expected: expected, in: what)
+            if !lenient { throw fail(short) }
+            return (n, "\(short.message); the rest is transparent")
+        case .damaged(let n):
+            if !lenient {
+                if n == expected { throw fail(.badAdler32(bytes: expected, in: what)) }
+                throw fail(.imageDataDamaged(decoded: n, expected: expected, in: what))
+            }
+            if n < expected {
+                return (n, "\(PNGError.imageDataDamaged(decoded: n, expected: expected, in: what).message); the rest is transparent")
+            }
+            return (n, nil)
+        }
     }
 
     enum Failure {

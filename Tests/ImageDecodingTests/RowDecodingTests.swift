@@ -1,0 +1,186 @@
+import Foundation
+import ImageCore
+import XCTest
+@testable import ImageDecoding
+
+/// `ImageDecoder.decodeRows` (a still row by row, never whole) gives the rows, warnings and
+/// errors of `decode`, and `ImageOutline.rowDecodingMemory` says which files it takes.
+final class RowDecodingTests: XCTestCase {
+    /// The rows of a row decode put together, with its facts; nil when it declined the file.
+    static func rows(_ bytes: [UInt8], options: DecodeOptions) throws -> (image: Image, info: FrameStreamInfo)? {
+        var pixels: [UInt8] = []
+        var width = 0, next = 0
+        let info = try ImageDecoder.decodeRows(bytes, options: options, start: { w, h in
+            width = w
+            pixels.reserveCapacity(w * h * 4)
+        }, row: { row, y in
+            XCTAssertEqual(y, next)
+            next += 1
+            pixels += UnsafeRawBufferPointer(start: row, count: width * 4)
+        })
+        guard let info else {
+            XCTAssertEqual(next, 0, "rows delivered before declining")
+            return nil
+        }
+        return (Image(width: info.width, height: info.height, pixels: pixels), info)
+    }
+
+    func testEveryJPEGFixtureDecodesByRowsAsWhole() throws {
+        let dir = OtherFormatFixture.root.appendingPathComponent("jpeg")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".jpg") }.sorted()
+        XCTAssertGreaterThan(names.count, 10)
+        var streamed = 0
+        for name in names {
+            let bytes = try OtherFormatFixture.bytes("jpeg/\(name)")
+            let whole = try ImageDecoder.decode(bytes)
+            let memory = bytes.withUnsafeBytes { ImageOutline.rowDecodingMemory($0) }
+            guard let (image, info) = try Self.rows(bytes, options: .init()) else {
+                XCTAssertTrue(whole.warnings.contains { $0.hasPrefix("applied EXIF orientation") }, "\(name) declined")
+                XCTAssertNil(memory, "\(name): the outline says it decodes by rows")
+                continue
+            }
+            streamed += 1
+            XCTAssertNotNil(memory, name)
+            XCTAssertEqual(image, whole.animation.frames[0].image, name)
+            XCTAssertEqual(info.warnings, whole.warnings, name)
+            XCTAssertEqual(info.format, .jpeg)
+        }
+        // orient_1 (the tag says "as stored"), gray, CMYK, progressive and the ICC-tagged photo.
+        XCTAssertGreaterThanOrEqual(streamed, 5)
+    }
+
+    func testCutJPEGsFailOrKeepTheSameRowsAsWhole() throws {
+        for name in ["rocket_640x427.jpg", "cmyk.jpg", "progressive.jpg", "gray.jpg"] {
+            let bytes = try OtherFormatFixture.bytes("jpeg/\(name)")
+            for cut in OtherFormatFixture.cutPoints(bytes.count, steps: 12) where cut > 0 {
+                let part = Array(bytes.prefix(cut))
+                for lenient in [false, true] {
+                    let options = DecodeOptions(lenient: lenient)
+                    Self.assertSameOutcome(part, options: options, "\(name) cut at \(cut), lenient \(lenient)")
+                }
+            }
+        }
+    }
+
+    func testAnRGBProfileConvertsEachRowAsTheWholeImage() throws {
+        // The photo carries Adobe RGB (1998): converted, with the same note.
+        let bytes = try OtherFormatFixture.bytes("jpeg/rocket_640x427.jpg")
+        let whole = try ImageDecoder.decode(bytes)
+        XCTAssertTrue(whole.warnings.contains { $0.contains("ICC profile") }, "\(whole.warnings)")
+        let rows = try XCTUnwrap(try Self.rows(bytes, options: .init()))
+        XCTAssertEqual(rows.image, whole.animation.frames[0].image)
+    }
+
+    /// Generated PNGs of every colour type and bit depth, with tRNS, gAMA, an iCCP profile,
+    /// IDAT split in several chunks and every filter type; interlaced ones are declined.
+    static func generatedPNGs() throws -> [(name: String, bytes: [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        var rng = PNGTestSupport.Random(state: 7)
+        let adobe = try OtherFormatFixture.bytes("color/adobe_rgb_1998.icc")
+        let iccp = PNGTestSupport.chunk("iCCP", Array("Adobe RGB".utf8) + [0, 0] + PNGTestSupport.zlib(adobe))
+        let gama = PNGTestSupport.chunk("gAMA", PNGTestSupport.be32(45_455 * 2))
+        for colorType in [0, 2, 3, 4, 6] {
+            for depth in [1, 2, 4, 8, 16] where PNGColorType(rawValue: UInt8(colorType))!.allowedBitDepths.contains(depth) {
+                let (w, h) = (37, 23)
+                let n = w * h * PNGTestSupport.channels(colorType)
+                let samples = (0..<n).map { _ in rng.below(colorType == 3 ? min(1 << depth, 6) : 1 << depth) }
+                let palette: [UInt8]? = colorType == 3 ? (0..<3 * min(1 << depth, 6)).map { _ in UInt8(rng.below(256)) } : nil
+                var trns: [UInt8]?
+                switch colorType {
+                case 0: trns = PNGTestSupport.be16(samples[3])
+                case 2: trns = PNGTestSupport.be16(samples[0]) + PNGTestSupport.be16(samples[1]) + PNGTestSupport.be16(samples[2])
+                case 3: trns = [0, 128]
+                default: trns = nil
+                }
+                for (variant, before) in [("plain", [[UInt8]]()), ("gAMA", [gama]), ("iCCP", [iccp])] {
+                    for interlace in [false, true] {
+                        let png = PNGTestSupport.png(width: w, height: h, depth: depth, colorType: colorType, interlace: interlace,
+                                                     samples: samples, palette: palette, trns: trns, before: before,
+                                                     idatSplit: 3, filterSeed: depth + colorType)
+                        out.append(("type \(colorType) depth \(depth) \(variant)\(interlace ? " interlaced" : "")", png))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `message` with "decoded N of" made "decoded … of".
+    static func withoutCounts(_ message: String) -> String {
+        message.replacingOccurrences(of: #"decoded \d+ of"#, with: "decoded … of", options: .regularExpression)
+    }
+
+    func testEveryKindOfPNGDecodesByRowsAsWhole() throws {
+        var streamed = 0
+        for (name, png) in try Self.generatedPNGs() {
+            let whole = try ImageDecoder.decode(png)
+            let memory = png.withUnsafeBytes { ImageOutline.rowDecodingMemory($0) }
+            guard let (image, info) = try Self.rows(png, options: .init()) else {
+                XCTAssertTrue(name.hasSuffix("interlaced"), "\(name) declined")
+                XCTAssertNil(memory, name)
+                continue
+            }
+            streamed += 1
+            XCTAssertNotNil(memory, name)
+            XCTAssertLessThan(memory ?? .max, 100_000, name)
+            XCTAssertEqual(image, whole.animation.frames[0].image, name)
+            XCTAssertEqual(info.warnings, whole.warnings, name)
+        }
+        XCTAssertEqual(streamed, 3 * 15)
+    }
+
+    func testCutAndDamagedPNGsFailOrKeepTheSameRowsAsWhole() throws {
+        let sources = try Self.generatedPNGs().filter { !$0.name.hasSuffix("interlaced") && $0.name.contains("plain") }
+        var rng = PNGTestSupport.Random(state: 3)
+        for (name, png) in sources {
+            var variants: [(String, [UInt8])] = OtherFormatFixture.cutPoints(png.count, steps: 40).map { ("cut at \($0)", Array(png.prefix($0))) }
+            for _ in 0..<6 {
+                var bad = png
+                let i = 60 + rng.below(png.count - 72)
+                bad[i] ^= UInt8(1 + rng.below(255))
+                variants.append(("byte \(i) changed", bad))
+            }
+            for (what, bytes) in variants {
+                for lenient in [false, true] {
+                    let options = DecodeOptions(lenient: lenient)
+                    Self.assertSameOutcome(bytes, options: options, "\(name) \(what), lenient \(lenient)")
+                }
+            }
+        }
+    }
+
+    /// A whole decode and a row decode of `bytes` both fail with the same error, or give the
+    /// same image and notes; or the file is no JPEG or PNG by its first bytes and rows decline it.
+    static func assertSameOutcome(_ bytes: [UInt8], options: DecodeOptions, _ label: String,
+                                  file: StaticString = #filePath, line: UInt = #line) {
+        let whole = Result { try ImageDecoder.decode(bytes, options: options) }
+        let rows = Result { try Self.rows(bytes, options: options) }
+        switch (whole, rows) {
+        case let (.success(w), .success(r?)):
+            XCTAssertEqual(r.image, w.animation.frames[0].image, label, file: file, line: line)
+            // How many bytes of a broken stream count as decoded is zlib's word in a PNG row
+            // decode and the salvage inflater's in a whole decode: the rows kept are the same
+            // (and so, when a stream breaks inside a row whose filter byte is garbage, which of
+            // the two problems the note names).
+            let transparent = "; the rest is transparent"
+            let a = r.info.warnings.map(Self.withoutCounts), b = w.warnings.map(Self.withoutCounts)
+            if options.lenient, a.last?.hasSuffix(transparent) == true, b.last?.hasSuffix(transparent) == true {
+                XCTAssertEqual(a.dropLast(), b.dropLast(), label, file: file, line: line)
+            } else {
+                XCTAssertEqual(a, b, label, file: file, line: line)
+            }
+        case let (.failure(a), .failure(b)):
+            XCTAssertEqual("\(a)", "\(b)", label, file: file, line: line)
+        case (.failure, .success(nil)) where ![.png, .jpeg].contains(ImageDecoder.sniff(bytes)):
+            break
+        default:
+            XCTFail("\(label): whole \(whole), rows \(rows)", file: file, line: line)
+        }
+    }
+
+    func testAnimationsAreDeclined() throws {
+        let gif = try OtherFormatFixture.bytes("gif/disposal.gif")
+        XCTAssertNil(try Self.rows(gif, options: .init()))
+        XCTAssertNil(gif.withUnsafeBytes { ImageOutline.rowDecodingMemory($0) })
+    }
+}
