@@ -21,7 +21,8 @@ package final class TruecolorStill {
         let layout = TruecolorLayout(fittingStill: image)
         header = layout.header(width: image.width, height: image.height)
         transparency = layout.transparency
-        streams = RasterStreams(layout.raster(image.pixels, width: image.width, height: image.height), compressor: ZlibCompressor())
+        streams = RasterStreams(layout.raster(image.pixels, width: image.width, height: image.height), compressor: ZlibCompressor(),
+                                splitsLargeStreams: true)
     }
 
     /// The PNG file at `effort` (empty for an image without pixels).
