@@ -3,9 +3,8 @@
 /// symbols (nothing is written out). What `SplitDeflate` needs to turn a stream that libdeflate
 /// ended with a final block into one that goes on: libdeflate has no flush API.
 ///
-/// Decoding is canonical-code decoding a bit at a time (RFC 1951 §3.2.2): slow next to an
-/// inflater, but it runs over compressed bytes only, once per piece, at a few milliseconds per
-/// 100 KB against the hundreds a level-10 compression of that piece takes.
+/// Codes of up to 10 bits are decoded by one table look-up, longer ones a bit at a time
+/// (canonical codes, RFC 1951 §3.2.2): it runs over compressed bytes only, once per piece.
 enum DeflateBlocks {
     /// The bit offsets (bit 0 = the least significant bit of byte 0) of the final block's
     /// header and of the first bit after its end-of-block code. Nil when `stream` is not a
@@ -90,10 +89,15 @@ enum DeflateBlocks {
         return (literals, distances)
     }
 
-    /// A canonical Huffman code: how many codes each length has, and the symbols in code order.
+    /// A canonical Huffman code: how many codes each length has, the symbols in code order, and
+    /// a table that decodes codes of up to `fastBits` bits in one look-up.
     private struct Code {
         var counts = [Int](repeating: 0, count: 16)
         var symbols: [Int] = []
+        /// For every `fastBits`-bit window of the stream (first bit lowest): the symbol whose
+        /// code starts it, shifted left by 4, plus the code's length; 0 when that code is longer.
+        var fast = [UInt32](repeating: 0, count: 1 << Code.fastBits)
+        static let fastBits = 10
 
         /// Nil for an over-subscribed set of lengths (incomplete ones are allowed, as for a
         /// single distance code).
@@ -112,9 +116,24 @@ enum DeflateBlocks {
                 symbols[offsets[n]] = symbol
                 offsets[n] += 1
             }
+            // Canonical codes in symbol order per length; the stream holds a code's first
+            // (most significant) bit first, so the window holds it reversed.
+            var code = 0, index = 0
+            for n in 1...Code.fastBits {
+                for j in 0..<counts[n] {
+                    var reversed = 0
+                    for b in 0..<n where (code + j) >> (n - 1 - b) & 1 == 1 { reversed |= 1 << b }
+                    let entry = UInt32(symbols[index + j]) << 4 | UInt32(n)
+                    for high in stride(from: reversed, to: 1 << Code.fastBits, by: 1 << n) { fast[high] = entry }
+                }
+                index += counts[n]
+                code = (code + counts[n]) << 1
+            }
         }
 
         func decode(_ bits: inout BitCursor) -> Int? {
+            let entry = fast[bits.peek(Code.fastBits)]
+            if entry != 0 { return bits.skip(Int(entry & 15)) ? Int(entry >> 4) : nil }
             var code = 0, first = 0, index = 0
             for n in 1..<16 {
                 guard let bit = bits.read(1) else { return nil }
@@ -136,14 +155,23 @@ enum DeflateBlocks {
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+        /// The next `count` (≤ 16) bits as a number, the first bit lowest; bits past the end
+        /// read as 0 (the caller checks lengths with `read` or `skip`).
+        @inline(__always)
+        func peek(_ count: Int) -> Int {
+            guard let base = bytes.baseAddress else { return 0 }
+            let byte = position >> 3, n = bytes.count
+            var v = byte < n ? Int(base[byte]) : 0
+            if byte + 1 < n { v |= Int(base[byte + 1]) << 8 }
+            if byte + 2 < n { v |= Int(base[byte + 2]) << 16 }
+            return v >> (position & 7) & ((1 << count) - 1)
+        }
+
         /// The next `count` (≤ 16) bits as a number, the first bit lowest; nil past the end.
+        @inline(__always)
         mutating func read(_ count: Int) -> Int? {
             guard position + count <= bytes.count * 8 else { return nil }
-            var value = 0
-            for i in 0..<count {
-                let p = position + i
-                value |= Int(bytes[p >> 3] >> UInt8(p & 7) & 1) << i
-            }
+            let value = peek(count)
             position += count
             return value
         }
