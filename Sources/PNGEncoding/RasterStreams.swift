@@ -5,8 +5,8 @@ final class RasterStreams {
     let raster: Raster
     let compressor: ZlibCompressor
     /// Large streams at the near-optimal levels are compressed in pieces on several cores
-    /// (`SplitDeflate`): set for stills, whose one such stream is most of a conversion's time;
-    /// APNG frames are already compressed several at a time.
+    /// (`SplitDeflate`): set for stickers' stills (`TruecolorStill`), whose one such stream is
+    /// most of a conversion's time; APNG frames are already compressed several at a time.
     let splitsLargeStreams: Bool
     private var filtered: [FilterStrategy: [UInt8]] = [:]
     private var streams: [StreamKey: [UInt8]] = [:]

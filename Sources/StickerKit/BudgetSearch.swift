@@ -66,7 +66,7 @@ enum BudgetSearch {
         } else if options.maxColors == nil {
             if maxQuality == 100 {
                 // Encoded once at the requested effort, when a cheap level-1 trial says it may fit.
-                let still = TruecolorStill(image)
+                let still = TruecolorStill(image, splitsLargeStreams: true)
                 if clock.measure(\.encode, { still.mayFit(maxBytes) }) {
                     let bytes = clock.measure(\.encode) { still.encode(effort: effort, within: maxBytes) }
                     if bytes.count <= maxBytes {

@@ -71,9 +71,15 @@ final class SplitDeflateTests: XCTestCase {
         let raster = TruecolorLayout(colorType: .rgba).raster(image.pixels, width: 400, height: 400)
         XCTAssertTrue(SplitDeflate.applies(count: raster.height * (raster.rowBytes + 1), level: 10))
         for effort in Effort.allCases {
-            let png = PNGEncoder.encode(image, effort: effort)
+            let png = TruecolorStill(image, splitsLargeStreams: true).encode(effort: effort)
             XCTAssertEqual(try LibPNGDecoder.decode(png), image, "\(effort)")
-            XCTAssertEqual(PNGEncoder.encode(image, effort: effort), png, "\(effort): the same bytes again")
+            XCTAssertEqual(TruecolorStill(image, splitsLargeStreams: true).encode(effort: effort), png, "\(effort): the same bytes again")
+            // Only stickers split: the encoder's own files (icons, sheets) stay whole.
+            if effort == .fast {
+                XCTAssertEqual(PNGEncoder.encode(image, effort: effort), png, "level 6 is never split")
+            } else {
+                XCTAssertNotEqual(PNGEncoder.encode(image, effort: effort), png, "\(effort): split for stickers only")
+            }
         }
         let streams = RasterStreams(raster, compressor: ZlibCompressor(), splitsLargeStreams: true)
         let whole = RasterStreams(raster, compressor: ZlibCompressor())
