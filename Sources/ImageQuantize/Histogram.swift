@@ -63,6 +63,25 @@ public struct Histogram: Sendable {
         }
     }
 
+    /// Whether `image` has at most `limit` distinct colours as a histogram counts them (every
+    /// fully transparent pixel as (0,0,0,0)), stopping at the first colour past `limit`.
+    static func hasAtMostColors(_ limit: Int, in image: Image) -> Bool {
+        let n = image.width * image.height
+        guard n > 0 else { return true }
+        var bits: UInt32 = 10
+        while (1 << bits) < 4 * (limit + 1) { bits += 1 }
+        var slots = [UInt64](repeating: 0, count: 1 << bits)
+        let stop = max(0, limit) + 1
+        var used = 0
+        image.pixels.withUnsafeBytes { raw in
+            slots.withUnsafeMutableBufferPointer { t in
+                _ = insertRuns(raw.bindMemory(to: UInt32.self).baseAddress!, from: 0, count: n, mask: colorMask(0),
+                               slots: t.baseAddress!, slotMask: t.count - 1, shift: 32 - bits, used: &used, limit: stop)
+            }
+        }
+        return used <= limit
+    }
+
     /// `(key & mask) | half` keeps the centre of the merged range as the representative.
     static func colorMask(_ bits: Int) -> (mask: UInt32, half: UInt32) {
         if bits == 0 { return (0xFFFF_FFFF, 0) }

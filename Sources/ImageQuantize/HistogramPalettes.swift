@@ -11,9 +11,11 @@ package final class HistogramPalettes {
         prepared = PaletteBuilder.Prepared(histogram, pointLimit: PaletteBuilder.defaultPointLimit)
     }
 
-    /// Whether `palette(maxColors:)` is exact (every colour kept), known without building it.
-    package func hasExactPalette(maxColors: Int) -> Bool {
-        PaletteBuilder.isExact(prepared, maxColors: maxColors)
+    /// Whether the palette of at most `maxColors` made from `image`'s histogram would be exact,
+    /// answered by counting colours only until one too many is seen: a photo is known not to
+    /// have one after a few hundred pixels, without building its histogram.
+    package static func hasExactPalette(_ image: Image, maxColors: Int) -> Bool {
+        Histogram.hasAtMostColors(PaletteBuilder.exactLimit(maxColors: maxColors), in: image)
     }
 
     /// The palette of at most `maxColors` entries.

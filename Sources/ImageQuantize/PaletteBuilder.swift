@@ -57,8 +57,11 @@ enum PaletteBuilder {
 
     /// Whether the palette of at most `maxColors` is exact: every colour of the histogram kept.
     static func isExact(_ prepared: Prepared, maxColors: Int) -> Bool {
-        prepared.exactHistogram && prepared.colors.count <= min(256, max(2, maxColors))
+        prepared.exactHistogram && prepared.colors.count <= exactLimit(maxColors: maxColors)
     }
+
+    /// The most colours an exact palette of at most `maxColors` entries can hold.
+    static func exactLimit(maxColors: Int) -> Int { min(256, max(2, maxColors)) }
 
     static func build(_ prepared: inout Prepared, maxColors: Int) -> Result {
         let maxColors = min(256, max(2, maxColors))

@@ -4,8 +4,8 @@
 /// sharing is safe as long as (1) every index is stored by one worker only, (2) the buffer is
 /// read only after the workers end (`DispatchQueue.concurrentPerform` returns after every
 /// iteration has), and (3) the buffer outlives the loop (callers take it from
-/// `withUnsafeMutableBufferPointer` around the loop). `APNGEncoder.compressInParallel`, the one
-/// user, gives worker `w` the indices `w, w + workers, …`.
+/// `withUnsafeMutableBufferPointer` around the loop). `APNGEncoder.compressInParallel` gives
+/// worker `w` the indices `w, w + workers, …`; `SplitDeflate` gives piece `i` to iteration `i`.
 struct DisjointSlots<Element: Sendable>: @unchecked Sendable {
     private let buffer: UnsafeMutableBufferPointer<Element>
 

@@ -4,6 +4,10 @@
 final class RasterStreams {
     let raster: Raster
     let compressor: ZlibCompressor
+    /// Large streams at the near-optimal levels are compressed in pieces on several cores
+    /// (`SplitDeflate`): set for stickers' stills (`TruecolorStill`), whose one such stream is
+    /// most of a conversion's time; APNG frames are already compressed several at a time.
+    let splitsLargeStreams: Bool
     private var filtered: [FilterStrategy: [UInt8]] = [:]
     private var streams: [StreamKey: [UInt8]] = [:]
     private var sampleSizes: [StreamKey: Int] = [:]
@@ -13,9 +17,10 @@ final class RasterStreams {
         var level: Int
     }
 
-    init(_ raster: Raster, compressor: ZlibCompressor) {
+    init(_ raster: Raster, compressor: ZlibCompressor, splitsLargeStreams: Bool = false) {
         self.raster = raster
         self.compressor = compressor
+        self.splitsLargeStreams = splitsLargeStreams
     }
 
     /// The whole filtered stream under `strategy`.
@@ -30,7 +35,9 @@ final class RasterStreams {
     func stream(_ strategy: FilterStrategy, level: Int) -> [UInt8] {
         let key = StreamKey(strategy: strategy, level: level)
         if let s = streams[key] { return s }
-        let s = compressor.compress(filtered(strategy), level: level)
+        let f = filtered(strategy)
+        let split = splitsLargeStreams && SplitDeflate.applies(count: f.count, level: level) ? SplitDeflate.zlib(f, level: level) : nil
+        let s = split ?? compressor.compress(f, level: level)
         streams[key] = s
         return s
     }

@@ -4,14 +4,18 @@ import ImageCore
 /// are made once, and filtered forms and zlib streams are kept between calls, so a search that
 /// first asks whether the image may fit and then writes it compresses each stream once.
 ///
-/// `encode(effort:)` returns exactly `PNGEncoder.encode(image, effort:)`. Not for concurrent use
-/// (one instance per thread); instances are independent.
+/// `encode(effort:)` returns exactly `PNGEncoder.encode(image, effort:)`, unless made with
+/// `splitsLargeStreams` (stickers: `SplitDeflate`, same pixels, slightly other bytes). Not for
+/// concurrent use (one instance per thread); instances are independent.
 package final class TruecolorStill {
     private let header: PNGHeader?
     private let transparency: [UInt8]?
     private let streams: RasterStreams?
 
-    package init(_ image: Image) {
+    /// With `splitsLargeStreams`, a large stream at the near-optimal levels is compressed in
+    /// pieces on several cores (`SplitDeflate`): what a sticker's budget search asks for. Icons,
+    /// contact sheets and `PNGEncoder.encode` compress every stream whole.
+    package init(_ image: Image, splitsLargeStreams: Bool = false) {
         guard image.width > 0, image.height > 0, image.width <= Int(Int32.max), image.height <= Int(Int32.max) else {
             header = nil
             transparency = nil
@@ -21,7 +25,8 @@ package final class TruecolorStill {
         let layout = TruecolorLayout(fittingStill: image)
         header = layout.header(width: image.width, height: image.height)
         transparency = layout.transparency
-        streams = RasterStreams(layout.raster(image.pixels, width: image.width, height: image.height), compressor: ZlibCompressor())
+        streams = RasterStreams(layout.raster(image.pixels, width: image.width, height: image.height), compressor: ZlibCompressor(),
+                                splitsLargeStreams: splitsLargeStreams)
     }
 
     /// The PNG file at `effort` (empty for an image without pixels).

@@ -53,6 +53,18 @@ final class ZlibCompressor {
         return n == 0 ? count : n
     }
 
+    /// The raw DEFLATE stream of `input` at `level` (a piece of `SplitDeflate`'s stream), or nil
+    /// when libdeflate cannot allocate or the output would not be smaller than its bound.
+    func deflate(_ input: UnsafeBufferPointer<UInt8>, level: Int) -> [UInt8]? {
+        guard let c = compressor(level: level) else { return nil }
+        let bound = libdeflate_deflate_compress_bound(c, input.count)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
+        let n = scratch.withUnsafeMutableBufferPointer { o in
+            libdeflate_deflate_compress(c, input.baseAddress, input.count, o.baseAddress, bound)
+        }
+        return n == 0 ? nil : Array(scratch[0..<n])
+    }
+
     /// A zlib stream of stored (uncompressed) blocks: the fallback when libdeflate cannot
     /// allocate, so encoding never fails.
     static func stored(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {

@@ -24,16 +24,23 @@ enum BudgetSearch {
         // 1. Lossless, if it fits: an exact palette when there are ≤ 256 colours, else truecolour.
         let cap = options.maxColors ?? 256
         // One histogram, one set of palette working points and one dither map for every colour
-        // count the search tries.
+        // count the search tries, made when first needed: a truecolour still that fits never
+        // needs them (its colours are counted only until there are too many for a palette).
         var ditherMap: FrameDitherMap? = nil
-        let palettes: HistogramPalettes = clock.measure(\.quantize) {
-            var histogram = Histogram()
-            histogram.add(image)
-            return HistogramPalettes(histogram)
+        var palettesMade: HistogramPalettes? = nil
+        func palettes() -> HistogramPalettes {
+            if let p = palettesMade { return p }
+            let p = clock.measure(\.quantize) {
+                var histogram = Histogram()
+                histogram.add(image)
+                return HistogramPalettes(histogram)
+            }
+            palettesMade = p
+            return p
         }
         func quantize(_ n: Int) -> QuantizeResult {
             clock.measure(\.quantize) {
-                let palette = palettes.palette(maxColors: n)
+                let palette = palettes().palette(maxColors: n)
                 if ditherMap == nil && !palette.exact { ditherMap = FrameDitherMap(image) }
                 return PaletteMapper(palette).quantize([image], dithering: 1, ditherMaps: ditherMap.map { [$0] })
             }
@@ -48,7 +55,7 @@ enum BudgetSearch {
             return f
         }
         var upper = cap
-        if palettes.hasExactPalette(maxColors: cap), first().exact {
+        if clock.measure(\.quantize, { HistogramPalettes.hasExactPalette(image, maxColors: cap) }), first().exact {
             let first = first()
             let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
             if bytes.count <= maxBytes {
@@ -59,7 +66,7 @@ enum BudgetSearch {
         } else if options.maxColors == nil {
             if maxQuality == 100 {
                 // Encoded once at the requested effort, when a cheap level-1 trial says it may fit.
-                let still = TruecolorStill(image)
+                let still = TruecolorStill(image, splitsLargeStreams: true)
                 if clock.measure(\.encode, { still.mayFit(maxBytes) }) {
                     let bytes = clock.measure(\.encode) { still.encode(effort: effort, within: maxBytes) }
                     if bytes.count <= maxBytes {

@@ -29,38 +29,69 @@ public enum SHA256 {
 
     /// The digest of `bytes` as eight big-endian words.
     static func digest(_ bytes: [UInt8]) -> [UInt32] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var tail = Array(bytes[(bytes.count / 64 * 64)...])
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         let bits = UInt64(bytes.count) &* 8
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        bytes.withUnsafeBufferPointer { whole in
-            tail.withUnsafeBufferPointer { last in
-                for block in 0..<(bytes.count / 64) { compress(&h, &w, whole.baseAddress! + block * 64) }
-                for block in 0..<(last.count / 64) { compress(&h, &w, last.baseAddress! + block * 64) }
+        var state = State()
+        k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                bytes.withUnsafeBufferPointer { whole in
+                    for block in 0..<(bytes.count / 64) { state.compress(whole.baseAddress! + block * 64, w, k) }
+                }
+                tail.withUnsafeBufferPointer { last in
+                    for block in 0..<(last.count / 64) { state.compress(last.baseAddress! + block * 64, w, k) }
+                }
             }
         }
-        return h
+        return [state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h]
     }
 
-    private static func compress(_ h: inout [UInt32], _ w: inout [UInt32], _ p: UnsafePointer<UInt8>) {
-        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
-        for i in 0..<16 {
-            w[i] = UInt32(p[4 * i]) << 24 | UInt32(p[4 * i + 1]) << 16 | UInt32(p[4 * i + 2]) << 8 | UInt32(p[4 * i + 3])
+    /// The eight working words, kept in registers across blocks: arrays here (bounds checks,
+    /// uniqueness checks on every store) made the manifest's hashing several times slower.
+    private struct State {
+        var a: UInt32 = 0x6a09e667, b: UInt32 = 0xbb67ae85, c: UInt32 = 0x3c6ef372, d: UInt32 = 0xa54ff53a
+        var e: UInt32 = 0x510e527f, f: UInt32 = 0x9b05688c, g: UInt32 = 0x1f83d9ab, h: UInt32 = 0x5be0cd19
+
+        /// One 64-byte block at `p`, with `w` as the message schedule and `k` the round constants.
+        @inline(__always)
+        mutating func compress(_ p: UnsafePointer<UInt8>, _ w: UnsafeMutableBufferPointer<UInt32>,
+                               _ k: UnsafeBufferPointer<UInt32>) {
+            @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 &- n) }
+            let w = w.baseAddress!, k = k.baseAddress!
+            for i in 0..<16 {
+                w[i] = UInt32(p[4 &* i]) << 24 | UInt32(p[4 &* i &+ 1]) << 16 | UInt32(p[4 &* i &+ 2]) << 8 | UInt32(p[4 &* i &+ 3])
+            }
+            for i in 16..<64 {
+                let x = w[i &- 15], y = w[i &- 2]
+                let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+                let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+                w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+            }
+            var a = self.a, b = self.b, c = self.c, d = self.d, e = self.e, f = self.f, g = self.g, h = self.h
+            // Eight rounds per step with the roles of the words rotated, instead of moving all
+            // eight words every round.
+            @inline(__always)
+            func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+                       _ h: inout UInt32, _ i: Int) {
+                let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                d &+= t1
+                h = t1 &+ t2
+            }
+            for i in stride(from: 0, to: 64, by: 8) {
+                round(a, b, c, &d, e, f, g, &h, i)
+                round(h, a, b, &c, d, e, f, &g, i &+ 1)
+                round(g, h, a, &b, c, d, e, &f, i &+ 2)
+                round(f, g, h, &a, b, c, d, &e, i &+ 3)
+                round(e, f, g, &h, a, b, c, &d, i &+ 4)
+                round(d, e, f, &g, h, a, b, &c, i &+ 5)
+                round(c, d, e, &f, g, h, a, &b, i &+ 6)
+                round(b, c, d, &e, f, g, h, &a, i &+ 7)
+            }
+            self.a &+= a; self.b &+= b; self.c &+= c; self.d &+= d
+            self.e &+= e; self.f &+= f; self.g &+= g; self.h &+= h
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-        for i in 0..<64 {
-            let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-            let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-        }
-        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
     }
 }
