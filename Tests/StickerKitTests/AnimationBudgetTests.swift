@@ -133,6 +133,44 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertTrue(roomy.probes.probe(n, 3).fits(Int(roomy.searchBudget)))
     }
 
+    func search(_ input: Animation, maxBytes: Int) throws -> AnimationBudget.Search {
+        var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
+        o.minFPS = 2
+        let builder = StickerBuilder(size: .small, side: input.width, fitWarnings: [], loopCount: input.loopCount)
+        return try AnimationBudget.Search(FittedFrames(input.frames), loopCount: input.loopCount, options: o,
+                                          budgets: MemoryPlan(options: o).search(side: input.width), builder: builder,
+                                          clock: StageClock())
+    }
+
+    /// On a short timeline, a top far over the target (more than `hopeless` over even at the
+    /// square-root fall `floorSlope` allows) settles the floor as over without encoding it.
+    func testFarOverTopSettlesTheFloorWithoutAnEncode() throws {
+        let input = Self.animation(frames: 12, side: 160, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let top = try search(input, maxBytes: 1_000_000_000).probes.probe(256, 1).bytes.count
+        // The target a quarter of the top: 256 → 64 colours would have to shrink the file 4×.
+        let tight = try search(input, maxBytes: Int(Double(top) / 4 / ProbeAllowance.animation.factor))
+        XCTAssertNil(tight.predictedColours(step: 1, lo: 64, hi: 256))
+        XCTAssertEqual(Set(tight.probes.byKey.keys), [AnimationBudget.Setting(colors: 256, step: 1)], "the floor is not encoded")
+        // A top within reach of the floor still has the floor encoded.
+        let near = try search(input, maxBytes: Int(Double(top) / 1.5 / ProbeAllowance.animation.factor))
+        _ = near.predictedColours(step: 1, lo: 64, hi: 256)
+        XCTAssertNotNil(near.probes.byKey[AnimationBudget.Setting(colors: 64, step: 1)])
+    }
+
+    /// A real encode within `closeEnough` of the target ends the search on real encodes: no
+    /// encode between it and the top.
+    func testRealEncodeCloseToTheTargetIsTheAnswer() throws {
+        let input = Self.animation(frames: 12, side: 160, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let probe = try search(input, maxBytes: 1_000_000_000).probes
+        let floor = probe.probe(64, 1).bytes.count, top = probe.probe(256, 1).bytes.count
+        XCTAssertGreaterThan(Double(top), Double(floor) * 1.1, "the test needs room between floor and top")
+        XCTAssertLessThan(Double(top), Double(floor) * 2, "a top this far over would settle the floor unencoded")
+        // The floor at 99 % of the target.
+        let s = try search(input, maxBytes: Int(Double(floor) / 0.99 / ProbeAllowance.animation.factor))
+        XCTAssertEqual(s.predictedColours(step: 1, lo: 64, hi: 256), 64)
+        XCTAssertEqual(Set(s.probes.byKey.keys), [AnimationBudget.Setting(colors: 256, step: 1), AnimationBudget.Setting(colors: 64, step: 1)])
+    }
+
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {
         let input = Self.animation(frames: 40, side: 300, delay: Delay(centiseconds: 4), loops: 0)
         let r = try StickerConverter.convert(try encode(input), options: ConversionOptions(sizes: [.small], maxBytes: 60_000, minFPS: 5))
