@@ -171,6 +171,26 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertEqual(Set(s.probes.byKey.keys), [AnimationBudget.Setting(colors: 256, step: 1), AnimationBudget.Setting(colors: 64, step: 1)])
     }
 
+    /// The size model's real/predicted ratio is kept per frame rate; a frame rate without real
+    /// encodes takes the ratio of the nearest one in kept frames (the larger of two as near).
+    func testCalibrationIsPerFrameRate() throws {
+        // 200 frames: steps 1, 2, 3 and 4 keep 200, 100, 67 and 50 frames (all predicted).
+        let input = Self.animation(frames: 200, side: 32, delay: Delay(numerator: 1, denominator: 24), loops: 0)
+        let s = try search(input, maxBytes: 500_000)
+        XCTAssertFalse(s.model.isExact(4))
+        XCTAssertEqual(s.model.calibration(2), AnimationBudget.SizeModel.initialCalibration)
+        let dense = s.probes.probe(64, 1), sparse = s.probes.probe(64, 4)
+        s.model.learn(from: dense)
+        s.model.learn(from: sparse)
+        let c1 = Double(dense.bytes.count) / s.model.rawPrediction(64, 1)
+        let c4 = Double(sparse.bytes.count) / s.model.rawPrediction(64, 4)
+        XCTAssertNotEqual(c1, c4, accuracy: 1e-6)
+        XCTAssertEqual(s.model.calibration(1), c1, accuracy: 1e-12)
+        XCTAssertEqual(s.model.calibration(4), c4, accuracy: 1e-12)
+        XCTAssertEqual(s.model.calibration(3), c4, accuracy: 1e-12, "67 kept frames are nearer 50 than 200")
+        XCTAssertEqual(s.model.calibration(2), max(c1, c4), accuracy: 1e-12, "100 is as near 200 as 50: the larger ratio")
+    }
+
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {
         let input = Self.animation(frames: 40, side: 300, delay: Delay(centiseconds: 4), loops: 0)
         let r = try StickerConverter.convert(try encode(input), options: ConversionOptions(sizes: [.small], maxBytes: 60_000, minFPS: 5))
