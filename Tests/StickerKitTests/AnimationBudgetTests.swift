@@ -103,14 +103,7 @@ final class AnimationBudgetTests: XCTestCase {
     /// they show to be hopeless is not encoded at all.
     func testScaledSizesSkipHopelessFrameRates() throws {
         let input = Self.animation(frames: 24, side: 160, delay: Delay(numerator: 1, denominator: 24), loops: 0)
-        func search(_ maxBytes: Int) throws -> AnimationBudget.Search {
-            var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
-            o.minFPS = 2
-            let builder = StickerBuilder(size: .small, side: input.width, fitWarnings: [], loopCount: input.loopCount)
-            return try AnimationBudget.Search(FittedFrames(input.frames), loopCount: input.loopCount, options: o,
-                                              budgets: MemoryPlan(options: o).search(side: input.width), builder: builder,
-                                              clock: StageClock())
-        }
+        func search(_ maxBytes: Int) throws -> AnimationBudget.Search { try self.search(input, maxBytes: maxBytes) }
         let first = try search(10_000)
         _ = first.probes.probe(64, 1)
         let half = first.probes.probe(64, 2)
@@ -133,6 +126,7 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertTrue(roomy.probes.probe(n, 3).fits(Int(roomy.searchBudget)))
     }
 
+    /// The search over `input` (frames at sticker size) under `maxBytes`, frame rates down to 2 fps.
     func search(_ input: Animation, maxBytes: Int) throws -> AnimationBudget.Search {
         var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
         o.minFPS = 2
