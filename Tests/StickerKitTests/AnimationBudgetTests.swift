@@ -103,14 +103,7 @@ final class AnimationBudgetTests: XCTestCase {
     /// they show to be hopeless is not encoded at all.
     func testScaledSizesSkipHopelessFrameRates() throws {
         let input = Self.animation(frames: 24, side: 160, delay: Delay(numerator: 1, denominator: 24), loops: 0)
-        func search(_ maxBytes: Int) throws -> AnimationBudget.Search {
-            var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
-            o.minFPS = 2
-            let builder = StickerBuilder(size: .small, side: input.width, fitWarnings: [], loopCount: input.loopCount)
-            return try AnimationBudget.Search(FittedFrames(input.frames), loopCount: input.loopCount, options: o,
-                                              budgets: MemoryPlan(options: o).search(side: input.width), builder: builder,
-                                              clock: StageClock())
-        }
+        func search(_ maxBytes: Int) throws -> AnimationBudget.Search { try self.search(input, maxBytes: maxBytes) }
         let first = try search(10_000)
         _ = first.probes.probe(64, 1)
         let half = first.probes.probe(64, 2)
@@ -131,6 +124,65 @@ final class AnimationBudgetTests: XCTestCase {
         _ = roomy.probes.probe(64, 2)
         let n = try XCTUnwrap(roomy.predictedColours(step: 3, lo: 64, hi: 256))
         XCTAssertTrue(roomy.probes.probe(n, 3).fits(Int(roomy.searchBudget)))
+    }
+
+    /// The search over `input` (frames at sticker size) under `maxBytes`, frame rates down to 2 fps.
+    func search(_ input: Animation, maxBytes: Int) throws -> AnimationBudget.Search {
+        var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
+        o.minFPS = 2
+        let builder = StickerBuilder(size: .small, side: input.width, fitWarnings: [], loopCount: input.loopCount)
+        return try AnimationBudget.Search(FittedFrames(input.frames), loopCount: input.loopCount, options: o,
+                                          budgets: MemoryPlan(options: o).search(side: input.width), builder: builder,
+                                          clock: StageClock())
+    }
+
+    /// On a short timeline, a top far over the target (more than `hopeless` over even at the
+    /// square-root fall `floorSlope` allows) settles the floor as over without encoding it.
+    func testFarOverTopSettlesTheFloorWithoutAnEncode() throws {
+        let input = Self.animation(frames: 12, side: 160, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let top = try search(input, maxBytes: 1_000_000_000).probes.probe(256, 1).bytes.count
+        // The target a quarter of the top: 256 → 64 colours would have to shrink the file 4×.
+        let tight = try search(input, maxBytes: Int(Double(top) / 4 / ProbeAllowance.animation.factor))
+        XCTAssertNil(tight.predictedColours(step: 1, lo: 64, hi: 256))
+        XCTAssertEqual(Set(tight.probes.byKey.keys), [AnimationBudget.Setting(colors: 256, step: 1)], "the floor is not encoded")
+        // A top within reach of the floor still has the floor encoded.
+        let near = try search(input, maxBytes: Int(Double(top) / 1.5 / ProbeAllowance.animation.factor))
+        _ = near.predictedColours(step: 1, lo: 64, hi: 256)
+        XCTAssertNotNil(near.probes.byKey[AnimationBudget.Setting(colors: 64, step: 1)])
+    }
+
+    /// A real encode within `closeEnough` of the target ends the search on real encodes: no
+    /// encode between it and the top.
+    func testRealEncodeCloseToTheTargetIsTheAnswer() throws {
+        let input = Self.animation(frames: 12, side: 160, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let probe = try search(input, maxBytes: 1_000_000_000).probes
+        let floor = probe.probe(64, 1).bytes.count, top = probe.probe(256, 1).bytes.count
+        XCTAssertGreaterThan(Double(top), Double(floor) * 1.1, "the test needs room between floor and top")
+        XCTAssertLessThan(Double(top), Double(floor) * 2, "a top this far over would settle the floor unencoded")
+        // The floor at 99 % of the target.
+        let s = try search(input, maxBytes: Int(Double(floor) / 0.99 / ProbeAllowance.animation.factor))
+        XCTAssertEqual(s.predictedColours(step: 1, lo: 64, hi: 256), 64)
+        XCTAssertEqual(Set(s.probes.byKey.keys), [AnimationBudget.Setting(colors: 256, step: 1), AnimationBudget.Setting(colors: 64, step: 1)])
+    }
+
+    /// The size model's real/predicted ratio is kept per frame rate; a frame rate without real
+    /// encodes takes the ratio of the nearest one in kept frames (the larger of two as near).
+    func testCalibrationIsPerFrameRate() throws {
+        // 200 frames: steps 1, 2, 3 and 4 keep 200, 100, 67 and 50 frames (all predicted).
+        let input = Self.animation(frames: 200, side: 32, delay: Delay(numerator: 1, denominator: 24), loops: 0)
+        let s = try search(input, maxBytes: 500_000)
+        XCTAssertFalse(s.model.isExact(4))
+        XCTAssertEqual(s.model.calibration(2), AnimationBudget.SizeModel.initialCalibration)
+        let dense = s.probes.probe(64, 1), sparse = s.probes.probe(64, 4)
+        s.model.learn(from: dense)
+        s.model.learn(from: sparse)
+        let c1 = Double(dense.bytes.count) / s.model.rawPrediction(64, 1)
+        let c4 = Double(sparse.bytes.count) / s.model.rawPrediction(64, 4)
+        XCTAssertNotEqual(c1, c4, accuracy: 1e-6)
+        XCTAssertEqual(s.model.calibration(1), c1, accuracy: 1e-12)
+        XCTAssertEqual(s.model.calibration(4), c4, accuracy: 1e-12)
+        XCTAssertEqual(s.model.calibration(3), c4, accuracy: 1e-12, "67 kept frames are nearer 50 than 200")
+        XCTAssertEqual(s.model.calibration(2), max(c1, c4), accuracy: 1e-12, "100 is as near 200 as 50: the larger ratio")
     }
 
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {

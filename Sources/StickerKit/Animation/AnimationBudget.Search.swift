@@ -66,6 +66,14 @@ extension AnimationBudget {
             }
             func size(_ n: Int) -> Double { estimated[n] ?? model.predict(n, step) }
             if exact && estimated[hi] == nil && model.predict(hi, step) <= target { return hi }
+            // A top far over (real, or scaled from another frame rate) settles the floor without
+            // encoding it: sizes fall more slowly than the square root of the colour count
+            // (`floorSlope`).
+            if exact, lo >= min(cap, AnimationBudget.colourFloor), lo < hi, probes.byKey[Setting(colors: lo, step: step)] == nil,
+               let top = probes.byKey[Setting(colors: hi, step: step)].map({ Double($0.bytes.count) }) ?? estimated[hi], top > 0,
+               top * pow(Double(lo) / Double(hi), AnimationBudget.floorSlope) > target * AnimationBudget.hopeless {
+                return nil
+            }
             if size(lo) > target { return nil }
             if !exact && model.predict(hi, step) <= target { return hi }
             // Regula falsi on log(size) against log(colours), which is close to a straight line:
@@ -74,7 +82,10 @@ extension AnimationBudget {
             // (plain regula falsi would creep up on the answer one or two colours at a time).
             var a = lo, b = hi
             var lastMoved = 0
-            for _ in 0..<4 where b - a > max(1, a / (exact ? AnimationBudget.colourResolution : 16)) {
+            // A real encode that fits within `closeEnough` of the target is the answer: more
+            // colours could only add the last few per cent of bytes.
+            for _ in 0..<4 where b - a > max(1, a / (exact ? AnimationBudget.colourResolution : 16))
+                && !(exact && size(a) >= target * AnimationBudget.closeEnough) {
                 var t = 0.5
                 if lastMoved != 2 {
                     let sa = log(size(a)), sb = log(size(b))
