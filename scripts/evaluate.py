@@ -44,7 +44,7 @@ PLATFORMS = {
     "signal": dict(side=512, formats="png,apng", still=300000, anim=300000),
     "whatsapp": dict(side=512, formats="webp", still=100000, anim=500000),
     "discord": dict(side=320, formats="png,apng", still=512000, anim=512000),
-    "telegram": dict(side=512, formats="png,apng", still=512000, anim=256000),
+    "telegram": dict(side=512, formats="webp,png", still=512000, anim=256000),
 }
 STICKER_CONVERT = Path("/root/.cache/sticker-peers/venv/bin/sticker-convert")
 

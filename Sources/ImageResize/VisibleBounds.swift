@@ -68,6 +68,12 @@ public struct VisibleBounds: Sendable, Equatable {
         return TrimBounds(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
     }
 
+    /// Width and height of `rectangle` (what `trim` keeps), for callers that size a canvas to
+    /// the artwork's shape before fitting; nil when nothing visible was seen.
+    package var visibleSize: (width: Int, height: Int)? {
+        rectangle.map { ($0.width, $0.height) }
+    }
+
     private static func firstVisible(_ row: UnsafePointer<UInt8>, _ n: Int) -> Int? {
         var i = 0
         while i < n { if row[i &* 4 &+ 3] != 0 { return i }; i += 1 }

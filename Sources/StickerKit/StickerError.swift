@@ -17,6 +17,9 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A lossy codec's file does not fit even at its lowest `level` with `keptFrames` of `frames`
     /// frames kept: `smallest` bytes.
     case codecOverBudget(container: StickerContainer, smallest: Int, budget: Int, level: Int, keptFrames: Int, frames: Int)
+    /// The written animation holds `frames` frames (identical neighbours merge), outside the
+    /// `allowed` count of `platform`.
+    case frameCount(frames: Int, allowed: ClosedRange<Int>, platform: String)
 
     /// One line for people, naming the values.
     public var description: String {
@@ -33,6 +36,8 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tooLong(durationMs, limitMs, platform):
             String(format: "the animation lasts %.2f s, over ", Double(durationMs) / 1000) + platform
                 + String(format: "'s %.1f s limit (--too-long fail; speedup or trim would shorten it)", Double(limitMs) / 1000)
+        case let .frameCount(frames, allowed, platform):
+            "the animation has \(frames) distinct frame\(frames == 1 ? "" : "s") (identical neighbours merge); \(platform) takes \(allowed.lowerBound)–\(allowed.upperBound)"
         case let .codecOverBudget(container, smallest, budget, level, keptFrames, frames):
             "does not fit: \(container.rawValue) at quality level \(level) with \(keptFrames) of \(frames) frames still takes \(smallest) bytes, over the \(budget)-byte budget"
         }

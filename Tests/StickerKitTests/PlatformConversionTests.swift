@@ -123,6 +123,104 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(out.report.size, 408)
     }
 
+    func testLineCanvasFollowsTheArtworksShapeWithEvenSidesAndAMargin() {
+        let still = StickerTarget.line.stillBox!, anim = StickerTarget.line.animationBox!
+        XCTAssertTrue(still.canvas(forArtwork: 1000, 400, margin: 10) == (370, 370, 160))   // 350 × 140 + 2·10
+        XCTAssertTrue(still.canvas(forArtwork: 400, 1000, margin: 10) == (320, 140, 320))   // height-limited: 120 × 300
+        XCTAssertTrue(anim.canvas(forArtwork: 500, 500, margin: 10) == (270, 270, 270))
+        XCTAssertTrue(anim.canvas(forArtwork: 960, 540, margin: 10) == (320, 320, 190))     // 300 × 168.75 → 169 + 20 → 190
+        for (w, h) in [(1, 1), (31, 7), (7, 31), (1000, 999), (999, 1000), (1100, 1000), (1199, 1000), (3, 2000)] {
+            for box in [still, anim] {
+                let c = box.canvas(forArtwork: w, h, margin: box.margin)
+                XCTAssertTrue(box.allows(width: c.width, height: c.height) || box.minLongSide == nil, "\(w)×\(h) → \(c)")
+                XCTAssertTrue(c.width % 2 == 0 && c.height % 2 == 0 && c.width <= box.width && c.height <= box.height, "\(w)×\(h) → \(c)")
+            }
+            let c = anim.canvas(forArtwork: w, h, margin: 10)
+            XCTAssertTrue(anim.allows(width: c.width, height: c.height), "\(w)×\(h) → \(c)")
+        }
+    }
+
+    /// LINE: a wide 40-frame, 4 s animation becomes an even-sided APNG within 320×270 with at
+    /// most 20 frames, played once (4 s is the whole allowance); a 2-frame blink is played three
+    /// times in a row to reach 5 frames.
+    func testLineAnimationsObeyFrameCountLoopsAndCanvas() throws {
+        var wide: [Frame] = []
+        for f in 0..<40 {
+            var img = Image(width: 192, height: 96)
+            for y in 30..<60 { for x in (f * 3)..<(f * 3 + 30) { img[x, y] = RGBA(220, UInt8(f * 6), 40, 255) } }
+            wide.append(Frame(image: img, delay: Delay(milliseconds: 100)))
+        }
+        let a = Animation(width: 192, height: 96, frames: wide, loopCount: 0)
+        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(a), options: options(.line)).outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.format, .apng)
+        XCTAssertEqual(d.animation.width, 320)
+        XCTAssertEqual(d.animation.height, 170)   // 300 × 150 + 2·10
+        XCTAssertTrue((5...20).contains(d.animation.frames.count), "\(d.animation.frames.count)")
+        XCTAssertEqual(d.animation.loopCount, 1)
+        XCTAssertEqual(d.animation.duration.milliseconds, 4000, accuracy: 0.5)
+        XCTAssertTrue(r.report.warnings.contains { $0.contains("frames kept for LINE") }, "\(r.report.warnings)")
+        // The margin: the outermost 10 px are transparent in every frame.
+        for f in d.animation.frames { for x in 0..<320 { XCTAssertEqual(f.image[x, 5].a, 0) } }
+
+        let blink = [RGBA(255, 0, 0, 255), RGBA(0, 0, 255, 255)].map { c -> Frame in
+            var img = Image(width: 64, height: 64)
+            for y in 8..<56 { for x in 8..<56 { img[x, y] = c } }
+            return Frame(image: img, delay: Delay(milliseconds: 500))
+        }
+        let b = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 64, height: 64, frames: blink)),
+                                                            options: options(.line)).outputs.first?.result.get())
+        let db = try ImageDecoder.decode(b.bytes)
+        XCTAssertEqual(db.animation.frames.count, 6)
+        XCTAssertEqual(db.animation.width, 270)
+        XCTAssertEqual(db.animation.height, 270)
+        XCTAssertEqual(db.animation.loopCount, 1)   // 3 s per loop: one play within 4 s
+    }
+
+    /// Two distinct frames of 2 s (a third repeats the second): repeated three times the loop
+    /// would last 12 s, so `speedup` plays it 3× as fast; `trim` may not, and LINE refuses 2 frames.
+    func testLineRepeatsAndSpeedsUpTooFewFramesOrRefusesThem() throws {
+        let two = (0..<3).map { i -> Frame in
+            var img = Image(width: 32, height: 32)
+            img[min(i, 1), min(i, 1)] = RGBA(255, 255, 255, 255)
+            return Frame(image: img, delay: Delay(milliseconds: i == 0 ? 2000 : 1000))
+        }
+        let data = try pngAnimation(Animation(width: 32, height: 32, frames: two))
+        let r = try XCTUnwrap(try PlatformConverter.convert(data, options: options(.line)).outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.animation.frames.count, 6)
+        XCTAssertEqual(d.animation.duration.milliseconds, 4000, accuracy: 0.5)
+        XCTAssertTrue(r.report.warnings.contains { $0.contains("played 3 times in a row") && $0.contains("--too-long speedup") },
+                      "\(r.report.warnings)")
+        let result = try PlatformConverter.convert(data, options: options(.line, tooLong: .trim))
+        guard case .failure(let e) = result.outputs.first?.result else { return XCTFail("a 2-frame LINE animation was written") }
+        XCTAssertEqual(e, .frameCount(frames: 2, allowed: 5...20, platform: "LINE"))
+    }
+
+    func testLineWritesAnAnimationWhoseFramesAreAllTheSameAsAStill() throws {
+        var img = Image(width: 32, height: 32)
+        for y in 4..<28 { for x in 4..<28 { img[x, y] = RGBA(0, 200, 0, 255) } }
+        let same = Array(repeating: Frame(image: img, delay: Delay(milliseconds: 1000)), count: 3)
+        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
+                                                            options: options(.line)).outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.format, .png)
+        XCTAssertEqual(d.animation.width, 320)
+        XCTAssertEqual(r.report.container, .png)
+        XCTAssertTrue(r.report.warnings.first?.contains("written as a still") ?? false, "\(r.report.warnings)")
+    }
+
+    func testLineStillIsAnEvenSidedPNGWithinItsBox() throws {
+        let photo = BudgetSearchTests.photoLike(300, seed: 4)
+        let tall = Image(width: 150, height: 300, pixels: Array(photo.pixels.prefix(150 * 300 * 4)))
+        let r = try XCTUnwrap(try PlatformConverter.convert(PNGEncoder.encode(tall, effort: .fast), options: options(.line))
+            .outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.format, .png)
+        XCTAssertEqual(d.animation.width, 170)   // 150 × 300 → 150 × 300 + 2·10
+        XCTAssertEqual(d.animation.height, 320)
+    }
+
     func pngAnimation(_ a: Animation) throws -> [UInt8] {
         try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay), loopCount: 0, effort: .fast)
     }

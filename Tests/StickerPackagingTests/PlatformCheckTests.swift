@@ -38,6 +38,21 @@ final class PlatformCheckTests: XCTestCase {
         }
     }
 
+    func testLineStickersPassAndSquaresOrEndlessLoopsDoNot() throws {
+        let anim = try converted(try movingSquare(frames: 8, ms: 100), for: .line)
+        let r = PlatformChecker.check(anim, path: "a.png", target: .line)
+        XCTAssertEqual(errors(r), [], "\(r.findings)")
+        XCTAssertEqual(r.facts.width, 270)
+        XCTAssertEqual(r.facts.loopCount, 4)   // 0.8 s: four plays within 4 s
+        // The 64 px source itself: too small, loops forever, and 30 frames are too many.
+        XCTAssertEqual(Set(errors(PlatformChecker.check(try movingSquare(frames: 30, ms: 100), path: "b.png", target: .line))),
+                       [.size, .animation])
+        let odd = PNGEncoder.encode(Image(width: 301, height: 200), effort: .fast)
+        XCTAssertEqual(errors(PlatformChecker.check(odd, path: "o.png", target: .line)), [.size])
+        XCTAssertEqual(errors(PlatformChecker.check(PNGEncoder.encode(Image(width: 370, height: 320), effort: .fast), path: "s.png",
+                                                    target: .line)), [])
+    }
+
     func testTelegramVideoIsAWebMWithAlphaThatPasses() throws {
         let webm = try converted(try movingSquare(frames: 4, ms: 100), for: .telegram)
         let outline = try XCTUnwrap(try WebMOutline.read(webm))

@@ -35,6 +35,23 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
     }
 
+    /// A platform run's report names the platform's side (or the platform, for LINE's shaped
+    /// canvas), not Messages' size names; LINE's outputs pass `check --platform line`.
+    func testPlatformRunsNameTheirSizeAndLinePassesItsCheck() throws {
+        for (platform, label) in [("discord", "320"), ("line", "line")] {
+            let out = tmp.appendingPathComponent(platform)
+            let report = tmp.appendingPathComponent("\(platform).json")
+            let r = try CLI.run(["resize", sample("webp_gallery_dice_alpha.webp"), "-o", out.path, "--platform", platform,
+                                 "--report", report.path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+            let outputs = (json["files"] as! [[String: Any]])[0]["outputs"] as! [[String: Any]]
+            XCTAssertEqual(outputs.map { $0["size"] as? String }, [label])
+            let c = try CLI.run(["check", "--platform", platform, out.path])
+            XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
+        }
+    }
+
     func testBrokenInputsAreNamedAndTheRestStillConverts() throws {
         let input = tmp.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)

@@ -24,17 +24,22 @@ final class FittedFrames: FrameSequence {
 
     /// Frames of `side × side`, kept within `budget` bytes: the first `uncompressedShare` of it
     /// as they come, then deflated.
-    init(side: Int, budget: Int, uncompressedShare: Double = 0.5) {
-        width = side
-        height = side
-        self.budget = budget
-        store = FrameStore(width: side, height: side, bytesPerPixel: 4, uncompressed: Int(Double(budget) * uncompressedShare))
+    convenience init(side: Int, budget: Int, uncompressedShare: Double = 0.5) {
+        self.init(width: side, height: side, budget: budget, uncompressedShare: uncompressedShare)
     }
 
-    /// Square frames already in memory (tests, and callers that hold frames of sticker size),
-    /// in a store with the whole `budget`.
+    /// Frames of `width × height` (a platform whose canvas follows the artwork's shape, LINE).
+    init(width: Int, height: Int, budget: Int, uncompressedShare: Double = 0.5) {
+        self.width = width
+        self.height = height
+        self.budget = budget
+        store = FrameStore(width: width, height: height, bytesPerPixel: 4, uncompressed: Int(Double(budget) * uncompressedShare))
+    }
+
+    /// Frames already in memory (tests, and callers that hold frames of sticker size), in a
+    /// store with the whole `budget`.
     convenience init(_ frames: [Frame], budget: Int = .max) {
-        self.init(side: frames[0].image.width, budget: budget)
+        self.init(width: frames[0].image.width, height: frames[0].image.height, budget: budget)
         for (i, f) in frames.enumerated() {
             append(f.image, damage: i == 0 ? nil : RowDamage.between(f.image, frames[i - 1].image), delay: f.delay)
         }

@@ -33,8 +33,9 @@ enum PlatformConverter {
         let target = options.target
         let side = target.side ?? StickerSize.regular.pixels
         let fitted = clock.measure(\.resize) {
-            Resizer.fit(source, options: FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset,
-                                                    linear: options.linear))
+            if let box = target.box(animated: animated) { return BoxFit.fit(source, box: box, options: options) }
+            return Resizer.fit(source, options: FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset,
+                                                           linear: options.linear))
         }
         var frames = Timeline.displayed(fitted.animation.frames)
         var warnings = fitted.warnings
@@ -67,10 +68,34 @@ enum PlatformConverter {
                 warnings.append(String(format: "%d of %d frames kept for %@'s %.0f fps limit", frames.count, before,
                                        target.displayName as NSString, fpsLimit))
             }
+            frames = fitFrameCount(frames, target: target, tooLong: options.tooLong, warnings: &warnings)
+            if target.frameCount != nil, frames.count == 1 {
+                // Every frame the same: a still for this platform, which takes no such animation.
+                var still = try convert(source, animated: false, options: options, clock: clock)
+                if case .success(var output) = still {
+                    output.report.warnings.insert("every frame is the same: written as a still (\(target.displayName) takes no animation without change)", at: 0)
+                    still = .success(output)
+                }
+                return still
+            }
+        }
+        var loopCount = fitted.animation.loopCount
+        if animated, let maxLoops = target.maxLoops {
+            // Never forever: as many plays as fit the duration cap, at most `maxLoops`.
+            let ms = max(1, Timeline.times(frames).last ?? 1)
+            let plays = max(1, min(maxLoops, (target.maxDurationMs ?? Int.max) / ms))
+            loopCount = loopCount == 0 ? plays : min(loopCount, plays)
+            warnings.append(String(format: "plays %d time%@ (%.2f s each; %@: 1–%d plays, %.0f s in all)", loopCount,
+                                   (loopCount == 1 ? "" : "s") as NSString, Double(ms) / 1000, target.displayName as NSString,
+                                   maxLoops, Double(target.maxDurationMs ?? 0) / 1000))
         }
         let animation = Animation(width: fitted.animation.width, height: fitted.animation.height, frames: frames,
-                                  loopCount: fitted.animation.loopCount)
+                                  loopCount: loopCount)
         var options = options
+        if animated, let range = target.frameCount, let ms = Timeline.times(frames).last, ms > 0 {
+            // The budget search may drop frames to fit: never below the platform's fewest.
+            options.minFPS = max(options.minFPS, Double(range.lowerBound) * 1000 / Double(ms))
+        }
         options.maxBytes = min(options.maxBytes, target.maxBytes(animated: animated))
         let codec = target.codec(animated: animated)
         var result: Result<StickerOutput, StickerError>
@@ -88,6 +113,12 @@ enum PlatformConverter {
         } else {
             result = encode(animation, animated: animated, codec: codec, options: options, clock: clock)
         }
+        if animated, let range = target.frameCount, case .success(let output) = result {
+            let written = output.bytes.withUnsafeBytes { ImageOutline.read($0)?.frameCount } ?? 0
+            if !range.contains(written) {
+                result = .failure(.frameCount(frames: written, allowed: range, platform: target.displayName))
+            }
+        }
         if case .success(var output) = result {
             output.report.platform = target.name
             output.report.container = codec.container(still: !animated)
@@ -103,6 +134,40 @@ enum PlatformConverter {
             result = .success(output)
         }
         return result
+    }
+
+    /// `frames` within `target.frameCount` where retiming can do it, counting distinct frames
+    /// (identical neighbours merged first): too many are thinned
+    /// (`Timeline.atMost`, a resampling on the time grid: each kept frame starts where it did);
+    /// too few are the loop played several times in a row (the file's loop count then falls
+    /// accordingly), sped up to the duration cap when that is longer and `--too-long speedup`. Each change is a warning.
+    /// Whether the written file obeys is checked after encoding (identical neighbours merge).
+    private static func fitFrameCount(_ frames: [Frame], target: StickerTarget, tooLong: TooLongPolicy,
+                                      warnings: inout [String]) -> [Frame] {
+        guard let range = target.frameCount, frames.count > 1 else { return frames }
+        let frames = Timeline.mergingRepeats(frames)
+        guard frames.count > 1 else { return frames }
+        if frames.count > range.upperBound {
+            let kept = Timeline.atMost(frames, range.upperBound)
+            warnings.append("\(kept.count) of \(frames.count) frames kept for \(target.displayName)'s \(range.lowerBound)–\(range.upperBound) frames (each kept frame starts where it did)")
+            return kept
+        }
+        if frames.count < range.lowerBound, let ms = Timeline.times(frames).last, ms > 0 {
+            let times = (range.lowerBound + frames.count - 1) / frames.count
+            let limit = target.maxDurationMs ?? Int.max
+            var note = "the \(frames.count)-frame loop played \(times) times in a row for \(target.displayName)'s \(range.lowerBound)–\(range.upperBound) frames"
+            var out = Timeline.repeated(frames, times: times)
+            if times * ms > limit {
+                // Longer than the cap once repeated: only `speedup` may shorten it.
+                guard tooLong == .speedup else { return frames }
+                out = Timeline.speedUp(out, toMilliseconds: limit)
+                note += String(format: ", %.2f× as fast to stay within %.1f s (--too-long speedup)",
+                               Double(times * ms) / Double(limit), Double(limit) / 1000)
+            }
+            warnings.append(note)
+            return out
+        }
+        return frames
     }
 
     /// The highest frame rate written when a platform names none: frames of 11 ms and more are

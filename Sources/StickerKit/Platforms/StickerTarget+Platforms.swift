@@ -35,4 +35,13 @@ extension StickerTarget {
     public static let discord = StickerTarget(
         name: "discord", displayName: "Discord", side: 320, stillCodec: .png(.default), animationCodec: .png(.default),
         stillBytes: 512_000, animationBytes: 512_000, maxDurationMs: nil, maxFPS: nil)
+
+    /// LINE (Creators Market): stills PNG at most 370×320 (≤ 1 MB), animations APNG at most
+    /// 320×270 with the longer side at least 270 (≤ 300 KB), both even-sided with about 10 px of
+    /// transparent margin; animations 5–20 frames, at most 4 s, played 1–4 times within 4 s in all.
+    public static let line = StickerTarget(
+        name: "line", displayName: "LINE", side: nil, stillCodec: .png(.default), animationCodec: .png(.default),
+        stillBytes: 1_000_000, animationBytes: 300_000, maxDurationMs: 4_000, maxFPS: nil,
+        stillBox: CanvasBox(width: 370, height: 320, margin: 10),
+        animationBox: CanvasBox(width: 320, height: 270, margin: 10, minLongSide: 270), frameCount: 5...20, maxLoops: 4)
 }

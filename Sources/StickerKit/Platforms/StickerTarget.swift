@@ -26,6 +26,15 @@ public struct StickerTarget: Sendable, Hashable {
     public var maxFPS: Double?
     /// The picture the pack is shown by (`icons --platform`), when the platform asks for one.
     public var packIcon: PackIcon? = nil
+    /// A canvas that follows the artwork's shape, for stills and for animations (LINE); nil: the
+    /// `side` square.
+    public var stillBox: CanvasBox? = nil
+    public var animationBox: CanvasBox? = nil
+    /// How many frames an animation's file must hold (LINE: 5…20); nil: any.
+    public var frameCount: ClosedRange<Int>? = nil
+    /// Most times an animation may play (LINE: 4, and all plays together within
+    /// `maxDurationMs`; never forever); nil: any, looping forever as the source says.
+    public var maxLoops: Int? = nil
 
     /// The container a still (`animated == false`) or an animation is written as.
     public func container(animated: Bool) -> StickerContainer {
@@ -34,6 +43,19 @@ public struct StickerTarget: Sendable, Hashable {
 
     /// Every container this platform takes, stills and animations.
     public var containers: Set<StickerContainer> { [container(animated: false), container(animated: true)] }
+
+    /// The shape-following canvas of a still or an animation, nil for a square platform.
+    public func box(animated: Bool) -> CanvasBox? { animated ? animationBox : stillBox }
+
+    /// The canvas rule for people: "512", "≤ 370×320, even sides / ≤ 320×270, …".
+    public var canvasDescription: String {
+        if let s = stillBox, let a = animationBox { return s == a ? s.description : "\(s.description) / \(a.description)" }
+        return side.map(String.init) ?? StickerSize.allCases.map { String($0.pixels) }.joined(separator: " / ")
+    }
+
+    /// The name of a platform run's one size in reports and messages: its side ("512"), or the
+    /// platform's name when the canvas follows the artwork ("line").
+    public var sizeName: String { side.map(String.init) ?? name }
 
     /// The byte cap for a still or an animation.
     public func maxBytes(animated: Bool) -> Int { animated ? animationBytes : stillBytes }
@@ -45,7 +67,7 @@ public struct StickerTarget: Sendable, Hashable {
     public var isMessages: Bool { self == .imessage }
 
     /// Every platform, in the order help texts list them. The one registration point.
-    public static let all: [StickerTarget] = [.imessage, .signal, .whatsapp, .telegram, .discord]
+    public static let all: [StickerTarget] = [.imessage, .signal, .whatsapp, .telegram, .discord, .line]
 
     /// The platform called `name` (case-insensitive), or nil.
     public static func named(_ name: String) -> StickerTarget? {

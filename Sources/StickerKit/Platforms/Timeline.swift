@@ -55,6 +55,42 @@ enum Timeline {
         return retimed(keep.map { frames[$0] }, starts: starts)
     }
 
+    /// At most `maxFrames` frames, resampled on the time grid: the frame on screen at each of
+    /// `maxFrames` evenly spaced instants is kept, from its own start until the next kept frame
+    /// starts (the total is unchanged; a frame spanning several instants is kept once).
+    static func atMost(_ frames: [Frame], _ maxFrames: Int) -> [Frame] {
+        let t = times(frames)
+        guard frames.count > maxFrames, maxFrames > 0, let total = t.last, total > 0 else { return frames }
+        var keep: [Int] = []
+        var i = 0
+        for k in 0..<maxFrames {
+            let instant = k * total / maxFrames
+            while i + 1 < frames.count, t[i + 1] <= instant { i += 1 }
+            if keep.last != i { keep.append(i) }
+        }
+        var starts = keep.map { t[$0] }
+        starts.append(total)
+        return retimed(keep.map { frames[$0] }, starts: starts)
+    }
+
+    /// `frames` with each run of identical neighbours made one frame shown for the whole run (what
+    /// an APNG writer merges anyway), so that frame counts are counts of distinct frames.
+    static func mergingRepeats(_ frames: [Frame]) -> [Frame] {
+        guard frames.count > 1 else { return frames }
+        let t = times(frames)
+        var keep = [0]
+        for i in 1..<frames.count where frames[i].image != frames[keep.last!].image { keep.append(i) }
+        if keep.count == frames.count { return frames }
+        var starts = keep.map { t[$0] }
+        starts.append(t.last!)
+        return retimed(keep.map { frames[$0] }, starts: starts)
+    }
+
+    /// The loop played `times` times in a row, as one loop.
+    static func repeated(_ frames: [Frame], times: Int) -> [Frame] {
+        Array(repeating: frames, count: max(1, times)).flatMap { $0 }
+    }
+
     /// The frames with delays `starts[i+1] - starts[i]` ms; frames given no time merge into the
     /// one before them.
     private static func retimed(_ frames: [Frame], starts: [Int]) -> [Frame] {

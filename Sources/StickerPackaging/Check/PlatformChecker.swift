@@ -4,7 +4,7 @@ import StickerKit
 
 /// Validates sticker files against a platform's rules (`StickerTarget`, the same values
 /// `resize --platform` converts by): container for its kind, the square canvas, the byte cap of
-/// its kind, and for animations the duration and frame-rate limits. Structure only: every fact
+/// its kind, and for animations the duration, frame-rate, frame-count and loop limits. Structure only: every fact
 /// comes from `ImageOutline` or `WebMOutline`, no pixel is decoded.
 public enum PlatformChecker {
     /// Checks one file's bytes for `target`. `path` only names the file in the report.
@@ -67,8 +67,23 @@ public enum PlatformChecker {
         } else if container == nil {
             findings.append(.init(.error, .format, "\(facts.format ?? "unknown format"); \(target.displayName) takes \(expected.rawValue)"))
         }
-        if let side = target.side, let w = facts.width, let h = facts.height, w != side || h != side {
+        if let box = target.box(animated: animated), let w = facts.width, let h = facts.height {
+            if !box.allows(width: w, height: h) {
+                findings.append(.init(.error, .size, "\(w)×\(h) px; \(target.displayName) \(animated ? "animations" : "stills") are \(box.description)"))
+            }
+        } else if let side = target.side, let w = facts.width, let h = facts.height, w != side || h != side {
             findings.append(.init(.error, .size, "\(w)×\(h) px; \(target.displayName) stickers are \(side)×\(side)"))
+        }
+        if animated, let range = target.frameCount, !range.contains(facts.frames) {
+            findings.append(.init(.error, .animation, "\(facts.frames) frames; \(target.displayName) takes \(range.lowerBound)–\(range.upperBound)"))
+        }
+        if animated, let maxLoops = target.maxLoops, let loops = facts.loopCount {
+            if loops == 0 || loops > maxLoops {
+                findings.append(.init(.error, .animation, (loops == 0 ? "loops forever" : "plays \(loops) times") + "; \(target.displayName) takes 1–\(maxLoops) plays"))
+            } else if let limit = target.maxDurationMs, let d = facts.durationMs, Double(loops) * d > Double(limit) + 0.5 {
+                findings.append(.init(.error, .animation, String(format: "%d plays of %.2f s last %.2f s, over ", loops, d / 1000, Double(loops) * d / 1000)
+                                      + target.displayName + String(format: "'s %.1f s in all", Double(limit) / 1000)))
+            }
         }
         let cap = target.maxBytes(animated: animated)
         if bytes.count > cap {

@@ -8,6 +8,9 @@ extension BatchReport {
         var status: OutputStatus
         /// What was chosen, for a written sticker.
         var details: OutputReport?
+        /// What `size` says instead of the size's name: a platform run's one size
+        /// (`StickerTarget.sizeName`).
+        var sizeLabel: String? = nil
 
         init(path: String, size: StickerSize, status: OutputStatus, details: OutputReport? = nil) {
             self.path = path
@@ -21,7 +24,7 @@ extension BatchReport {
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(path, forKey: .path)
-            try c.encode(size, forKey: .size)
+            try c.encode(sizeLabel ?? size.rawValue, forKey: .size)
             try c.encode(status.status, forKey: .status)
             try c.encodeIfPresent(status.reason, forKey: .reason)
             try c.encodeIfPresent(details, forKey: .details)

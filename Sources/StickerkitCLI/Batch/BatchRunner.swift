@@ -243,7 +243,7 @@ struct BatchRunner: Sendable {
                 targets.append(Target(size: size, relative: relative, verdict: verdict))
             }
         }
-        if targets.isEmpty { return entry }
+        if targets.isEmpty { return labelled(entry) }
         var options = settings.options
         options.sizes = targets.map(\.size)
 
@@ -298,8 +298,8 @@ struct BatchRunner: Sendable {
                         try ownership.manifest.append(record(written))
                     }
                     entry.outputs.append(.init(path: out, size: size, status: .written, details: sticker.report))
-                    for w in sticker.report.warnings { terminal.note("\(input.location.display) [\(size.rawValue)]: warning: \(w)") }
-                    if settings.verbose { terminal.note("\(input.location.display) [\(size.rawValue)]: \(Self.describe(sticker.report))") }
+                    for w in sticker.report.warnings { terminal.note("\(input.location.display) [\(label(size))]: warning: \(w)") }
+                    if settings.verbose { terminal.note("\(input.location.display) [\(label(size))]: \(Self.describe(sticker.report))") }
                 } catch {
                     let reason = error.operation == .record ? "\(error); \(out) was not written" : error.description
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: reason)))
@@ -308,13 +308,26 @@ struct BatchRunner: Sendable {
             case .failure(let e):
                 if case .belowMinimumQuality = e {
                     entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: e.description)))
-                    terminal.error("\(input.location.display) [\(size.rawValue)]: skipped: \(e)")
+                    terminal.error("\(input.location.display) [\(label(size))]: skipped: \(e)")
                 } else {
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: e.description)))
-                    terminal.error("\(input.location.display) [\(size.rawValue)]: error: \(e)")
+                    terminal.error("\(input.location.display) [\(label(size))]: error: \(e)")
                 }
             }
         }
+        return labelled(entry)
+    }
+
+    /// The name of `size` in messages and the report: a platform run's one size is named by the
+    /// platform (`StickerTarget.sizeName`), Messages' by the size.
+    private func label(_ size: StickerSize) -> String {
+        settings.options.target.isMessages ? size.rawValue : settings.options.target.sizeName
+    }
+
+    private func labelled(_ entry: BatchReport.File) -> BatchReport.File {
+        guard !settings.options.target.isMessages else { return entry }
+        var entry = entry
+        for i in entry.outputs.indices { entry.outputs[i].sizeLabel = label(entry.outputs[i].size) }
         return entry
     }
 
@@ -327,7 +340,7 @@ struct BatchRunner: Sendable {
             let p = settings.output.appending(relative)
             entry.outputs.append(.init(path: p.string ?? p.display, size: size, status: .failed(reason: message)))
         }
-        return entry
+        return labelled(entry)
     }
 
     /// "palette, 142 colours, 25/25 frames, 450.0 KB, quality 87, SSIM 0.9518".

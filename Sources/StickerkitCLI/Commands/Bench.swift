@@ -82,7 +82,7 @@ struct Bench: ParsableCommand {
             runs.append(best!)
         }
         let speedup = runs.count == 2 ? runs[0].seconds / runs[1].seconds : nil
-        let sizes = options.target.isMessages ? options.sizes.map(\.rawValue) : [options.target.side.map { "\($0)" } ?? "regular"]
+        let sizes = options.target.isMessages ? options.sizes.map(\.rawValue) : [options.target.sizeName]
         let out = Output(platform: options.target.name, inputs: datas.count, sizes: sizes, maxBytes: options.maxBytes,
                          outputBytes: outputBytes, runs: runs, speedup: speedup)
         if json {

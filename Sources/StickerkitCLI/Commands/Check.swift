@@ -21,9 +21,10 @@ struct Check: ParsableCommand {
         set with every slot of Apple's table filled by an opaque PNG of exactly its size. Each \
         finding names its path inside the catalog. A .stickerpack folder is checked the same way \
         on its own.
-        With --platform NAME (signal, whatsapp, telegram, discord), files are checked against that \
-        app's rules instead: its container for stills and animations (WebM videos included), its \
-        square size, its byte cap per kind, and for animations its duration and frame-rate limits.
+        With --platform NAME (signal, whatsapp, telegram, discord, line), files are checked against \
+        that app's rules instead: its container for stills and animations (WebM videos included), its \
+        square size (LINE: within its box, even sides), its byte cap per kind, and for animations its \
+        duration and frame-rate limits (LINE: 5–20 frames, 1–4 plays within 4 s).
         Exit status: 0 when no errors were found, 1 otherwise (including a path that is missing or \
         a folder without images: each named on stderr, the others still checked), 2 usage error.
         """)

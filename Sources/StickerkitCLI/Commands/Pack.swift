@@ -65,11 +65,11 @@ struct Pack: ParsableCommand {
     @Option(name: .long, help: "Also write the iMessage app icon set from this image.", completion: .file())
     var icon: String?
 
-    @Option(name: .customLong("icon-background"), help: "Colour behind transparent icon pixels: #RRGGBB or a name.")
-    var iconBackground: String = "white"
+    @Option(name: .customLong("icon-background"), help: "Colour behind transparent icon pixels: #RRGGBB or a name (default: white).")
+    var iconBackground: String?
 
-    @Option(name: .customLong("icon-fit"), help: "Icons: cover (fill, crop the overflow) or contain (whole image, padded).")
-    var iconFit: FitMode = .cover
+    @Option(name: .customLong("icon-fit"), help: "Icons: cover (fill, crop the overflow; the default) or contain (whole image, padded).")
+    var iconFit: FitMode?
 
     @Flag(name: .customLong("frame-folders"), help: "Treat folders of numbered frames (wave_01.png, wave_02.png, …) as one animated sticker each.")
     var frameFolders = false
@@ -122,7 +122,7 @@ struct Pack: ParsableCommand {
         if let cache, PackCache.isInside(cache, output) {
             throw ValidationError("--cache \(cache) is inside the catalog; Xcode would compile it: choose a folder outside")
         }
-        _ = try ColorArgument.parse(iconBackground)
+        _ = try ColorArgument.parse(iconBackground ?? "white")
     }
 
     /// The WhatsApp archive's usage errors: its name and the options a catalog alone takes.
@@ -132,7 +132,8 @@ struct Pack: ParsableCommand {
         }
         let catalogOnly: [(String, Bool)] = [("--labels", labels != nil), ("--frame-folders", frameFolders), ("--sequences", sequences),
                                              ("--prune", prune), ("--cache", cache != nil), ("--force", force),
-                                             ("--report", reportOption.report != nil)]
+                                             ("--report", reportOption.report != nil), ("--icon-background", iconBackground != nil),
+                                             ("--icon-fit", iconFit != nil)]
         if let (flag, _) = catalogOnly.first(where: \.1) {
             throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform whatsapp")
         }
@@ -167,7 +168,7 @@ struct Pack: ParsableCommand {
         let labelFile = try labels.map(Pack.readLabels)
         var iconSet: IconSetFiles?
         if let icon {
-            iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground), fit: iconFit)
+            iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground ?? "white"), fit: iconFit ?? .cover)
             for w in iconSet!.warnings { terminal.warn(icon, w.description) }
         }
         if options.maxBytes > ByteBudget.messages {

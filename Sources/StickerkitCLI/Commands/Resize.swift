@@ -9,7 +9,8 @@ struct Resize: ParsableCommand {
         Inputs are files or folders (searched recursively; the folder structure is mirrored in the \
         output folder). Stills become PNG, animations APNG, each exactly 300, 408 or 618 px square and \
         within the byte budget. With --platform, one sticker per input by that app's rules instead \
-        (signal, discord: PNG/APNG; whatsapp: WebP; telegram: PNG stills, WebM video), named with \
+        (signal, discord: PNG/APNG; whatsapp: WebP; telegram: PNG stills, WebM video; line: PNG/APNG on \
+        a canvas of the artwork's shape, 5–20 frames), named with \
         its container's extension; an animation over the app's duration limit follows --too-long. \
         The output folder's manifest records what stickerkit wrote there: \
         up-to-date stickers are skipped, stale ones redone, and files stickerkit did not write are \
