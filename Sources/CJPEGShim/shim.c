@@ -101,7 +101,7 @@ int sk_jpeg_marker(const sk_jpeg_decoder *dec, int index, int *code, const uint8
     return 0;
 }
 
-int sk_jpeg_start(sk_jpeg_decoder *dec, int output, int stop_at_data_end) {
+int sk_jpeg_start(sk_jpeg_decoder *dec, int output, int stop_at_data_end, int scale_denom, int *width, int *height) {
     dec->rows = 0;
     int status = setjmp(dec->jump);
     if (status) return status;
@@ -112,7 +112,11 @@ int sk_jpeg_start(sk_jpeg_decoder *dec, int output, int stop_at_data_end) {
         dec->cinfo.out_color_space = JCS_EXT_RGBA;
     }
     dec->cinfo.dct_method = JDCT_ISLOW;
+    dec->cinfo.scale_num = 1;
+    dec->cinfo.scale_denom = (unsigned)scale_denom;
     jpeg_start_decompress(&dec->cinfo);
+    if (width) *width = (int)dec->cinfo.output_width;
+    if (height) *height = (int)dec->cinfo.output_height;
     if (dec->cinfo.output_components != 4) {
         snprintf(dec->message, sizeof dec->message, "libjpeg gives %d components, expected 4",
                  dec->cinfo.output_components);
@@ -146,7 +150,7 @@ int sk_jpeg_finish(sk_jpeg_decoder *dec) {
 }
 
 int sk_jpeg_decode(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int output, int stop_at_data_end) {
-    int status = sk_jpeg_start(dec, output, stop_at_data_end);
+    int status = sk_jpeg_start(dec, output, stop_at_data_end, 1, NULL, NULL);
     if (status) return status;
     unsigned height = dec->cinfo.output_height;
     while (dec->cinfo.output_scanline < height) {

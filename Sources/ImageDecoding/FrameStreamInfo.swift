@@ -8,6 +8,10 @@ public struct FrameStreamInfo: Sendable, Equatable {
     /// Canvas size; every delivered frame is `width × height`.
     public var width: Int
     public var height: Int
+    /// The source's own size, which is `width × height` unless a JPEG was decoded reduced
+    /// (`DecodeOptions.minimumLongSide`).
+    public var sourceWidth: Int
+    public var sourceHeight: Int
     /// Frames delivered (at least one).
     public var frameCount: Int
     /// Times to play; 0 means forever.
@@ -16,10 +20,13 @@ public struct FrameStreamInfo: Sendable, Equatable {
     public var warnings: [String]
 
     /// Facts from their parts.
-    init(format: ImageFormat, width: Int, height: Int, frameCount: Int, loopCount: Int, warnings: [String]) {
+    init(format: ImageFormat, width: Int, height: Int, frameCount: Int, loopCount: Int, warnings: [String],
+         sourceWidth: Int? = nil, sourceHeight: Int? = nil) {
         self.format = format
         self.width = width
         self.height = height
+        self.sourceWidth = sourceWidth ?? width
+        self.sourceHeight = sourceHeight ?? height
         self.frameCount = frameCount
         self.loopCount = loopCount
         self.warnings = warnings

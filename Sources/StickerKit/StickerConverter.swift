@@ -49,7 +49,8 @@ public enum StickerConverter {
     /// for any still. Nil when the file cannot be decoded by rows after all (nothing was done).
     static func convertByRows(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult? {
         let clock = StageClock()
-        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient)
+        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
+                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
         var bounds: VisibleBounds?
         if options.trim {
             var union = VisibleBounds()
@@ -79,16 +80,17 @@ public enum StickerConverter {
             outputs.append((size, withEmptyWarning(BudgetSearch.encodeStill(image, options: options, builder: builder, clock: clock),
                                                    empties[k])))
         }
-        return ConversionResult(format: info.format, width: info.width, height: info.height, frames: 1,
+        return ConversionResult(format: info.format, width: info.sourceWidth, height: info.sourceHeight, frames: 1,
                                 warnings: info.warnings, outputs: outputs, timings: clock.timings)
     }
 
     /// `convert` with the memory shares given (tests force the stores' tiers with them).
     static func convert(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan) throws -> ConversionResult {
-        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient)
+        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
+                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
         return try convert(options: options, plan: plan) { body in
             let (info, firstDelay) = try ImageDecoder.decodeCanvas(data, options: decodeOptions, body)
-            return SourceFacts(format: info.format, width: info.width, height: info.height, frameCount: info.frameCount,
+            return SourceFacts(format: info.format, width: info.sourceWidth, height: info.sourceHeight, frameCount: info.frameCount,
                                loopCount: info.loopCount, warnings: info.warnings, firstFrameDelay: firstDelay)
         }
     }

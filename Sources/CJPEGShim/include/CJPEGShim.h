@@ -65,9 +65,11 @@ int sk_jpeg_decode(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int out
  * stop_at_data_end), sk_jpeg_read_rows then decodes up to `max_rows` further rows into `out`
  * (`row_bytes` apart) and sets `*got` (0 only at the end of the image or of the data), and
  * sk_jpeg_finish ends the image. The rows are those sk_jpeg_decode writes, and sk_jpeg_rows_decoded
- * counts them the same way.
+ * counts them the same way. `scale_denom` (1, 2, 4 or 8) is libjpeg's DCT scaling (scale_num 1):
+ * the image comes out reduced to ceil(size / scale_denom), its size in `*width` and `*height`
+ * (either may be NULL); sk_jpeg_decode is scale 1.
  */
-int sk_jpeg_start(sk_jpeg_decoder *dec, int output, int stop_at_data_end);
+int sk_jpeg_start(sk_jpeg_decoder *dec, int output, int stop_at_data_end, int scale_denom, int *width, int *height);
 int sk_jpeg_read_rows(sk_jpeg_decoder *dec, uint8_t *out, size_t row_bytes, int max_rows, int *got);
 int sk_jpeg_finish(sk_jpeg_decoder *dec);
 

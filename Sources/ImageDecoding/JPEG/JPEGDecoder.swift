@@ -11,6 +11,11 @@ import ImageCore
 enum JPEGDecoder {
     /// Decodes `bytes` into a one-frame animation. Order: header → limits → allocate → pixels.
     static func decode(_ bytes: [UInt8], options: DecodeOptions) throws -> DecodedImage {
+        try decodeWhole(bytes, options: options).image
+    }
+
+    /// `decode`, with the source's own size (upright): the image is smaller when decoded reduced.
+    private static func decodeWhole(_ bytes: [UInt8], options: DecodeOptions) throws -> (image: DecodedImage, sourceWidth: Int, sourceHeight: Int) {
         var pixels: [UInt8] = []
         var width = 0, height = 0
         let result = try decode(bytes, options: options, rowsOnly: false, start: { w, h in
@@ -19,7 +24,7 @@ enum JPEGDecoder {
         }, row: { row, y in
             pixels.withUnsafeMutableBytes { ($0.baseAddress! + y * width * 4).copyMemory(from: row, byteCount: width * 4) }
         })
-        guard case .decoded(var warnings, let orientation, let profile) = result else { fatalError("a whole decode always decodes") }
+        guard case .decoded(var warnings, let orientation, let profile, let source) = result else { fatalError("a whole decode always decodes") }
         var image = Image(width: width, height: height, pixels: pixels)
         if let icc = profile, let note = ColorProfile.convertOrIgnore(&image, iccProfile: icc, format: .jpeg).note {
             warnings.append(note)
@@ -28,18 +33,20 @@ enum JPEGDecoder {
             image = orientation.apply(to: image)
             warnings.append("applied EXIF orientation \(orientation.rawValue) (\(orientation.summary))")
         }
-        return DecodedImage(format: .jpeg, animation: Animation(still: image), warnings: warnings)
+        let upright = orientation.swapsAxes ? (source.height, source.width) : (source.width, source.height)
+        return (DecodedImage(format: .jpeg, animation: Animation(still: image), warnings: warnings), upright.0, upright.1)
     }
 
     /// The one frame of `decode`, handed to `body` (a JPEG is a still: nothing to stream).
     static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
-        let decoded = try decode(bytes, options: options)
+        let (decoded, sourceWidth, sourceHeight) = try decodeWhole(bytes, options: options)
         let image = decoded.animation.frames[0].image
         try body(CanvasFrame(canvasWidth: image.width, canvasHeight: image.height,
                              box: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
                              pixels: image, damage: nil, delay: decoded.animation.frames[0].delay))
         return FrameStreamInfo(format: .jpeg, width: image.width, height: image.height, frameCount: 1,
-                               loopCount: decoded.animation.loopCount, warnings: decoded.warnings)
+                               loopCount: decoded.animation.loopCount, warnings: decoded.warnings,
+                               sourceWidth: sourceWidth, sourceHeight: sourceHeight)
     }
 
     /// The rows of `decode`, top to bottom, each `width × 4` RGBA bytes valid during the call,
@@ -53,14 +60,16 @@ enum JPEGDecoder {
             (width, height) = (w, h)
             try start(w, h)
         }, row: row)
-        guard case .decoded(let warnings, _, _) = result else { return nil }
-        return FrameStreamInfo(format: .jpeg, width: width, height: height, frameCount: 1, loopCount: 0, warnings: warnings)
+        guard case .decoded(let warnings, _, _, let source) = result else { return nil }
+        return FrameStreamInfo(format: .jpeg, width: width, height: height, frameCount: 1, loopCount: 0, warnings: warnings,
+                               sourceWidth: source.width, sourceHeight: source.height)
     }
 
     private enum Outcome {
         /// Decoded; the image is still to be converted with `wholeImageProfile` (an RGB or gray
-        /// profile, in a whole decode) and turned by `orientation`.
-        case decoded(warnings: [String], orientation: EXIFOrientation, wholeImageProfile: [UInt8]?)
+        /// profile, in a whole decode) and turned by `orientation`; `source` is the file's size as
+        /// stored (the rows are smaller when decoded reduced).
+        case decoded(warnings: [String], orientation: EXIFOrientation, wholeImageProfile: [UInt8]?, source: (width: Int, height: Int))
         /// `rowsOnly`, and the image must be turned or its profile needs the whole image to
         /// decide: nothing was delivered.
         case needsWholeImage
@@ -86,11 +95,11 @@ enum JPEGDecoder {
                 throw error(decoder)
             }
             let markers = JPEGMarkers(decoder: decoder)
-            let width = Int(header.width), height = Int(header.height)
+            let source = (width: Int(header.width), height: Int(header.height))
             let orientation = markers.orientation.flatMap(EXIFOrientation.init(rawValue:)) ?? .up
-            try options.limits.check(width: width, height: height, format: .jpeg, what: "header says")
+            try options.limits.check(width: source.width, height: source.height, format: .jpeg, what: "header says")
             if orientation.swapsAxes {
-                try options.limits.check(width: height, height: width, format: .jpeg, what: "rotated by EXIF, image is")
+                try options.limits.check(width: source.height, height: source.width, format: .jpeg, what: "rotated by EXIF, image is")
             }
             try options.limits.check(scans: JPEGScans.count(data), format: .jpeg)
             if rowsOnly && orientation != .up { return .needsWholeImage }
@@ -122,6 +131,11 @@ enum JPEGDecoder {
                 // The whole decode converts with the profile once the image is whole (`decode`).
                 color = nil
             }
+            // Reduced by DCT scaling when the caller needs far fewer pixels; CMYK never (its ink
+            // conversion is far from linear, so averaging before it is not averaging after it).
+            let scale = isCMYK ? 1 : JPEGScale.denominator(width: source.width, height: source.height,
+                                                           minimumLongSide: options.minimumLongSide)
+            let width = JPEGScale.reduced(source.width, by: scale), height = JPEGScale.reduced(source.height, by: scale)
             try start(width, height)
 
             let rowBytes = width * 4
@@ -131,7 +145,10 @@ enum JPEGDecoder {
             defer { raw.deallocate(); if isCMYK { rgba.deallocate() } }
             // lcms2 leaves the alpha byte alone: opaque once and for all.
             if isCMYK { rgba.initialize(repeating: 255, count: rowBytes * chunk) }
-            var status = sk_jpeg_start(decoder, Int32(isCMYK ? SK_JPEG_OUT_CMYK : SK_JPEG_OUT_RGBA), options.lenient ? 0 : 1)
+            var outWidth: Int32 = 0, outHeight: Int32 = 0
+            var status = sk_jpeg_start(decoder, Int32(isCMYK ? SK_JPEG_OUT_CMYK : SK_JPEG_OUT_RGBA), options.lenient ? 0 : 1,
+                                       Int32(scale), &outWidth, &outHeight)
+            precondition(status != 0 || (Int(outWidth), Int(outHeight)) == (width, height), "libjpeg's reduced size is ceil(size / scale)")
             var y = 0
             // Rows libjpeg did not give (lenient mode after an error) are 255 before conversion,
             // as a whole decode leaves them.
@@ -173,7 +190,7 @@ enum JPEGDecoder {
             }
             if let note = colorNote ?? color?.outcome.note { warnings.append(note) }
             return .decoded(warnings: warnings, orientation: orientation,
-                            wholeImageProfile: !isCMYK && !rowsOnly && markers.iccProblem == nil ? markers.icc : nil)
+                            wholeImageProfile: !isCMYK && !rowsOnly && markers.iccProblem == nil ? markers.icc : nil, source: source)
         }
     }
 

@@ -10,6 +10,8 @@ jpeg/
   orient_6_be.jpg, orient_3_be.jpg: the same with a big-endian ("MM") TIFF header.
   progressive.jpg     progressive JPEG; progressive.rgba = Pillow's decode (RGBA, alpha 255).
   gray.jpg            grayscale JPEG; gray.rgba = Pillow's decode expanded to RGBA.
+  large_2560x1600.jpg baseline 2560x1600 gradient (test_image) for DCT-scaled decodes;
+  large_orient_6.jpg  the same with EXIF Orientation = 6 (shown 1600x2560).
   cmyk.jpg            CMYK JPEG (Pillow writes Adobe-inverted CMYK with an APP14 Adobe marker);
                       cmyk.rgba = naive (1-C)(1-K) conversion of Pillow's decoded CMYK values.
 webp/
@@ -169,5 +171,13 @@ def main():
     write_rgba(path("webp", "anim_icc.rgba"), np.stack(converted))
 
 
+def write_large():
+    # Large enough for libjpeg's DCT scaling at sticker sizes (StickerKit reduces at 2 x 4 x 300).
+    data = jpeg_bytes(Image.fromarray(test_image(2560, 1600)), quality=75)
+    open(path("jpeg", "large_2560x1600.jpg"), "wb").write(data)
+    open(path("jpeg", "large_orient_6.jpg"), "wb").write(insert_after_soi(data, exif_app1(6)))
+
+
 if __name__ == "__main__":
     main()
+    write_large()
