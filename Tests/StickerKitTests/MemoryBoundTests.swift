@@ -70,16 +70,125 @@ final class MemoryBoundTests: XCTestCase {
         XCTAssertLessThan(decoding!, 1_000_000)
         var boxes: [PixelRect] = []
         _ = try ImageDecoder.decodeCanvas(data) { frame in
-            XCTAssertEqual(frame.pixels.pixels.count, frame.box.area * 4)
+            XCTAssertEqual(frame.regions.count, 1)
+            XCTAssertEqual(frame.regions[0].pixels.pixels.count, frame.box.area * 4)
             boxes.append(frame.box)
         }
         XCTAssertEqual(boxes, [PixelRect(x: 5_000, y: 5_000, width: 2, height: 1), PixelRect(x: 5_000, y: 5_000, width: 2, height: 1)])
         let result = try StickerConverter.convert(data, options: ConversionOptions(sizes: [.small], effort: .fast))
         XCTAssertNoThrow(try result.outputs[0].result.get())
 
-        // Frames in opposite corners make the whole canvas their box: refused from the structure.
+        // Frames in opposite corners: two 1×1 regions, not the 10000² box that holds both.
         let corners = Self.gif(width: 10_000, height: 10_000, positions: [(0, 0), (9_999, 9_999)])
-        assertRefusedForMemory(corners, atLeast: 400_000_000)
+        let cornerDecoding = corners.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(cornerDecoding, 2 * 4 + 65_536)
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(corners) { held.append($0.regions.map(\.rect)) }
+        let cornerRegions = [PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 9_999, y: 9_999, width: 1, height: 1)]
+        XCTAssertEqual(held, [cornerRegions, cornerRegions])
+        let cornerOptions = ConversionOptions(sizes: [.large], effort: .fast)
+        XCTAssertNoThrow(try ConversionMemory(corners, options: cornerOptions).check(cornerOptions.limits))
+        XCTAssertNoThrow(try StickerConverter.convert(corners, options: cornerOptions).outputs[0].result.get())
+    }
+
+    /// A GIF with a `width × height` screen, a 256-colour table (index 0 transparent) and one
+    /// frame per entry: its rectangle, disposal (1 keep, 2 clear, 3 restore) and a seed for its
+    /// indices (a quarter of them transparent). The LZW data sends a clear code before every
+    /// pixel, so it stays 9-bit codes without a dictionary.
+    static func gif(width: Int, height: Int, frames: [(rect: PixelRect, disposal: Int, seed: UInt64)]) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        var out = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x87, 0, 0]
+        for i in 0..<256 { out += [UInt8(i), UInt8((i * 7) & 255), UInt8(255 - i)] }
+        out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        for f in frames {
+            out += [0x21, 0xF9, 4, UInt8(f.disposal << 2 | 1), 4, 0, 0, 0]
+            out += [0x2C] + le16(f.rect.x) + le16(f.rect.y) + le16(f.rect.width) + le16(f.rect.height) + [0, 8]
+            var rand = BudgetSearchTests.Rand(state: f.seed)
+            var data: [UInt8] = [], acc = 0, bits = 0
+            func put(_ code: Int) {
+                acc |= code << bits; bits += 9
+                while bits >= 8 { data.append(UInt8(acc & 255)); acc >>= 8; bits -= 8 }
+            }
+            for _ in 0..<f.rect.area {
+                put(256)
+                let v = rand.byte()
+                put(v < 64 ? 0 : Int(v))
+            }
+            put(257)
+            if bits > 0 { data.append(UInt8(acc & 255)) }
+            var at = 0
+            while at < data.count {
+                let n = min(255, data.count - at)
+                out += [UInt8(n)] + data[at..<(at + n)]
+                at += n
+            }
+            out += [0]
+        }
+        return out + [0x3B]
+    }
+
+    /// The frames of `gif(width:height:frames:)` composited on a whole canvas by the GIF rules,
+    /// written out plainly: the reference the decoder's regions must match.
+    static func composite(width: Int, height: Int, frames: [(rect: PixelRect, disposal: Int, seed: UInt64)]) -> [Image] {
+        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        var shown: [Image] = []
+        for f in frames {
+            let before = canvas
+            var rand = BudgetSearchTests.Rand(state: f.seed)
+            for y in f.rect.y..<(f.rect.y + f.rect.height) {
+                for x in f.rect.x..<(f.rect.x + f.rect.width) {
+                    let v = rand.byte()
+                    guard v >= 64 else { continue }
+                    let i = Int(v), o = (y * width + x) * 4
+                    canvas[o] = UInt8(i); canvas[o + 1] = UInt8((i * 7) & 255); canvas[o + 2] = UInt8(255 - i); canvas[o + 3] = 255
+                }
+            }
+            shown.append(Image(width: width, height: height, pixels: canvas))
+            for y in f.rect.y..<(f.rect.y + f.rect.height) {
+                let o = (y * width + f.rect.x) * 4, n = f.rect.width * 4
+                if f.disposal == 2 { for k in o..<(o + n) { canvas[k] = 0 } }
+                if f.disposal == 3 { canvas.replaceSubrange(o..<(o + n), with: before[o..<(o + n)]) }
+            }
+        }
+        return shown
+    }
+
+    func testFramesScatteredOverALargeCanvasComposeAndFitAsTheWholeCanvas() throws {
+        // Two overlapping frames in the middle, one in each corner, a small one beside the first
+        // (joined to it: their box is small), every disposal mode.
+        let (w, h) = (1_600, 1_200)
+        let frames: [(rect: PixelRect, disposal: Int, seed: UInt64)] = [
+            (PixelRect(x: 0, y: 0, width: 40, height: 30), 1, 1),
+            (PixelRect(x: 1_560, y: 1_170, width: 40, height: 30), 2, 2),
+            (PixelRect(x: 700, y: 500, width: 60, height: 50), 3, 3),
+            (PixelRect(x: 730, y: 520, width: 70, height: 40), 1, 4),
+            (PixelRect(x: 50, y: 10, width: 20, height: 20), 3, 5),
+            (PixelRect(x: 1_560, y: 1_170, width: 40, height: 30), 1, 6),
+            (PixelRect(x: 700, y: 500, width: 60, height: 50), 2, 7),
+            (PixelRect(x: 0, y: 0, width: 40, height: 30), 1, 8),
+        ]
+        let data = Self.gif(width: w, height: h, frames: frames)
+        let regions = [PixelRect(x: 1_560, y: 1_170, width: 40, height: 30), PixelRect(x: 700, y: 500, width: 100, height: 60),
+                       PixelRect(x: 0, y: 0, width: 70, height: 30)]
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        XCTAssertEqual(held, Array(repeating: regions, count: frames.count))
+        // The estimate counts the regions (twice: a frame restores the previous screen).
+        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(decoding, regions.reduce(0) { $0 + $1.area } * 8 + 65_536)
+
+        let reference = Self.composite(width: w, height: h, frames: frames)
+        let decoded = try ImageDecoder.decode(data).animation
+        XCTAssertEqual(decoded.frames.map(\.image), reference)
+
+        // Stickers from the regions are those of the whole canvas, byte for byte.
+        let options = ConversionOptions(sizes: [.small, .large], effort: .fast)
+        let sparse = try StickerConverter.convert(data, options: options)
+        let whole = StickerConverter.convert(decoded, options: options)
+        XCTAssertEqual(sparse.outputs.count, 2)
+        for (a, b) in zip(sparse.outputs, whole.outputs) {
+            XCTAssertEqual(try a.result.get().bytes, try b.result.get().bytes)
+        }
     }
 
     func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {

@@ -6,10 +6,10 @@ extension ImageOutline {
     /// not the file's own bytes. nil when `read` would be nil. What each format holds:
     /// - PNG: the joined IDAT data, the inflated scanlines, the RGBA image.
     /// - APNG: the canvas, its dispose-previous copy, one frame's scanlines and RGBA pixels.
-    /// - GIF: the union of the frames' rectangles (the box the decoder composites on), and its
-    ///   copy when a frame is disposed to the previous screen; WebP animations the same box, a
-    ///   copy of it when an ICC profile converts each frame, and the largest frame twice
-    ///   (libwebp's output and its own buffers).
+    /// - GIF: the regions the decoder composites on (the frames' rectangles gathered by
+    ///   `CanvasLayout`), and as much again when a frame is disposed to the previous screen; WebP
+    ///   animations the union of the frames' rectangles, a copy of it when an ICC profile converts
+    ///   each frame, and the largest frame twice (libwebp's output and its own buffers).
     /// - WebP stills: the RGBA image and as much again (libwebp's lossless decoder keeps ARGB).
     /// - JPEG: the RGBA image, a turned copy when its EXIF orientation turns it, the CMYK samples for
     ///   4-component files, and a progressive file's coefficients (2 bytes each, every block of
@@ -49,8 +49,8 @@ extension OutlineWalk {
             if format == .apng { return Self.sum([rgba, rgba, rgba, scanlines]) }
             return Self.sum([min(b.count, Int.max / 4), scanlines, rgba])
         case .gif:
-            let box = Self.box(frameRects, in: canvas)
-            return Self.sum([Self.product(box.width, box.height, gifRestoresPrevious ? 8 : 4), 65_536])
+            let held = CanvasLayout.area(frameRects, in: canvas)
+            return Self.sum([Self.product(held, gifRestoresPrevious ? 8 : 4, 1), 65_536])
         case .webp:
             guard frames > 0 else { return Self.sum([rgba, rgba]) }
             let box = Self.box(frameRects, in: canvas)
