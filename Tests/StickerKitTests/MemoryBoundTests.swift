@@ -1,6 +1,7 @@
 import Foundation
 import ImageCore
 import ImageDecoding
+import WebPEncoding
 import XCTest
 @testable import StickerKit
 
@@ -151,6 +152,61 @@ final class MemoryBoundTests: XCTestCase {
             }
         }
         return shown
+    }
+
+    /// An animated WebP with a `width × height` canvas and one lossless frame per entry: its
+    /// pixels (our encoder's bitstream), even offset, blending and disposal to the background.
+    static func webp(width: Int, height: Int, frames: [(image: Image, x: Int, y: Int, blend: Bool, dispose: Bool)]) throws -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 255) } }
+        func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] {
+            Array(fourCC.utf8) + le(data.count, 4) + data + (data.count % 2 == 1 ? [0] : [])
+        }
+        var body = Array("WEBP".utf8) + chunk("VP8X", [0x12, 0, 0, 0] + le(width - 1, 3) + le(height - 1, 3))
+        body += chunk("ANIM", [0, 0, 0, 0, 0, 0])
+        for f in frames {
+            let still = try WebPEncoder.encode(f.image, compression: .lossless)
+            // The still's last chunk is its VP8L bitstream (after VP8X/ALPH when present).
+            var at = 12, bitstream: [UInt8] = []
+            while at + 8 <= still.count {
+                let n = Int(still[at + 4]) | Int(still[at + 5]) << 8 | Int(still[at + 6]) << 16 | Int(still[at + 7]) << 24
+                if String(decoding: still[at..<(at + 4)], as: UTF8.self) == "VP8L" { bitstream = Array(still[at..<(at + 8 + n + (n & 1))]) }
+                at += 8 + n + (n & 1)
+            }
+            let flags = UInt8((f.blend ? 0 : 2) | (f.dispose ? 1 : 0))
+            body += chunk("ANMF", le(f.x / 2, 3) + le(f.y / 2, 3) + le(f.image.width - 1, 3) + le(f.image.height - 1, 3)
+                          + le(100, 3) + [flags] + bitstream)
+        }
+        return Array("RIFF".utf8) + le(body.count, 4) + body
+    }
+
+    func testWebPFramesInOppositeCornersComposeAndFitAsTheWholeCanvas() throws {
+        // Translucent frames in two corners, blended or not, one disposed to the background.
+        func noise(_ w: Int, _ h: Int, _ seed: UInt64) -> Image {
+            var rand = BudgetSearchTests.Rand(state: seed)
+            return Image(width: w, height: h, pixels: (0..<(w * h * 4)).map { _ in rand.byte() | 1 })
+        }
+        let (w, h) = (1_600, 1_200)
+        let data = try Self.webp(width: w, height: h, frames: [
+            (noise(30, 20, 1), 0, 0, false, false),
+            (noise(30, 20, 2), 1_570, 1_180, true, true),
+            (noise(20, 10, 3), 4, 6, true, false),
+            (noise(30, 20, 4), 1_570, 1_180, true, false),
+        ])
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        let regions = [PixelRect(x: 0, y: 0, width: 30, height: 20), PixelRect(x: 1_570, y: 1_180, width: 30, height: 20)]
+        XCTAssertEqual(held, Array(repeating: regions, count: 4))
+        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(decoding, 2 * 600 * 4 + 600 * 8)
+
+        let decoded = try ImageDecoder.decode(data).animation
+        let options = ConversionOptions(sizes: [.small, .large], effort: .fast)
+        let sparse = try StickerConverter.convert(data, options: options)
+        let whole = StickerConverter.convert(decoded, options: options)
+        XCTAssertEqual(sparse.outputs.count, 2)
+        for (a, b) in zip(sparse.outputs, whole.outputs) {
+            XCTAssertEqual(try a.result.get().bytes, try b.result.get().bytes)
+        }
     }
 
     func testFramesScatteredOverALargeCanvasComposeAndFitAsTheWholeCanvas() throws {
