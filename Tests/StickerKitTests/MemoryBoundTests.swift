@@ -200,12 +200,18 @@ final class MemoryBoundTests: XCTestCase {
         XCTAssertEqual(decoding, 2 * 600 * 4 + 600 * 8)
 
         let decoded = try ImageDecoder.decode(data).animation
+        try assertStickersEqual(data, decoded)
+    }
+
+    /// Stickers at 300 and 618 converted from `data` (decoded as regions) are byte for byte those
+    /// converted from its whole decoded frames (`decoded`, one box: the whole canvas).
+    func assertStickersEqual(_ data: [UInt8], _ decoded: Animation, file: StaticString = #filePath, line: UInt = #line) throws {
         let options = ConversionOptions(sizes: [.small, .large], effort: .fast)
         let sparse = try StickerConverter.convert(data, options: options)
         let whole = StickerConverter.convert(decoded, options: options)
-        XCTAssertEqual(sparse.outputs.count, 2)
+        XCTAssertEqual(sparse.outputs.count, 2, file: file, line: line)
         for (a, b) in zip(sparse.outputs, whole.outputs) {
-            XCTAssertEqual(try a.result.get().bytes, try b.result.get().bytes)
+            XCTAssertEqual(try a.result.get().bytes, try b.result.get().bytes, file: file, line: line)
         }
     }
 
@@ -237,14 +243,7 @@ final class MemoryBoundTests: XCTestCase {
         let decoded = try ImageDecoder.decode(data).animation
         XCTAssertEqual(decoded.frames.map(\.image), reference)
 
-        // Stickers from the regions are those of the whole canvas, byte for byte.
-        let options = ConversionOptions(sizes: [.small, .large], effort: .fast)
-        let sparse = try StickerConverter.convert(data, options: options)
-        let whole = StickerConverter.convert(decoded, options: options)
-        XCTAssertEqual(sparse.outputs.count, 2)
-        for (a, b) in zip(sparse.outputs, whole.outputs) {
-            XCTAssertEqual(try a.result.get().bytes, try b.result.get().bytes)
-        }
+        try assertStickersEqual(data, decoded)
     }
 
     func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {
