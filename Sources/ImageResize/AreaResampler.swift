@@ -171,15 +171,27 @@ final class AreaResampler {
         }
     }
 
-    /// The next frame of a canvas of which only `box` is held (`pixels`, `box.width × box.height`
-    /// RGBA; the rest is transparent), given what changed since the frame whose output is
-    /// `previousOutput` (nil: no previous frame, compute everything). The bytes are those of
-    /// resampling the whole canvas. Returns the output and the output pixels that changed, or
-    /// nil when no output pixel can have changed.
-    func resample(box: PixelRect, pixels: UnsafeRawPointer?, damage: RowDamage?,
+    /// The next frame of a canvas of which only `regions` are held (the rest is transparent),
+    /// given what changed since the frame whose output is `previousOutput` (nil: no previous
+    /// frame, compute everything). The bytes are those of resampling the whole canvas. Returns
+    /// the output and the output pixels that changed, or nil when no output pixel can have
+    /// changed. One region is read in place; several are read through `SparseRows`, and output
+    /// rows whose source rows meet no region are transparent without reading anything.
+    func resample(regions: [CanvasRegion], damage: RowDamage?,
                   previousOutput: [UInt8]?) -> (pixels: [UInt8], damage: RowDamage)? {
+        if regions.count == 1 {
+            return regions[0].pixels.pixels.withUnsafeBytes { src in
+                var rows = BoxRows(src.baseAddress, box: regions[0].rect)
+                return resample(&rows, damage: damage, previousOutput: previousOutput)
+            }
+        }
+        var rows = SparseRows(regions)
+        return resample(&rows, damage: damage, previousOutput: previousOutput)
+    }
+
+    private func resample<Source: RowBlocks>(_ rows: inout Source, damage: RowDamage?,
+                                             previousOutput: [UInt8]?) -> (pixels: [UInt8], damage: RowDamage)? {
         let oh = outputHeight
-        var rows = BoxRows(pixels, box: box)
         guard let previousOutput, let damage else {
             return (render(&rows, first: wholeRows.first, end: wholeRows.end, previous: nil),
                     RowDamage.all(width: outputWidth, rows: oh))

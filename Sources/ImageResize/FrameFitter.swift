@@ -51,10 +51,8 @@ public struct FrameFitter {
             previousOutput = out
             return (out, RowDamage.all(width: size, rows: size))
         }
-        let result = frame.pixels.pixels.withUnsafeBytes { src in
-            resampler.resample(box: frame.box, pixels: src.baseAddress, damage: previousOutput == nil ? nil : frame.damage,
-                               previousOutput: previousOutput?.pixels)
-        }
+        let result = resampler.resample(regions: frame.regions, damage: previousOutput == nil ? nil : frame.damage,
+                                        previousOutput: previousOutput?.pixels)
         guard let (pixels, damage) = result else { return (previousOutput!, none) }
         let out = Image(width: size, height: size, pixels: pixels)
         previousOutput = out

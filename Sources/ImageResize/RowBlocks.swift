@@ -46,6 +46,43 @@ struct BoxRows: RowBlocks {
     }
 }
 
+/// Source rows of a canvas of which only some disjoint regions are held (`CanvasFrame.regions`);
+/// every pixel outside them is transparent. A block that meets no region is nil (all
+/// transparent); any other is copied into a scratch block, transparent between the regions, so
+/// the arithmetic is that of reading the whole canvas.
+struct SparseRows: RowBlocks {
+    let regions: [CanvasRegion]
+    private let scratch = ScratchBytes()
+
+    init(_ regions: [CanvasRegion]) {
+        self.regions = regions.filter { !$0.rect.isEmpty }
+    }
+
+    mutating func block(rows r0: Int, count: Int, x0: Int, x1: Int) -> (UnsafeRawPointer, Int)? {
+        guard count > 0, x0 < x1 else { return nil }
+        let want = PixelRect(x: x0, y: r0, width: x1 - x0, height: count)
+        guard regions.contains(where: { !$0.rect.clipped(to: want).isEmpty }) else { return nil }
+        let stride = want.width * 4
+        let bytes = stride * count
+        let base = scratch.reserve(bytes)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        for region in regions {
+            let box = region.rect
+            let inside = want.clipped(to: box)
+            guard !inside.isEmpty else { continue }
+            let boxStride = box.width * 4
+            region.pixels.pixels.withUnsafeBytes { src in
+                let pixels = src.baseAddress!
+                for row in inside.y..<(inside.y + inside.height) {
+                    (base + (row - r0) * stride + (inside.x - x0) * 4)
+                        .copyMemory(from: pixels + (row - box.y) * boxStride + (inside.x - box.x) * 4, byteCount: inside.width * 4)
+                }
+            }
+        }
+        return (UnsafeRawPointer(base), stride)
+    }
+}
+
 /// A growable block of bytes owned by one resampling pass (one thread).
 final class ScratchBytes {
     private var base: UnsafeMutableRawPointer?

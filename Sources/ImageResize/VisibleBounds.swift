@@ -28,16 +28,20 @@ public struct VisibleBounds: Sendable, Equatable {
     }
 
     /// Grows the union by the non-transparent pixels of a canvas decode's frame: the damaged
-    /// part only (the rest was seen in an earlier frame), the whole box for the first frame.
+    /// part only (the rest was seen in an earlier frame), every region for the first frame.
     package mutating func add(_ frame: CanvasFrame) {
-        let box = frame.box
+        for region in frame.regions { add(region, damage: frame.damage) }
+    }
+
+    private mutating func add(_ region: CanvasRegion, damage: RowDamage?) {
+        let box = region.rect
         guard !box.isEmpty else { return }
         let bytesPerRow = box.width * 4
-        frame.pixels.pixels.withUnsafeBufferPointer { p in
+        region.pixels.pixels.withUnsafeBufferPointer { p in
             guard let base = p.baseAddress else { return }
             for y in box.y..<(box.y + box.height) {
                 var a = box.x, b = box.x + box.width
-                if let damage = frame.damage {
+                if let damage {
                     guard let s = damage.span(y) else { continue }
                     a = max(a, s.lowerBound); b = min(b, s.upperBound)
                     guard a < b else { continue }

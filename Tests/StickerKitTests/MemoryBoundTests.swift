@@ -1,6 +1,7 @@
 import Foundation
 import ImageCore
 import ImageDecoding
+import WebPEncoding
 import XCTest
 @testable import StickerKit
 
@@ -70,16 +71,179 @@ final class MemoryBoundTests: XCTestCase {
         XCTAssertLessThan(decoding!, 1_000_000)
         var boxes: [PixelRect] = []
         _ = try ImageDecoder.decodeCanvas(data) { frame in
-            XCTAssertEqual(frame.pixels.pixels.count, frame.box.area * 4)
+            XCTAssertEqual(frame.regions.count, 1)
+            XCTAssertEqual(frame.regions[0].pixels.pixels.count, frame.box.area * 4)
             boxes.append(frame.box)
         }
         XCTAssertEqual(boxes, [PixelRect(x: 5_000, y: 5_000, width: 2, height: 1), PixelRect(x: 5_000, y: 5_000, width: 2, height: 1)])
         let result = try StickerConverter.convert(data, options: ConversionOptions(sizes: [.small], effort: .fast))
         XCTAssertNoThrow(try result.outputs[0].result.get())
 
-        // Frames in opposite corners make the whole canvas their box: refused from the structure.
+        // Frames in opposite corners: two 1×1 regions, not the 10000² box that holds both.
         let corners = Self.gif(width: 10_000, height: 10_000, positions: [(0, 0), (9_999, 9_999)])
-        assertRefusedForMemory(corners, atLeast: 400_000_000)
+        let cornerDecoding = corners.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(cornerDecoding, 2 * 4 + 65_536)
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(corners) { held.append($0.regions.map(\.rect)) }
+        let cornerRegions = [PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 9_999, y: 9_999, width: 1, height: 1)]
+        XCTAssertEqual(held, [cornerRegions, cornerRegions])
+        let cornerOptions = ConversionOptions(sizes: [.large], effort: .fast)
+        XCTAssertNoThrow(try ConversionMemory(corners, options: cornerOptions).check(cornerOptions.limits))
+        XCTAssertNoThrow(try StickerConverter.convert(corners, options: cornerOptions).outputs[0].result.get())
+    }
+
+    /// A GIF with a `width × height` screen, a 256-colour table (index 0 transparent) and one
+    /// frame per entry: its rectangle, disposal (1 keep, 2 clear, 3 restore) and a seed for its
+    /// indices (a quarter of them transparent). The LZW data sends a clear code before every
+    /// pixel, so it stays 9-bit codes without a dictionary.
+    static func gif(width: Int, height: Int, frames: [(rect: PixelRect, disposal: Int, seed: UInt64)]) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        var out = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x87, 0, 0]
+        for i in 0..<256 { out += [UInt8(i), UInt8((i * 7) & 255), UInt8(255 - i)] }
+        out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
+        for f in frames {
+            out += [0x21, 0xF9, 4, UInt8(f.disposal << 2 | 1), 4, 0, 0, 0]
+            out += [0x2C] + le16(f.rect.x) + le16(f.rect.y) + le16(f.rect.width) + le16(f.rect.height) + [0, 8]
+            var rand = BudgetSearchTests.Rand(state: f.seed)
+            var data: [UInt8] = [], acc = 0, bits = 0
+            func put(_ code: Int) {
+                acc |= code << bits; bits += 9
+                while bits >= 8 { data.append(UInt8(acc & 255)); acc >>= 8; bits -= 8 }
+            }
+            for _ in 0..<f.rect.area {
+                put(256)
+                let v = rand.byte()
+                put(v < 64 ? 0 : Int(v))
+            }
+            put(257)
+            if bits > 0 { data.append(UInt8(acc & 255)) }
+            var at = 0
+            while at < data.count {
+                let n = min(255, data.count - at)
+                out += [UInt8(n)] + data[at..<(at + n)]
+                at += n
+            }
+            out += [0]
+        }
+        return out + [0x3B]
+    }
+
+    /// The frames of `gif(width:height:frames:)` composited on a whole canvas by the GIF rules,
+    /// written out plainly: the reference the decoder's regions must match.
+    static func composite(width: Int, height: Int, frames: [(rect: PixelRect, disposal: Int, seed: UInt64)]) -> [Image] {
+        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        var shown: [Image] = []
+        for f in frames {
+            let before = canvas
+            var rand = BudgetSearchTests.Rand(state: f.seed)
+            for y in f.rect.y..<(f.rect.y + f.rect.height) {
+                for x in f.rect.x..<(f.rect.x + f.rect.width) {
+                    let v = rand.byte()
+                    guard v >= 64 else { continue }
+                    let i = Int(v), o = (y * width + x) * 4
+                    canvas[o] = UInt8(i); canvas[o + 1] = UInt8((i * 7) & 255); canvas[o + 2] = UInt8(255 - i); canvas[o + 3] = 255
+                }
+            }
+            shown.append(Image(width: width, height: height, pixels: canvas))
+            for y in f.rect.y..<(f.rect.y + f.rect.height) {
+                let o = (y * width + f.rect.x) * 4, n = f.rect.width * 4
+                if f.disposal == 2 { for k in o..<(o + n) { canvas[k] = 0 } }
+                if f.disposal == 3 { canvas.replaceSubrange(o..<(o + n), with: before[o..<(o + n)]) }
+            }
+        }
+        return shown
+    }
+
+    /// An animated WebP with a `width × height` canvas and one lossless frame per entry: its
+    /// pixels (our encoder's bitstream), even offset, blending and disposal to the background.
+    static func webp(width: Int, height: Int, frames: [(image: Image, x: Int, y: Int, blend: Bool, dispose: Bool)]) throws -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 255) } }
+        func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] {
+            Array(fourCC.utf8) + le(data.count, 4) + data + (data.count % 2 == 1 ? [0] : [])
+        }
+        var body = Array("WEBP".utf8) + chunk("VP8X", [0x12, 0, 0, 0] + le(width - 1, 3) + le(height - 1, 3))
+        body += chunk("ANIM", [0, 0, 0, 0, 0, 0])
+        for f in frames {
+            let still = try WebPEncoder.encode(f.image, compression: .lossless)
+            // The still's last chunk is its VP8L bitstream (after VP8X/ALPH when present).
+            var at = 12, bitstream: [UInt8] = []
+            while at + 8 <= still.count {
+                let n = Int(still[at + 4]) | Int(still[at + 5]) << 8 | Int(still[at + 6]) << 16 | Int(still[at + 7]) << 24
+                if String(decoding: still[at..<(at + 4)], as: UTF8.self) == "VP8L" { bitstream = Array(still[at..<(at + 8 + n + (n & 1))]) }
+                at += 8 + n + (n & 1)
+            }
+            let flags = UInt8((f.blend ? 0 : 2) | (f.dispose ? 1 : 0))
+            body += chunk("ANMF", le(f.x / 2, 3) + le(f.y / 2, 3) + le(f.image.width - 1, 3) + le(f.image.height - 1, 3)
+                          + le(100, 3) + [flags] + bitstream)
+        }
+        return Array("RIFF".utf8) + le(body.count, 4) + body
+    }
+
+    func testWebPFramesInOppositeCornersComposeAndFitAsTheWholeCanvas() throws {
+        // Translucent frames in two corners, blended or not, one disposed to the background.
+        func noise(_ w: Int, _ h: Int, _ seed: UInt64) -> Image {
+            var rand = BudgetSearchTests.Rand(state: seed)
+            return Image(width: w, height: h, pixels: (0..<(w * h * 4)).map { _ in rand.byte() | 1 })
+        }
+        let (w, h) = (1_600, 1_200)
+        let data = try Self.webp(width: w, height: h, frames: [
+            (noise(30, 20, 1), 0, 0, false, false),
+            (noise(30, 20, 2), 1_570, 1_180, true, true),
+            (noise(20, 10, 3), 4, 6, true, false),
+            (noise(30, 20, 4), 1_570, 1_180, true, false),
+        ])
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        let regions = [PixelRect(x: 0, y: 0, width: 30, height: 20), PixelRect(x: 1_570, y: 1_180, width: 30, height: 20)]
+        XCTAssertEqual(held, Array(repeating: regions, count: 4))
+        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(decoding, 2 * 600 * 4 + 600 * 8)
+
+        let decoded = try ImageDecoder.decode(data).animation
+        try assertStickersEqual(data, decoded)
+    }
+
+    /// Stickers at 300 and 618 converted from `data` (decoded as regions) are byte for byte those
+    /// converted from its whole decoded frames (`decoded`, one box: the whole canvas).
+    func assertStickersEqual(_ data: [UInt8], _ decoded: Animation, file: StaticString = #filePath, line: UInt = #line) throws {
+        let options = ConversionOptions(sizes: [.small, .large], effort: .fast)
+        let sparse = try StickerConverter.convert(data, options: options)
+        let whole = StickerConverter.convert(decoded, options: options)
+        XCTAssertEqual(sparse.outputs.count, 2, file: file, line: line)
+        for (a, b) in zip(sparse.outputs, whole.outputs) {
+            XCTAssertEqual(try a.result.get().bytes, try b.result.get().bytes, file: file, line: line)
+        }
+    }
+
+    func testFramesScatteredOverALargeCanvasComposeAndFitAsTheWholeCanvas() throws {
+        // Two overlapping frames in the middle, one in each corner, a small one beside the first
+        // (joined to it: their box is small), every disposal mode.
+        let (w, h) = (1_600, 1_200)
+        let frames: [(rect: PixelRect, disposal: Int, seed: UInt64)] = [
+            (PixelRect(x: 0, y: 0, width: 40, height: 30), 1, 1),
+            (PixelRect(x: 1_560, y: 1_170, width: 40, height: 30), 2, 2),
+            (PixelRect(x: 700, y: 500, width: 60, height: 50), 3, 3),
+            (PixelRect(x: 730, y: 520, width: 70, height: 40), 1, 4),
+            (PixelRect(x: 50, y: 10, width: 20, height: 20), 3, 5),
+            (PixelRect(x: 1_560, y: 1_170, width: 40, height: 30), 1, 6),
+            (PixelRect(x: 700, y: 500, width: 60, height: 50), 2, 7),
+            (PixelRect(x: 0, y: 0, width: 40, height: 30), 1, 8),
+        ]
+        let data = Self.gif(width: w, height: h, frames: frames)
+        let regions = [PixelRect(x: 1_560, y: 1_170, width: 40, height: 30), PixelRect(x: 700, y: 500, width: 100, height: 60),
+                       PixelRect(x: 0, y: 0, width: 70, height: 30)]
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        XCTAssertEqual(held, Array(repeating: regions, count: frames.count))
+        // The estimate counts the regions (twice: a frame restores the previous screen).
+        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(decoding, regions.reduce(0) { $0 + $1.area } * 8 + 65_536)
+
+        let reference = Self.composite(width: w, height: h, frames: frames)
+        let decoded = try ImageDecoder.decode(data).animation
+        XCTAssertEqual(decoded.frames.map(\.image), reference)
+
+        try assertStickersEqual(data, decoded)
     }
 
     func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {

@@ -4,35 +4,38 @@ import ImageCore
 /// it starts transparent, frames are clipped to it, transparent indices leave it unchanged and
 /// disposal 2/3 restore the frame's rectangle to transparent / to what was there before.
 ///
-/// Only `box` — the union of the frames' rectangles, from the file's structure — is held: the
-/// rest of the screen is transparent in every frame. A frame found outside the box (a file the
-/// structure walk read differently) grows it to the whole screen. Every pixel that changes is
-/// marked in `damage`, so consumers redo only what changed.
+/// Only `regions` — the frames' rectangles gathered by `CanvasLayout` from the file's structure —
+/// are held: the rest of the screen is transparent in every frame. Each frame lies in one
+/// region, so drawing, disposal and the restore copy touch that region alone. A frame found
+/// outside every region (a file the structure walk read differently) grows them to the whole
+/// screen. Every pixel that changes is marked in `damage`, so consumers redo only what changed.
 struct GIFCanvas {
     let width: Int
     let height: Int
-    /// The part of the screen held in `pixels`.
-    private(set) var box: PixelRect
-    /// RGBA bytes of the box as currently shown.
-    private(set) var pixels: [UInt8]
+    /// The parts of the screen held, disjoint, each with its RGBA bytes as currently shown.
+    private(set) var regions: [PixelRect]
+    private(set) var planes: [[UInt8]]
     /// Pixels changed since `takeDamage` was last called (screen coordinates).
     private(set) var damage: RowDamage
+    /// The region of the frame being drawn (`hold`).
+    private var current = 0
     /// The rectangle under the current frame and what it held before, kept only for disposal 3.
     private var saved: (rect: PixelRect, pixels: [UInt8])?
 
-    init(width: Int, height: Int, box: PixelRect) {
+    init(width: Int, height: Int, regions: [PixelRect]) {
         self.width = width
         self.height = height
         let screen = PixelRect(x: 0, y: 0, width: width, height: height)
-        let b = box.clipped(to: screen)
-        self.box = b.isEmpty ? PixelRect(x: 0, y: 0, width: min(1, width), height: min(1, height)) : b
-        pixels = [UInt8](repeating: 0, count: self.box.area * 4)
+        let held = regions.map { $0.clipped(to: screen) }.filter { !$0.isEmpty }
+        self.regions = held.isEmpty ? [PixelRect(x: 0, y: 0, width: min(1, width), height: min(1, height))] : held
+        planes = self.regions.map { [UInt8](repeating: 0, count: $0.area * 4) }
         damage = RowDamage(rows: height)
     }
 
-    /// Bytes the canvas holds at most for a screen whose frames lie in `box`: the box, and the
-    /// largest frame rectangle again for disposal 3.
-    static func bytes(box: PixelRect, largestFrame: Int) -> Int { (box.area + largestFrame) * 4 }
+    /// The screen as shown now: each region with its pixels (sharing the canvas's storage).
+    var shown: [CanvasRegion] {
+        zip(regions, planes).map { CanvasRegion(rect: $0, pixels: Image(width: $0.width, height: $0.height, pixels: $1)) }
+    }
 
     /// The damage so far, cleared.
     mutating func takeDamage() -> RowDamage {
@@ -41,34 +44,39 @@ struct GIFCanvas {
         return d
     }
 
-    /// Makes sure `rect` (already clipped to the screen) is held: a rectangle outside the box
-    /// grows the box to the whole screen, keeping what it held.
+    /// Makes sure `rect` (already clipped to the screen) is held and makes its region the one
+    /// drawn on: a rectangle outside every region grows them to the whole screen, keeping what
+    /// they held.
     mutating func hold(_ rect: PixelRect) {
-        guard !box.contains(rect) else { return }
+        if let i = regions.firstIndex(where: { $0.contains(rect) }) { current = i; return }
         let screen = PixelRect(x: 0, y: 0, width: width, height: height)
         var grown = [UInt8](repeating: 0, count: screen.area * 4)
-        let rowBytes = box.width * 4
-        pixels.withUnsafeBufferPointer { src in
-            grown.withUnsafeMutableBufferPointer { dst in
-                for r in 0..<box.height {
-                    (dst.baseAddress! + ((box.y + r) * width + box.x) * 4).update(from: src.baseAddress! + r * rowBytes, count: rowBytes)
+        for (box, pixels) in zip(regions, planes) {
+            let rowBytes = box.width * 4
+            pixels.withUnsafeBufferPointer { src in
+                grown.withUnsafeMutableBufferPointer { dst in
+                    for r in 0..<box.height {
+                        (dst.baseAddress! + ((box.y + r) * width + box.x) * 4).update(from: src.baseAddress! + r * rowBytes, count: rowBytes)
+                    }
                 }
             }
         }
-        pixels = grown
-        box = screen
+        regions = [screen]
+        planes = [grown]
+        current = 0
     }
 
-    /// Call before drawing a frame whose disposal is 3 (restore previous): keeps what lies under
-    /// `rect` (clipped to the screen).
+    /// Call before drawing a frame whose disposal is 3 (restore previous), after `hold`: keeps
+    /// what lies under `rect` (clipped to the screen).
     mutating func savePrevious(_ rect: PixelRect) {
+        let box = regions[current]
         let r = rect.clipped(to: box)
         var copy = [UInt8](repeating: 0, count: r.area * 4)
         if !r.isEmpty {
             let rowBytes = r.width * 4
             let boxRowBytes = box.width * 4
             let (bx, by) = (box.x, box.y)
-            pixels.withUnsafeBufferPointer { src in
+            planes[current].withUnsafeBufferPointer { src in
                 copy.withUnsafeMutableBufferPointer { dst in
                     for row in 0..<r.height {
                         (dst.baseAddress! + row * rowBytes)
@@ -89,9 +97,10 @@ struct GIFCanvas {
         let start = max(0, -left)
         let end = min(count, width - left)
         guard start < end else { return 0 }
+        let box = regions[current]
         let (bx, by, bw) = (box.x, box.y, box.width)
-        let result: (maxIndex: UInt8, lo: Int, hi: Int) = pixels.withUnsafeMutableBytes { raw in
-            // The box holds every clipped frame row (`hold`): `left + start ≥ bx`, `left + end ≤ bx + bw`.
+        let result: (maxIndex: UInt8, lo: Int, hi: Int) = planes[current].withUnsafeMutableBytes { raw in
+            // The region holds every clipped frame row (`hold`): `left + start ≥ bx`, `left + end ≤ bx + bw`.
             let row = raw.baseAddress!.assumingMemoryBound(to: UInt32.self) + (y - by) * bw + (left - bx)
             return GIFCanvas.blit(indices, row, from: start, to: end, table: table, transparent: transparent)
         }
@@ -123,14 +132,16 @@ struct GIFCanvas {
         return (maxIndex, lo, hi)
     }
 
-    /// Applies a frame's disposal after it has been shown, clipped to the screen.
+    /// Applies a frame's disposal after it has been shown, clipped to the screen (the frame's
+    /// region, from `hold`).
     mutating func dispose(_ mode: Int, left: Int, top: Int, width w: Int, height h: Int) {
+        let box = regions[current]
         switch mode {
         case 2:
             let r = PixelRect(x: left, y: top, width: w, height: h).clipped(to: box)
             guard !r.isEmpty else { break }
             let (bx, by, bw) = (box.x, box.y, box.width)
-            pixels.withUnsafeMutableBytes { raw in
+            planes[current].withUnsafeMutableBytes { raw in
                 let base = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
                 for y in r.y..<(r.y + r.height) {
                     let row = base + (y - by) * bw + (r.x - bx)
@@ -149,7 +160,7 @@ struct GIFCanvas {
             if let (r, copy) = saved, !r.isEmpty {
                 let (bx, by, bw) = (box.x, box.y, box.width)
                 copy.withUnsafeBytes { src in
-                    pixels.withUnsafeMutableBytes { raw in
+                    planes[current].withUnsafeMutableBytes { raw in
                         let base = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
                         let old = src.baseAddress!.assumingMemoryBound(to: UInt32.self)
                         for y in 0..<r.height {

@@ -32,8 +32,8 @@ struct GIFDecodeState {
     mutating func run(_ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
         try options.limits.check(width: width, height: height, format: .gif, what: "logical screen is")
-        // Only the union of the frames' rectangles is ever drawn: the structure says where.
-        var canvas = GIFCanvas(width: width, height: height, box: GIFDecodeState.contentBox(source.pointee, width: width, height: height))
+        // Only the frames' rectangles are ever drawn: the structure says where.
+        var canvas = GIFCanvas(width: width, height: height, regions: GIFDecodeState.contentRegions(source.pointee, width: width, height: height))
         var line = [UInt8](repeating: 0, count: 65_536)
         records: while true {
             var type = UNDEFINED_RECORD_TYPE
@@ -205,20 +205,17 @@ struct GIFDecodeState {
     /// Hands the screen as shown now to `body`, with the delay of the current control block.
     private mutating func deliver(_ canvas: inout GIFCanvas, _ body: (CanvasFrame) throws -> Void) throws {
         let damage = canvas.takeDamage()
-        try body(CanvasFrame(canvasWidth: canvas.width, canvasHeight: canvas.height, box: canvas.box,
-                             pixels: Image(width: canvas.box.width, height: canvas.box.height, pixels: canvas.pixels),
+        try body(CanvasFrame(canvasWidth: canvas.width, canvasHeight: canvas.height, regions: canvas.shown,
                              damage: frameCount == 0 ? nil : damage, delay: Delay(centiseconds: Int(control.DelayTime))))
         frameCount += 1
     }
 
-    /// The union of the frames' rectangles on the screen, from a walk over the file's structure
-    /// (no pixel decoded), or the whole screen when the walk finds none.
-    static func contentBox(_ source: GIFSource, width: Int, height: Int) -> PixelRect {
-        let screen = PixelRect(x: 0, y: 0, width: width, height: height)
+    /// The regions holding the frames' rectangles on the screen (`CanvasLayout`), from a walk
+    /// over the file's structure (no pixel decoded), or the whole screen when the walk finds none.
+    static func contentRegions(_ source: GIFSource, width: Int, height: Int) -> [PixelRect] {
         var walk = OutlineWalk(UnsafeRawBufferPointer(start: source.base, count: source.count), inspecting: false)
         try? walk.walk(.gif)
-        let box = walk.frameRects.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.clipped(to: screen)) }
-        return box.isEmpty ? screen : box
+        return CanvasLayout.regions(walk.frameRects, in: PixelRect(x: 0, y: 0, width: width, height: height))
     }
 
     /// The frame rows in the order they are stored: top to bottom, or GIF's four interlace

@@ -6,10 +6,11 @@ extension ImageOutline {
     /// not the file's own bytes. nil when `read` would be nil. What each format holds:
     /// - PNG: the joined IDAT data, the inflated scanlines, the RGBA image.
     /// - APNG: the canvas, its dispose-previous copy, one frame's scanlines and RGBA pixels.
-    /// - GIF: the union of the frames' rectangles (the box the decoder composites on), and its
-    ///   copy when a frame is disposed to the previous screen; WebP animations the same box, a
-    ///   copy of it when an ICC profile converts each frame, and the largest frame twice
-    ///   (libwebp's output and its own buffers).
+    /// - GIF: the regions the decoder composites on (the frames' rectangles gathered by
+    ///   `CanvasLayout`), and as much again when a frame is disposed to the previous screen; WebP
+    ///   animations the same regions (the union of the frames' rectangles twice when an ICC
+    ///   profile converts each frame) and the largest frame twice (libwebp's output and its own
+    ///   buffers).
     /// - WebP stills: the RGBA image and as much again (libwebp's lossless decoder keeps ARGB).
     /// - JPEG: the RGBA image, a turned copy when its EXIF orientation turns it, the CMYK samples for
     ///   4-component files, and a progressive file's coefficients (2 bytes each, every block of
@@ -49,13 +50,15 @@ extension OutlineWalk {
             if format == .apng { return Self.sum([rgba, rgba, rgba, scanlines]) }
             return Self.sum([min(b.count, Int.max / 4), scanlines, rgba])
         case .gif:
-            let box = Self.box(frameRects, in: canvas)
-            return Self.sum([Self.product(box.width, box.height, gifRestoresPrevious ? 8 : 4), 65_536])
+            let held = CanvasLayout.area(frameRects, in: canvas)
+            return Self.sum([Self.product(held, gifRestoresPrevious ? 8 : 4, 1), 65_536])
         case .webp:
             guard frames > 0 else { return Self.sum([rgba, rgba]) }
+            // With an ICC profile the frames share one box (converted as one image per frame).
             let box = Self.box(frameRects, in: canvas)
+            let held = webpICC ? Self.product(box.width, box.height, 8) : Self.product(CanvasLayout.area(frameRects, in: canvas), 4, 1)
             let largest = frameRects.map { Self.product($0.width, $0.height, 8) }.max() ?? 0
-            return Self.sum([Self.product(box.width, box.height, webpICC ? 8 : 4), largest])
+            return Self.sum([held, largest])
         case .jpeg:
             var parts = [rgba, jpegCoefficients(width: width, height: height)]
             if jpegTurned { parts.append(rgba) }

@@ -3,8 +3,9 @@ import ImageCore
 
 extension WebPDecoder {
     /// Frames come from the demuxer one at a time, each decoded on its own (libwebp) and
-    /// composited on the canvas's box here (`WebPCompositor`), so what is held is the box, one
-    /// frame's pixels, and the box again while an ICCP profile converts it. The profile is
+    /// composited here on the regions `CanvasLayout` gathers from the frames' rectangles
+    /// (`WebPCompositor`; with an ICCP profile on their union, one box), so what is held is the
+    /// regions, one frame's pixels, and the box again while the profile converts it. The profile is
     /// applied to each composited frame until one comes back unchanged (a profile that behaves
     /// like sRGB) or it proves unusable; the note kept is the last frame's.
     static func decodeAnimation(_ bytes: [UInt8], chunks: WebPChunks, truncated: Bool,
@@ -29,13 +30,16 @@ extension WebPDecoder {
             let frameCount = options.firstFrameOnly ? 1 : declared
             try options.limits.check(frames: frameCount, width: width, height: height, format: .webp)
 
-            // The box: every frame's rectangle, from the demuxer (no pixel decoded yet).
+            // The regions: every frame's rectangle, from the demuxer (no pixel decoded yet). An ICC
+            // profile is applied to one image per frame, so then the frames share one box.
             let rects = frameRects(demux, count: declared)
             guard !rects.isEmpty else { throw ImageError(.webp, WebPError.noFrames) }
-            let box = rects.prefix(frameCount).reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
-            var compositor = WebPCompositor(width: width, height: height, box: box)
-
             var icc = iccProfile(demux)
+            let drawn = Array(rects.prefix(frameCount))
+            let regions = icc == nil ? CanvasLayout.regions(drawn, in: PixelRect(x: 0, y: 0, width: width, height: height))
+                : [drawn.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }]
+            var compositor = WebPCompositor(width: width, height: height, regions: regions)
+
             var note: String?
             var delivered = 0
             var iter = WebPIterator()
@@ -44,7 +48,7 @@ extension WebPDecoder {
             var pixels: [UInt8] = []
             repeat {
                 let rect = PixelRect(x: Int(iter.x_offset), y: Int(iter.y_offset), width: Int(iter.width), height: Int(iter.height))
-                let decoded = rect.area > 0 && box.contains(rect) && decodeFrame(iter.fragment, into: &pixels, width: rect.width, height: rect.height)
+                let decoded = rect.area > 0 && compositor.holds(rect) && decodeFrame(iter.fragment, into: &pixels, width: rect.width, height: rect.height)
                 guard decoded else {
                     let failure = WebPError.cannotDecodeFrame(frame: delivered + 1, of: declared)
                     guard options.lenient, delivered > 0 else { throw ImageError(.webp, failure) }
@@ -55,14 +59,14 @@ extension WebPDecoder {
                     compositor.draw($0.baseAddress!, rect: rect, blend: iter.blend_method == WEBP_MUX_BLEND,
                                     disposeAfter: iter.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND)
                 }
-                var image = compositor.snapshot
+                var shown = compositor.snapshot
                 if let profile = icc {
-                    let outcome = ColorProfile.convertOrIgnore(&image, iccProfile: profile, format: .webp)
+                    let outcome = ColorProfile.convertOrIgnore(&shown[0].pixels, iccProfile: profile, format: .webp)
                     note = outcome.note
                     if case .converted = outcome {} else { icc = nil }
                 }
                 let damage = compositor.takeDamage()
-                try body(CanvasFrame(canvasWidth: width, canvasHeight: height, box: box, pixels: image,
+                try body(CanvasFrame(canvasWidth: width, canvasHeight: height, regions: shown,
                                      damage: delivered == 0 ? nil : damage, delay: Delay(milliseconds: max(0, Int(iter.duration)))))
                 delivered += 1
             } while delivered < frameCount && WebPDemuxNextFrame(&iter) != 0
