@@ -59,4 +59,53 @@ final class QualityMetricsTests: XCTestCase {
         for y in 0..<20 { for x in 0..<20 { c[x, y] = RGBA(200, 0, 0, 0); d[x, y] = RGBA(0, 0, 0, 0) } }
         XCTAssertEqual(QualityMetrics.compare(c, d), QualityMetrics(ssim: 1, psnr: 99))
     }
+
+    /// The two-pair SSIM (rows equal in both pairs blurred and scored once) gives exactly what each
+    /// pair gives alone, and `compare` exactly what compositing and scoring each background and
+    /// channel separately gives, for images opaque in some rows and windows and not in others.
+    func testSharedRowsChangeNothing() {
+        var rng = SplitMix64(seed: 5)
+        for (w, h) in [(11, 11), (16, 40), (33, 57)] {
+            var reference = Image(width: w, height: h), output = reference
+            for y in 0..<h {
+                // Bands of opaque rows (long enough for whole windows), translucent rows, and
+                // rows opaque in the reference only.
+                let band = (y / 13) % 3
+                for x in 0..<w {
+                    let c = RGBA(UInt8(rng.next() % 256), UInt8((x * 7 + y) % 256), UInt8(rng.next() % 256), 255)
+                    let alpha: UInt8 = band == 0 ? 255 : UInt8(rng.next() % 256)
+                    reference[x, y] = RGBA(c.r, c.g, c.b, band == 2 ? 255 : alpha)
+                    output[x, y] = RGBA(c.r &+ UInt8(rng.next() % 9), c.g, c.b, alpha)
+                }
+            }
+            var sse = 0.0, ssim = 0.0
+            var a = [Float](repeating: 0, count: w * h), b = a
+            for background in [Float(255), Float(0)] {
+                for channel in 0..<3 {
+                    for i in 0..<(w * h) {
+                        let pa = reference.pixels, pb = output.pixels
+                        let alphaA = Float(pa[i * 4 + 3]) * (1 / 255), alphaB = Float(pb[i * 4 + 3]) * (1 / 255)
+                        a[i] = Float(pa[i * 4 + channel]) * alphaA + background * (1 - alphaA)
+                        b[i] = Float(pb[i * 4 + channel]) * alphaB + background * (1 - alphaB)
+                    }
+                    var se = 0.0
+                    for i in a.indices { let d = Double(a[i] - b[i]); se += d * d }
+                    sse += se / Double(w * h)
+                    ssim += QualityMetrics.structuralSimilarity(a, b, width: w, height: h)
+                }
+            }
+            let m = QualityMetrics.compare(reference, output)
+            XCTAssertEqual(m.ssim, ssim / 6, "\(w)×\(h)")
+            XCTAssertEqual(m.psnr, min(99, 10 * log10(255.0 * 255.0 / (sse / 6))), "\(w)×\(h)")
+            // Pairs sharing some rows but not others.
+            let x = (0..<(w * h)).map { _ in Float(rng.next() % 256) }
+            let y = x.map { min(255, $0 + Float(rng.next() % 5)) }
+            var x2 = x, y2 = y
+            for row in stride(from: 0, to: h, by: 15) { for i in 0..<w { x2[row * w + i] = Float(rng.next() % 256) } }
+            let pair = QualityMetrics.structuralSimilarity((x, y), (x2, y2), width: w, height: h)
+            XCTAssertEqual(pair.0, QualityMetrics.structuralSimilarity(x, y, width: w, height: h))
+            XCTAssertEqual(pair.1, QualityMetrics.structuralSimilarity(x2, y2, width: w, height: h))
+            XCTAssertNotEqual(pair.0, pair.1)
+        }
+    }
 }
