@@ -9,51 +9,82 @@ struct QualityMetrics: Sendable, Equatable, Codable {
 
     /// Compares `output` to `reference` (same size). Cost: a few passes over the pixels.
     ///
-    /// Where a row composites to the same values over white and over black (opaque in both
-    /// images), the black pass takes the white pass's blurred rows and, where a whole window is
-    /// such rows, its score: the sums are the same, term by term and in the same order.
+    /// Row by row, the six (background, channel) pairs at once, each summed in the order of a
+    /// separate pass. A pair whose composited source row equals an earlier pair's bit for bit
+    /// (opaque pixels over white and black; transparent ones, or grey, across channels) takes
+    /// that pair's blurred row, and where a whole window is such rows, its score: the same terms
+    /// in the same order, so the same result.
     static func compare(_ reference: Image, _ output: Image) -> QualityMetrics {
         precondition(reference.width == output.width && reference.height == output.height)
         let w = reference.width, h = reference.height
-        let n = w * h
-        var aw = [Float](repeating: 0, count: n), bw = aw, ab = aw, bb = aw
-        // Per background (white, black), per channel.
-        var squaredErrors = [[Double]](repeating: [0, 0, 0], count: 2), ssims = squaredErrors
-        for channel in 0..<3 {
-            composite(reference.pixels, channel: channel, background: 255, into: &aw)
-            composite(output.pixels, channel: channel, background: 255, into: &bw)
-            composite(reference.pixels, channel: channel, background: 0, into: &ab)
-            composite(output.pixels, channel: channel, background: 0, into: &bb)
-            squaredErrors[0][channel] = squaredError(aw, bw)
-            squaredErrors[1][channel] = squaredError(ab, bb)
-            (ssims[0][channel], ssims[1][channel]) = structuralSimilarity((aw, bw), (ab, bb), width: w, height: h)
+        let n = w * h, r = Ring.radius
+        // White R, G, B, then black R, G, B: the order the sums are taken in.
+        let pairs: [(background: Float, channel: Int)] = [(255, 0), (255, 1), (255, 2), (0, 0), (0, 1), (0, 2)]
+        let windows = w > 2 * r && h > 2 * r
+        let rings = windows ? pairs.map { _ in Ring(width: w) } : []
+        // Composited rows: x of pair i at `i · w`, y at `(6 + i) · w`.
+        var rows = [Float](repeating: 0, count: 12 * w)
+        var squaredErrors = [Double](repeating: 0, count: 6), totals = squaredErrors
+        var equal = [Bool](repeating: true, count: 6)
+        // The last source row at which pair i's rows differed from pair j's (j < i).
+        var lastDifferent = [Int](repeating: -1, count: 36)
+        var scores = [Float](repeating: 0, count: 6)
+        reference.pixels.withUnsafeBufferPointer { a in
+            output.pixels.withUnsafeBufferPointer { b in
+                rows.withUnsafeMutableBufferPointer { rp in
+                    let base = rp.baseAddress!
+                    for row in 0..<h {
+                        for (i, pair) in pairs.enumerated() {
+                            let x = base + i * w, y = base + (6 + i) * w
+                            composite(a.baseAddress! + row * w * 4, channel: pair.channel, background: pair.background, w, into: x)
+                            composite(b.baseAddress! + row * w * 4, channel: pair.channel, background: pair.background, w, into: y)
+                            var se = squaredErrors[i]
+                            for k in 0..<w { let d = Double(x[k] - y[k]); se += d * d }
+                            squaredErrors[i] = se
+                            if !windows && equal[i] { equal[i] = memcmp(x, y, w * 4) == 0 }
+                        }
+                        guard windows else { continue }
+                        for i in 0..<6 {
+                            let x = base + i * w, y = base + (6 + i) * w
+                            var source: Int?
+                            for j in 0..<i {
+                                if memcmp(x, base + j * w, w * 4) == 0 && memcmp(y, base + (6 + j) * w, w * 4) == 0 {
+                                    if source == nil { source = j }
+                                } else {
+                                    lastDifferent[i * 6 + j] = row
+                                }
+                            }
+                            if let j = source { rings[i].copy(row: row, from: rings[j]) } else { rings[i].add(row: row, x: x, y: y) }
+                        }
+                        guard row >= 2 * r else { continue }
+                        for i in 0..<6 {
+                            if let j = (0..<i).first(where: { lastDifferent[i * 6 + $0] < row - 2 * r }) {
+                                scores[i] = scores[j]
+                            } else {
+                                scores[i] = rings[i].score(through: row)
+                            }
+                            totals[i] += Double(scores[i])
+                        }
+                    }
+                }
+            }
         }
         var ssimSum = 0.0, mseSum = 0.0
-        for background in 0..<2 {
-            for channel in 0..<3 {
-                mseSum += squaredErrors[background][channel] / Double(max(n, 1))
-                ssimSum += ssims[background][channel]
-            }
+        for i in 0..<6 {
+            mseSum += squaredErrors[i] / Double(max(n, 1))
+            ssimSum += windows ? totals[i] / Double((w - 2 * r) * (h - 2 * r)) : (equal[i] ? 1 : 0)
         }
         let mse = mseSum / 6
         let psnr = mse <= 1e-10 ? 99.0 : min(99.0, 10 * log10(255.0 * 255.0 / mse))
         return QualityMetrics(ssim: ssimSum / 6, psnr: psnr)
     }
 
-    private static func squaredError(_ a: [Float], _ b: [Float]) -> Double {
-        var se = 0.0
-        for i in a.indices { let d = Double(a[i] - b[i]); se += d * d }
-        return se
-    }
-
-    private static func composite(_ px: [UInt8], channel: Int, background: Float, into out: inout [Float]) {
-        px.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
-                for i in 0..<o.count {
-                    let alpha = Float(p[i * 4 + 3]) * (1 / 255)
-                    o[i] = Float(p[i * 4 + channel]) * alpha + background * (1 - alpha)
-                }
-            }
+    /// One row of `count` pixels composited over `background`, one channel.
+    private static func composite(_ p: UnsafePointer<UInt8>, channel: Int, background: Float, _ count: Int,
+                                  into o: UnsafeMutablePointer<Float>) {
+        for i in 0..<count {
+            let alpha = Float(p[i * 4 + 3]) * (1 / 255)
+            o[i] = Float(p[i * 4 + channel]) * alpha + background * (1 - alpha)
         }
     }
 
@@ -80,46 +111,6 @@ struct QualityMetrics: Sendable, Equatable, Codable {
             }
         }
         return total / Double((w - 2 * r) * (h - 2 * r))
-    }
-
-    /// `structuralSimilarity` of two pairs of planes at once, each result exactly what it alone
-    /// gives: source rows equal bit for bit in both planes of both pairs are blurred once, and
-    /// output rows whose window holds only such rows are scored once.
-    static func structuralSimilarity(_ first: ([Float], [Float]), _ second: ([Float], [Float]),
-                                     width w: Int, height h: Int) -> (Double, Double) {
-        let r = Ring.radius
-        guard w > 2 * r, h > 2 * r else {
-            return (structuralSimilarity(first.0, first.1, width: w, height: h),
-                    structuralSimilarity(second.0, second.1, width: w, height: h))
-        }
-        let one = Ring(width: w), two = Ring(width: w)
-        var total1 = 0.0, total2 = 0.0
-        var lastDifferent = -1
-        first.0.withUnsafeBufferPointer { x1 in
-            first.1.withUnsafeBufferPointer { y1 in
-                second.0.withUnsafeBufferPointer { x2 in
-                    second.1.withUnsafeBufferPointer { y2 in
-                        for row in 0..<h {
-                            let a1 = x1.baseAddress! + row * w, b1 = y1.baseAddress! + row * w
-                            let a2 = x2.baseAddress! + row * w, b2 = y2.baseAddress! + row * w
-                            one.add(row: row, x: a1, y: b1)
-                            if memcmp(a1, a2, w * 4) == 0 && memcmp(b1, b2, w * 4) == 0 {
-                                two.copy(row: row, from: one)
-                            } else {
-                                two.add(row: row, x: a2, y: b2)
-                                lastDifferent = row
-                            }
-                            guard row >= 2 * r else { continue }
-                            let s1 = one.score(through: row)
-                            total1 += Double(s1)
-                            total2 += Double(lastDifferent < row - 2 * r ? s1 : two.score(through: row))
-                        }
-                    }
-                }
-            }
-        }
-        let count = Double((w - 2 * r) * (h - 2 * r))
-        return (total1 / count, total2 / count)
     }
 
     static func rowProducts(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ xx: UnsafeMutablePointer<Float>,
