@@ -8,95 +8,118 @@ struct QualityMetrics: Sendable, Equatable, Codable {
     var psnr: Double
 
     /// Compares `output` to `reference` (same size). Cost: a few passes over the pixels.
+    ///
+    /// Row by row, the six (background, channel) pairs at once, each summed in the order of a
+    /// separate pass. A pair whose composited source row equals an earlier pair's bit for bit
+    /// (opaque pixels over white and black; transparent ones, or grey, across channels) takes
+    /// that pair's blurred row, and where a whole window is such rows, its score: the same terms
+    /// in the same order, so the same result.
     static func compare(_ reference: Image, _ output: Image) -> QualityMetrics {
         precondition(reference.width == output.width && reference.height == output.height)
         let w = reference.width, h = reference.height
-        let n = w * h
-        var ssimSum = 0.0, mseSum = 0.0
-        var a = [Float](repeating: 0, count: n), b = [Float](repeating: 0, count: n)
-        for background in [Float(255), Float(0)] {
-            for channel in 0..<3 {
-                composite(reference.pixels, channel: channel, background: background, into: &a)
-                composite(output.pixels, channel: channel, background: background, into: &b)
-                var se = 0.0
-                for i in 0..<n { let d = Double(a[i] - b[i]); se += d * d }
-                mseSum += se / Double(max(n, 1))
-                ssimSum += structuralSimilarity(a, b, width: w, height: h)
+        let n = w * h, r = Ring.radius
+        // White R, G, B, then black R, G, B: the order the sums are taken in.
+        let pairs: [(background: Float, channel: Int)] = [(255, 0), (255, 1), (255, 2), (0, 0), (0, 1), (0, 2)]
+        let windows = w > 2 * r && h > 2 * r
+        let rings = windows ? pairs.map { _ in Ring(width: w) } : []
+        // Composited rows: x of pair i at `i · w`, y at `(6 + i) · w`.
+        var rows = [Float](repeating: 0, count: 12 * w)
+        var squaredErrors = [Double](repeating: 0, count: 6), totals = squaredErrors
+        var equal = [Bool](repeating: true, count: 6)
+        // The last source row at which pair i's rows differed from pair j's (j < i).
+        var lastDifferent = [Int](repeating: -1, count: 36)
+        var scores = [Float](repeating: 0, count: 6)
+        reference.pixels.withUnsafeBufferPointer { a in
+            output.pixels.withUnsafeBufferPointer { b in
+                rows.withUnsafeMutableBufferPointer { rp in
+                    let base = rp.baseAddress!
+                    for row in 0..<h {
+                        for (i, pair) in pairs.enumerated() {
+                            let x = base + i * w, y = base + (6 + i) * w
+                            composite(a.baseAddress! + row * w * 4, channel: pair.channel, background: pair.background, w, into: x)
+                            composite(b.baseAddress! + row * w * 4, channel: pair.channel, background: pair.background, w, into: y)
+                            var se = squaredErrors[i]
+                            for k in 0..<w { let d = Double(x[k] - y[k]); se += d * d }
+                            squaredErrors[i] = se
+                            if !windows && equal[i] { equal[i] = memcmp(x, y, w * 4) == 0 }
+                        }
+                        guard windows else { continue }
+                        for i in 0..<6 {
+                            let x = base + i * w, y = base + (6 + i) * w
+                            var source: Int?
+                            for j in 0..<i {
+                                if memcmp(x, base + j * w, w * 4) == 0 && memcmp(y, base + (6 + j) * w, w * 4) == 0 {
+                                    if source == nil { source = j }
+                                } else {
+                                    lastDifferent[i * 6 + j] = row
+                                }
+                            }
+                            if let j = source { rings[i].copy(row: row, from: rings[j]) } else { rings[i].add(row: row, x: x, y: y) }
+                        }
+                        guard row >= 2 * r else { continue }
+                        for i in 0..<6 {
+                            if let j = (0..<i).first(where: { lastDifferent[i * 6 + $0] < row - 2 * r }) {
+                                scores[i] = scores[j]
+                            } else {
+                                scores[i] = rings[i].score(through: row)
+                            }
+                            totals[i] += Double(scores[i])
+                        }
+                    }
+                }
             }
+        }
+        var ssimSum = 0.0, mseSum = 0.0
+        for i in 0..<6 {
+            mseSum += squaredErrors[i] / Double(max(n, 1))
+            ssimSum += windows ? totals[i] / Double((w - 2 * r) * (h - 2 * r)) : (equal[i] ? 1 : 0)
         }
         let mse = mseSum / 6
         let psnr = mse <= 1e-10 ? 99.0 : min(99.0, 10 * log10(255.0 * 255.0 / mse))
         return QualityMetrics(ssim: ssimSum / 6, psnr: psnr)
     }
 
-    private static func composite(_ px: [UInt8], channel: Int, background: Float, into out: inout [Float]) {
-        px.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
-                for i in 0..<o.count {
-                    let alpha = Float(p[i * 4 + 3]) * (1 / 255)
-                    o[i] = Float(p[i * 4 + channel]) * alpha + background * (1 - alpha)
-                }
-            }
+    /// One row of `count` pixels composited over `background`, one channel.
+    private static func composite(_ p: UnsafePointer<UInt8>, channel: Int, background: Float, _ count: Int,
+                                  into o: UnsafeMutablePointer<Float>) {
+        for i in 0..<count {
+            let alpha = Float(p[i * 4 + 3]) * (1 / 255)
+            o[i] = Float(p[i * 4 + channel]) * alpha + background * (1 - alpha)
         }
     }
 
     /// Mean SSIM with a separable Gaussian window (σ 1.5, radius 5), border of 5 px excluded, as
     /// the judge computes it.
     ///
-    /// Row by row: each source row's products and horizontal blurs go into a ring of the last
+    /// Row by row: each source row's products and horizontal blurs go into a `Ring` of the last
     /// `2r + 1` rows of the five blurred planes, from which each output row is blurred vertically
     /// and scored at once. Whole planes (ten of them, written and read back per channel) made it
     /// memory-bound: 40–50 ms a 618² frame for the six channel/background pairs. The arithmetic
     /// is the same, term by term, so the result is too.
     static func structuralSimilarity(_ x: [Float], _ y: [Float], width w: Int, height h: Int) -> Double {
-        let r = 5
+        let r = Ring.radius
         guard w > 2 * r, h > 2 * r else { return x == y ? 1 : 0 }
-        var kernel = [Float](repeating: 0, count: 2 * r + 1)
-        var ksum: Float = 0
-        for i in -r...r { let v = Float(exp(-Double(i * i) / (2 * 1.5 * 1.5))); kernel[i + r] = v; ksum += v }
-        for i in kernel.indices { kernel[i] /= ksum }
-        let taps = 2 * r + 1
-        // Planes: x, y, x², y², xy. The ring's border columns stay zero, as the planes' did.
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: 5 * taps * w)
-        ring.initialize(repeating: 0, count: 5 * taps * w)
-        let products = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
-        let blurred = UnsafeMutablePointer<Float>.allocate(capacity: 5 * w)
-        defer { ring.deallocate(); products.deallocate(); blurred.deallocate() }
+        let ring = Ring(width: w)
         var total = 0.0
         x.withUnsafeBufferPointer { xp in
             y.withUnsafeBufferPointer { yp in
-                kernel.withUnsafeBufferPointer { kp in
-                    let k = kp.baseAddress!
-                    for row in 0..<h {
-                        let xr = xp.baseAddress! + row * w, yr = yp.baseAddress! + row * w
-                        rowProducts(xr, yr, products, products + w, products + 2 * w, w)
-                        // Ring rows of this source row, plane p at `ring + (p · taps + slot) · w`.
-                        let slot = ring + (row % taps) * w + r, plane = taps * w, span = w - 2 * r
-                        horizontal(xr, slot, span, k, r)
-                        horizontal(yr, slot + plane, span, k, r)
-                        horizontal(products, slot + 2 * plane, span, k, r)
-                        horizontal(products + w, slot + 3 * plane, span, k, r)
-                        horizontal(products + 2 * w, slot + 4 * plane, span, k, r)
-                        guard row >= 2 * r else { continue }
-                        // Output row `row - r` needs source rows row − 2r … row.
-                        for p in 0..<5 {
-                            vertical(ring + p * taps * w, firstSlot: (row - 2 * r) % taps, taps: taps, blurred + p * w, w, k)
-                        }
-                        total += Double(ssimRow(blurred, blurred + w, blurred + 2 * w, blurred + 3 * w, blurred + 4 * w, w, r))
-                    }
+                for row in 0..<h {
+                    ring.add(row: row, x: xp.baseAddress! + row * w, y: yp.baseAddress! + row * w)
+                    guard row >= 2 * r else { continue }
+                    total += Double(ring.score(through: row))
                 }
             }
         }
         return total / Double((w - 2 * r) * (h - 2 * r))
     }
 
-    private static func rowProducts(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ xx: UnsafeMutablePointer<Float>,
+    static func rowProducts(_ x: UnsafePointer<Float>, _ y: UnsafePointer<Float>, _ xx: UnsafeMutablePointer<Float>,
                                     _ yy: UnsafeMutablePointer<Float>, _ xy: UnsafeMutablePointer<Float>, _ n: Int) {
         for i in 0..<n { xx[i] = x[i] * x[i]; yy[i] = y[i] * y[i]; xy[i] = x[i] * y[i] }
     }
 
     /// The SSIM terms of one row's interior, summed.
-    private static func ssimRow(_ mx: UnsafePointer<Float>, _ my: UnsafePointer<Float>, _ sxx: UnsafePointer<Float>,
+    static func ssimRow(_ mx: UnsafePointer<Float>, _ my: UnsafePointer<Float>, _ sxx: UnsafePointer<Float>,
                                 _ syy: UnsafePointer<Float>, _ sxy: UnsafePointer<Float>, _ w: Int, _ r: Int) -> Float {
         let c1: Float = (0.01 * 255) * (0.01 * 255), c2: Float = (0.03 * 255) * (0.03 * 255)
         var row: Float = 0
@@ -110,7 +133,7 @@ struct QualityMetrics: Sendable, Equatable, Codable {
 
     /// One row's horizontal blur: `span` outputs at `dst` from `src`, one multiply-add sweep per
     /// tap so the loops vectorize.
-    private static func horizontal(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ span: Int,
+    static func horizontal(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ span: Int,
                                    _ k: UnsafePointer<Float>, _ r: Int) {
         let k0 = k[0]
         for x in 0..<span { dst[x] = k0 * src[x] }
@@ -123,7 +146,7 @@ struct QualityMetrics: Sendable, Equatable, Codable {
 
     /// One output row of a plane's vertical blur from its ring of `taps` rows (the oldest at
     /// `firstSlot`), interior columns only.
-    private static func vertical(_ ring: UnsafeMutablePointer<Float>, firstSlot: Int, taps: Int,
+    static func vertical(_ ring: UnsafeMutablePointer<Float>, firstSlot: Int, taps: Int,
                                  _ dst: UnsafeMutablePointer<Float>, _ w: Int, _ k: UnsafePointer<Float>) {
         let r = taps / 2
         let span = w - 2 * r

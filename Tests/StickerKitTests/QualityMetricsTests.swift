@@ -59,4 +59,45 @@ final class QualityMetricsTests: XCTestCase {
         for y in 0..<20 { for x in 0..<20 { c[x, y] = RGBA(200, 0, 0, 0); d[x, y] = RGBA(0, 0, 0, 0) } }
         XCTAssertEqual(QualityMetrics.compare(c, d), QualityMetrics(ssim: 1, psnr: 99))
     }
+
+    /// `compare` (rows equal across backgrounds and channels blurred and scored once) gives exactly
+    /// what compositing and scoring each background and channel separately gives, for images
+    /// opaque, transparent or grey in some rows and windows and not in others, and for images too
+    /// small for a window.
+    func testSharedRowsChangeNothing() {
+        var rng = SplitMix64(seed: 5)
+        for (w, h) in [(11, 11), (16, 40), (33, 75), (4, 30), (30, 7)] {
+            var reference = Image(width: w, height: h), output = reference
+            for y in 0..<h {
+                // Bands of opaque rows (long enough for whole windows), translucent rows, rows
+                // opaque in the reference only, transparent rows and opaque grey rows.
+                let band = (y / 13) % 5
+                for x in 0..<w {
+                    let c = RGBA(UInt8(rng.next() % 256), UInt8((x * 7 + y) % 256), UInt8(rng.next() % 256), 255)
+                    let alpha: UInt8 = band == 0 || band == 4 ? 255 : band == 3 ? 0 : UInt8(rng.next() % 256)
+                    reference[x, y] = band == 4 ? RGBA(c.g, c.g, c.g) : RGBA(c.r, c.g, c.b, band == 2 ? 255 : alpha)
+                    output[x, y] = band == 4 ? RGBA(c.g, c.g, c.g) : RGBA(c.r &+ UInt8(rng.next() % 9), c.g, c.b, alpha)
+                }
+            }
+            var sse = 0.0, ssim = 0.0
+            var a = [Float](repeating: 0, count: w * h), b = a
+            for background in [Float(255), Float(0)] {
+                for channel in 0..<3 {
+                    for i in 0..<(w * h) {
+                        let pa = reference.pixels, pb = output.pixels
+                        let alphaA = Float(pa[i * 4 + 3]) * (1 / 255), alphaB = Float(pb[i * 4 + 3]) * (1 / 255)
+                        a[i] = Float(pa[i * 4 + channel]) * alphaA + background * (1 - alphaA)
+                        b[i] = Float(pb[i * 4 + channel]) * alphaB + background * (1 - alphaB)
+                    }
+                    var se = 0.0
+                    for i in a.indices { let d = Double(a[i] - b[i]); se += d * d }
+                    sse += se / Double(w * h)
+                    ssim += QualityMetrics.structuralSimilarity(a, b, width: w, height: h)
+                }
+            }
+            let m = QualityMetrics.compare(reference, output)
+            XCTAssertEqual(m.ssim, ssim / 6, "\(w)×\(h)")
+            XCTAssertEqual(m.psnr, min(99, 10 * log10(255.0 * 255.0 / (sse / 6))), "\(w)×\(h)")
+        }
+    }
 }
