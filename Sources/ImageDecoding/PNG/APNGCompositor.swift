@@ -3,16 +3,13 @@ import ImageCore
 /// The APNG output buffer: draws each frame's region with its blend op, and applies the previous
 /// frame's dispose op first, so every snapshot is the canvas as shown.
 ///
-/// Only `regions` are held — the frames' rectangles gathered by `CanvasLayout` (the rest of the
-/// canvas is never drawn, so it stays transparent), each frame lying in one of them — plus the
-/// pixels under a frame that disposes to PREVIOUS. Every pixel that changes is marked in `damage`.
+/// Only `regions` are held (`CanvasPlanes`: the frames' rectangles gathered by `CanvasLayout`,
+/// each frame lying in one of them) plus the pixels under a frame that disposes to PREVIOUS.
+/// Every pixel that changes is marked in `damage`.
 struct APNGCompositor {
     let width: Int
     let height: Int
-    let regions: [PixelRect]
-    private(set) var planes: [[UInt8]]
-    /// Pixels changed since `takeDamage` (canvas coordinates).
-    private(set) var damage: RowDamage
+    private var canvas: CanvasPlanes
     /// The pixels under the last frame, kept when that frame disposes to PREVIOUS.
     private var saved: [UInt8] = []
     private var pending: (control: APNGFrameControl, dispose: APNGFrameControl.Dispose)?
@@ -21,9 +18,7 @@ struct APNGCompositor {
     init(width: Int, height: Int, regions: [PixelRect]) {
         self.width = width
         self.height = height
-        self.regions = regions
-        planes = regions.map { [UInt8](repeating: 0, count: $0.area * 4) }
-        damage = RowDamage(rows: height)
+        canvas = CanvasPlanes(height: height, regions: regions)
     }
 
     /// The regions `CanvasLayout` gathers from the frames of `controls` on a `width × height`
@@ -33,11 +28,7 @@ struct APNGCompositor {
     }
 
     /// The damage so far, cleared.
-    mutating func takeDamage() -> RowDamage {
-        let d = damage
-        damage.clear()
-        return d
-    }
+    mutating func takeDamage() -> RowDamage { canvas.takeDamage() }
 
     /// Draws `frame` (the control's `width × height` region; only its first `rows` rows hold
     /// data) after disposing the previous frame.
@@ -45,38 +36,24 @@ struct APNGCompositor {
         if let (previous, dispose) = pending {
             switch dispose {
             case .none: break
-            case .background: clear(previous)
-            case .previous: restore(previous)
+            case .background: canvas.clear(previous.rect)
+            case .previous:
+                if saved.count == previous.width * previous.height * 4 {
+                    saved.withUnsafeBufferPointer { canvas.draw($0.baseAddress!, rect: previous.rect, rows: previous.height, blend: false) }
+                }
             }
         }
         // A first frame has nothing to go back to: PREVIOUS means BACKGROUND (APNG spec).
         let dispose: APNGFrameControl.Dispose = isFirst && control.dispose == .previous ? .background : control.dispose
-        if dispose == .previous { save(control) }
-        let i = plane(of: control)
-        let box = regions[i]
-        let rowBytes = control.width * 4
-        let boxRowBytes = box.width * 4
-        let drawRows = min(rows, control.height)
-        let (bx, by) = (box.x, box.y)
-        frame.pixels.withUnsafeBufferPointer { src in
-            planes[i].withUnsafeMutableBufferPointer { dst in
-                for r in 0..<drawRows {
-                    let s = src.baseAddress! + r * rowBytes
-                    let d = dst.baseAddress! + (control.y + r - by) * boxRowBytes + (control.x - bx) * 4
-                    let changed = control.blend == .source
-                        ? APNGCompositor.copy(s, d, count: control.width)
-                        : APNGCompositor.over(s, d, count: control.width)
-                    damage.mark(row: control.y + r, from: control.x + changed.lowerBound, to: control.x + changed.upperBound)
-                }
-            }
+        if dispose == .previous { saved = canvas.pixels(under: control.rect) }
+        frame.pixels.withUnsafeBufferPointer {
+            canvas.draw($0.baseAddress!, rect: control.rect, rows: min(rows, control.height), blend: control.blend == .over)
         }
         pending = (control, dispose)
     }
 
     /// The canvas as shown now: each region with its pixels (sharing the compositor's storage).
-    var snapshot: [CanvasRegion] {
-        zip(regions, planes).map { CanvasRegion(rect: $0, pixels: Image(width: $0.width, height: $0.height, pixels: $1)) }
-    }
+    var snapshot: [CanvasRegion] { canvas.snapshot }
 
     /// Copies `count` pixels; returns the pixels that changed (empty when none).
     static func copy(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) -> Range<Int> {
@@ -132,50 +109,5 @@ struct APNGCompositor {
             i &+= 1
         }
         return lo < hi ? lo..<hi : 0..<0
-    }
-
-    /// The region holding the frame of `c`.
-    private func plane(of c: APNGFrameControl) -> Int {
-        let rect = c.rect
-        return regions.firstIndex { $0.contains(rect) }!
-    }
-
-    private mutating func clear(_ c: APNGFrameControl) {
-        let i = plane(of: c)
-        BoxClearing.clear(c.rect, in: &planes[i], box: regions[i], damage: &damage)
-    }
-
-    private mutating func save(_ c: APNGFrameControl) {
-        let i = plane(of: c)
-        let box = regions[i]
-        let rowBytes = c.width * 4
-        let boxRowBytes = box.width * 4
-        let (bx, by) = (box.x, box.y)
-        saved = [UInt8](repeating: 0, count: rowBytes * c.height)
-        planes[i].withUnsafeBufferPointer { src in
-            saved.withUnsafeMutableBufferPointer { dst in
-                for r in 0..<c.height {
-                    (dst.baseAddress! + r * rowBytes).update(from: src.baseAddress! + (c.y + r - by) * boxRowBytes + (c.x - bx) * 4, count: rowBytes)
-                }
-            }
-        }
-    }
-
-    private mutating func restore(_ c: APNGFrameControl) {
-        let i = plane(of: c)
-        let box = regions[i]
-        let rowBytes = c.width * 4
-        let boxRowBytes = box.width * 4
-        let (bx, by) = (box.x, box.y)
-        guard saved.count == rowBytes * c.height else { return }
-        saved.withUnsafeBufferPointer { src in
-            planes[i].withUnsafeMutableBufferPointer { dst in
-                for r in 0..<c.height {
-                    let changed = APNGCompositor.copy(src.baseAddress! + r * rowBytes,
-                                                      dst.baseAddress! + (c.y + r - by) * boxRowBytes + (c.x - bx) * 4, count: c.width)
-                    damage.mark(row: c.y + r, from: c.x + changed.lowerBound, to: c.x + changed.upperBound)
-                }
-            }
-        }
     }
 }
