@@ -177,6 +177,34 @@ final class PNGAnimationTests: XCTestCase {
         XCTAssertEqual(d.animation.frames.map(\.image.pixels), Self.reference(width: 1, height: 1, frames: frames))
     }
 
+    func testFramesFarApartAreHeldAsRegionsAndMatchTheReferenceCompositor() throws {
+        // Random frames (every dispose and blend op) around three spots of a 1000² canvas too far
+        // apart to share a box, over a hidden default image: each spot is one region, and the
+        // frames are the reference compositor's whole canvases.
+        var rng = T.Random(state: 14)
+        let (w, h) = (1_000, 1_000)
+        let spots = [(0, 0), (480, 480), (960, 960)]
+        var frames: [FrameSpec] = []
+        for i in 0..<12 {
+            let (sx, sy) = spots[i % 3]
+            let fw = 1 + rng.below(40), fh = 1 + rng.below(40)
+            let x = sx + rng.below(41 - fw), y = sy + rng.below(41 - fh)
+            let pixels = (0..<(fw * fh * 4)).map { _ in UInt8(rng.below(256)) }
+            frames.append(FrameSpec(x: x, y: y, width: fw, height: fh, dispose: rng.below(3), blend: rng.below(2), pixels: pixels))
+        }
+        let file = Self.apng(width: w, height: h, frames: frames, hidden: Self.solid(w, h, [1, 2, 3, 4]))
+        var held: [Int] = []
+        _ = try ImageDecoder.decodeCanvas(file) { held.append($0.regions.count) }
+        XCTAssertEqual(held, Array(repeating: 3, count: frames.count))
+        let d = try decode(file)
+        let expected = Self.reference(width: w, height: h, frames: frames)
+        XCTAssertEqual(d.animation.frames.count, frames.count)
+        for (i, f) in d.animation.frames.enumerated() {
+            let diff = zip(f.image.pixels, expected[i]).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(diff, 1, "frame \(i)")
+        }
+    }
+
     func testRandomAnimationsMatchReferenceCompositor() throws {
         var rng = T.Random(state: 2026)
         for trial in 0..<40 {

@@ -246,6 +246,58 @@ final class MemoryBoundTests: XCTestCase {
         try assertStickersEqual(data, decoded)
     }
 
+    func testAPNGFramesInOppositeCornersOfAHugeCanvasAreHeldAsRegions() throws {
+        // A 10000² canvas whose default image is not a frame, a 1×1 frame in each corner: two
+        // 1×1 regions, not the canvas or the box that holds both.
+        let pixel = Image(width: 1, height: 1, pixels: [200, 30, 90, 255])
+        let data = Self.apng(width: 10_000, height: 10_000, frames: [(pixel, 0, 0, 0, 1), (pixel, 9_999, 9_999, 0, 1)])
+        // The regions, the largest frame's scanlines (1 + 4 bytes) and its pixels.
+        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(decoding, 2 * 4 + 5 + 4)
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        let corners = [PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 9_999, y: 9_999, width: 1, height: 1)]
+        XCTAssertEqual(held, [corners, corners])
+        let options = ConversionOptions(sizes: [.large], effort: .fast)
+        XCTAssertNoThrow(try ConversionMemory(data, options: options).check(options.limits))
+        XCTAssertNoThrow(try StickerConverter.convert(data, options: options).outputs[0].result.get())
+    }
+
+    func testAPNGFramesScatteredOverALargeCanvasComposeAndFitAsTheWholeCanvas() throws {
+        // Translucent frames in two corners and overlapping in the middle, every dispose op
+        // (PREVIOUS first: it means BACKGROUND there) and both blend ops.
+        func noise(_ w: Int, _ h: Int, _ seed: UInt64) -> Image {
+            var rand = BudgetSearchTests.Rand(state: seed)
+            return Image(width: w, height: h, pixels: (0..<(w * h * 4)).map { _ in rand.byte() })
+        }
+        let (w, h) = (1_600, 1_200)
+        let frames: [(image: Image, x: Int, y: Int, dispose: UInt8, blend: UInt8)] = [
+            (noise(30, 20, 1), 0, 0, 2, 1),
+            (noise(40, 30, 2), 1_560, 1_170, 0, 0),
+            (noise(60, 50, 3), 700, 500, 2, 1),
+            (noise(70, 40, 4), 730, 520, 1, 1),
+            (noise(20, 10, 5), 5, 7, 0, 1),
+            (noise(40, 30, 6), 1_560, 1_170, 1, 1),
+            (noise(60, 50, 7), 700, 500, 0, 0),
+            (noise(30, 20, 8), 0, 0, 2, 1),
+            (noise(70, 40, 9), 730, 520, 0, 1),
+        ]
+        let data = Self.apng(width: w, height: h, frames: frames)
+        let regions = [PixelRect(x: 0, y: 0, width: 30, height: 20), PixelRect(x: 1_560, y: 1_170, width: 40, height: 30),
+                       PixelRect(x: 700, y: 500, width: 100, height: 60)]
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        XCTAssertEqual(held, Array(repeating: regions, count: frames.count))
+        // The regions, the largest frame's scanlines and pixels, and those pixels again (a frame
+        // after the first disposes to PREVIOUS).
+        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        XCTAssertEqual(decoding, regions.reduce(0) { $0 + $1.area } * 4 + 50 * (60 * 4 + 1) + 2 * 60 * 50 * 4)
+
+        let decoded = try ImageDecoder.decode(data).animation
+        XCTAssertEqual(decoded.frames.count, frames.count)
+        try assertStickersEqual(data, decoded)
+    }
+
     func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {
         // A 1-bit gray 10000×10000 PNG (12.5 MB of scanlines, stored): its RGBA image alone is
         // 400 MB; decoded row by row it holds two scanlines, one RGBA row and each size's window.
@@ -364,33 +416,91 @@ final class MemoryBoundTests: XCTestCase {
 
     /// A PNG whose IDAT holds `scanlines` in stored (uncompressed) deflate blocks.
     static func png(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, scanlines: [UInt8]) -> [UInt8] {
-        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func crc(_ bytes: [UInt8]) -> [UInt8] {
-            var c: UInt32 = 0xFFFF_FFFF
-            for b in bytes {
-                c ^= UInt32(b)
-                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        let ihdr = be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0]
+        return pngSignature + chunk("IHDR", ihdr) + chunk("IDAT", storedZlib(scanlines)) + chunk("IEND", [])
+    }
+
+    /// An RGBA8 APNG on a `width × height` canvas whose default image (all transparent) is not a
+    /// frame, with one frame per entry: its pixels, offset, dispose op (0 none, 1 background,
+    /// 2 previous) and blend op (0 source, 1 over).
+    static func apng(width: Int, height: Int, frames: [(image: Image, x: Int, y: Int, dispose: UInt8, blend: UInt8)]) -> [UInt8] {
+        var file = pngSignature + chunk("IHDR", be32(width) + be32(height) + [8, 6, 0, 0, 0])
+        file += chunk("acTL", be32(frames.count) + be32(0))
+        file += chunk("IDAT", zeroZlib(count: height * (width * 4 + 1)))
+        var sequence = 0
+        for f in frames {
+            file += chunk("fcTL", be32(sequence) + be32(f.image.width) + be32(f.image.height) + be32(f.x) + be32(f.y)
+                          + [0, 1, 0, 10, f.dispose, f.blend])
+            var scanlines: [UInt8] = []
+            for y in 0..<f.image.height {
+                scanlines += [0] + f.image.pixels[(y * f.image.width * 4)..<((y + 1) * f.image.width * 4)]
             }
-            return be32(Int(c ^ 0xFFFF_FFFF))
+            file += chunk("fdAT", be32(sequence + 1) + storedZlib(scanlines))
+            sequence += 2
         }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            return be32(data.count) + body + crc(body)
+        return file + chunk("IEND", [])
+    }
+
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    static func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+    /// A PNG chunk: length, type, data and CRC.
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in body {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         }
+        return be32(data.count) + body + be32(Int(c ^ 0xFFFF_FFFF))
+    }
+
+    /// `bytes` as a zlib stream of stored (uncompressed) deflate blocks.
+    static func storedZlib(_ bytes: [UInt8]) -> [UInt8] {
         var z: [UInt8] = [0x78, 0x01]
-        z.reserveCapacity(scanlines.count + scanlines.count / 65_535 * 5 + 16)
+        z.reserveCapacity(bytes.count + bytes.count / 65_535 * 5 + 16)
         var a: UInt32 = 1, b: UInt32 = 0
-        for byte in scanlines { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+        for byte in bytes { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
         var pos = 0
         repeat {
-            let n = min(65_535, scanlines.count - pos)
-            let last: UInt8 = pos + n == scanlines.count ? 1 : 0
+            let n = min(65_535, bytes.count - pos)
+            let last: UInt8 = pos + n == bytes.count ? 1 : 0
             z += [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
-            z += scanlines[pos..<(pos + n)]
+            z += bytes[pos..<(pos + n)]
             pos += n
-        } while pos < scanlines.count
-        z += be32(Int(b << 16 | a))
-        let ihdr = be32(width) + be32(height) + [bitDepth, colorType, 0, 0, 0]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", z) + chunk("IEND", [])
+        } while pos < bytes.count
+        return z + be32(Int(b << 16 | a))
+    }
+
+    /// `count` zero bytes (`count` ≥ 1) as a zlib stream: one fixed-Huffman block, a literal 0
+    /// then matches of distance 1 (length 258, then what is left: 3…258, or literals).
+    static func zeroZlib(count: Int) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01], acc: UInt64 = 0, bits = 0
+        func put(_ value: Int, _ n: Int) {
+            acc |= UInt64(value) << UInt64(bits); bits += n
+            while bits >= 8 { out.append(UInt8(acc & 0xFF)); acc >>= 8; bits -= 8 }
+        }
+        /// A Huffman code, most significant bit first.
+        func code(_ value: Int, _ n: Int) { for k in stride(from: n - 1, through: 0, by: -1) { put(value >> k & 1, 1) } }
+        func literalZero() { code(0x30, 8) }
+        /// A match of `length` (3…258) at distance 1, with the fixed code's length table.
+        func match(_ length: Int) {
+            let bases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
+            let extra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+            let i = bases.lastIndex { $0 <= length }!
+            let symbol = 257 + i
+            if symbol < 280 { code(symbol - 256, 7) } else { code(0xC0 + symbol - 280, 8) }
+            put(length - bases[i], extra[i])
+            code(0, 5)
+        }
+        put(1, 1); put(1, 2)  // the last block, fixed Huffman codes
+        literalZero()
+        var left = count - 1
+        while left >= 258 { match(258); left -= 258 }
+        if left >= 3 { match(left) } else { for _ in 0..<left { literalZero() } }
+        code(0, 7)  // end of block
+        if bits > 0 { out.append(UInt8(acc & 0xFF)) }
+        return out + be32((count % 65_521) << 16 | 1)
     }
 }

@@ -5,7 +5,9 @@ extension ImageOutline {
     /// walk of `read`): the pixel buffers the decoder allocates and the data they are made from,
     /// not the file's own bytes. nil when `read` would be nil. What each format holds:
     /// - PNG: the joined IDAT data, the inflated scanlines, the RGBA image.
-    /// - APNG: the canvas, its dispose-previous copy, one frame's scanlines and RGBA pixels.
+    /// - APNG: the regions the decoder composites on (the `fcTL` rectangles gathered by
+    ///   `CanvasLayout`), the largest frame's scanlines and RGBA pixels, and those pixels again
+    ///   when a frame disposes to PREVIOUS.
     /// - GIF: the regions the decoder composites on (the frames' rectangles gathered by
     ///   `CanvasLayout`), and as much again when a frame is disposed to the previous screen; WebP
     ///   animations the same regions (the union of the frames' rectangles twice when an ICC
@@ -18,6 +20,7 @@ extension ImageOutline {
     public static func decodingMemory(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard let format = ImageFormat.identify(bytes) else { return nil }
         var walk = OutlineWalk(bytes, inspecting: false)
+        walk.walksAllFrames = true
         try? walk.walk(format)
         return walk.decodingMemory
     }
@@ -45,10 +48,13 @@ extension OutlineWalk {
         switch format {
         case .png, .apng:
             let depth = pngBitDepth ?? 16, channels = pngColorType?.channels ?? 4
-            let rowBytes = (Self.product(width, channels, depth) + 7) / 8
-            let scanlines = Self.product(height, rowBytes + 1, 1)
-            if format == .apng { return Self.sum([rgba, rgba, rgba, scanlines]) }
-            return Self.sum([min(b.count, Int.max / 4), scanlines, rgba])
+            func scanlines(_ w: Int, _ h: Int) -> Int { Self.product(h, (Self.product(w, channels, depth) + 7) / 8 + 1, 1) }
+            guard format == .apng else { return Self.sum([min(b.count, Int.max / 4), scanlines(width, height), rgba]) }
+            let frames = frameRects.isEmpty ? [canvas] : frameRects
+            let pixels = frames.map { Self.product($0.width, $0.height, 4) }.max() ?? 0
+            let rows = frames.map { scanlines($0.width, $0.height) }.max() ?? 0
+            let held = Self.product(CanvasLayout.area(frameRects, in: canvas), 4, 1)
+            return Self.sum([held, rows, pixels] + (apngRestoresPrevious ? [pixels] : []))
         case .gif:
             let held = CanvasLayout.area(frameRects, in: canvas)
             return Self.sum([Self.product(held, gifRestoresPrevious ? 8 : 4, 1), 65_536])

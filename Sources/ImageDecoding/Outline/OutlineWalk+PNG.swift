@@ -58,6 +58,10 @@ extension OutlineWalk {
                 guard length == 26, let numerator = be16(data + 20), let denominator = be16(data + 22) else {
                     throw fail(.apngFrameControlLength(length), .apng)
                 }
+                if let w = be32(data + 4), let h = be32(data + 8), let x = be32(data + 12), let y = be32(data + 16) {
+                    frameRects.append(PixelRect(x: x, y: y, width: w, height: h))
+                }
+                if frameControls > 0 && u8(data + 24) == 2 { apngRestoresPrevious = true }
                 frameControls += 1
                 delays.append(Delay(numerator: numerator, denominator: denominator))
             case PNGChunk.IDAT:
@@ -68,8 +72,9 @@ extension OutlineWalk {
                 break
             }
             mayHaveAlpha = pngColorType?.hasAlphaChannel == true || transparency
-            // A plan needs nothing past the first image data: the frame count is in acTL.
-            if sawImageData && !inspecting { return }
+            // A plan needs nothing past the first image data: the frame count is in acTL. The
+            // memory estimate walks on through an APNG's frame controls.
+            if sawImageData && !inspecting && !(walksAllFrames && format == .apng) { return }
             pos = data + length + 4
             if sawEnd { break }
         }

@@ -38,6 +38,11 @@ struct OutlineWalk {
     var gifRestoresPrevious = false
     /// A WebP has an ICCP chunk (each composited frame is converted in a copy).
     var webpICC = false
+    /// An APNG frame after the first disposes to PREVIOUS (the decoder saves the pixels under it).
+    var apngRestoresPrevious = false
+    /// Walk an APNG's chunks past the first IDAT to gather every `fcTL` rectangle (the memory
+    /// estimate; a plan stops at the first IDAT).
+    var walksAllFrames = false
 
     init(_ bytes: UnsafeRawBufferPointer, inspecting: Bool) {
         b = bytes.assumingMemoryBound(to: UInt8.self)

@@ -3,43 +3,32 @@ import ImageCore
 /// The APNG output buffer: draws each frame's region with its blend op, and applies the previous
 /// frame's dispose op first, so every snapshot is the canvas as shown.
 ///
-/// Only `box` — the union of the frames' regions — is held (the rest of the canvas is never
-/// drawn, so it stays transparent), plus the region under a frame that disposes to PREVIOUS.
+/// Only `regions` are held (`CanvasPlanes`: the frames' rectangles gathered by `CanvasLayout`,
+/// each frame lying in one of them) plus the pixels under a frame that disposes to PREVIOUS.
 /// Every pixel that changes is marked in `damage`.
 struct APNGCompositor {
     let width: Int
     let height: Int
-    let box: PixelRect
-    private(set) var canvas: [UInt8]
-    /// Pixels changed since `takeDamage` (canvas coordinates).
-    private(set) var damage: RowDamage
-    /// The region under the last frame, kept when that frame disposes to PREVIOUS.
+    private var canvas: CanvasPlanes
+    /// The pixels under the last frame, kept when that frame disposes to PREVIOUS.
     private var saved: [UInt8] = []
     private var pending: (control: APNGFrameControl, dispose: APNGFrameControl.Dispose)?
 
-    /// A transparent black canvas whose frames all lie in `box`.
-    init(width: Int, height: Int, box: PixelRect) {
+    /// A transparent black canvas held as `regions`, each frame lying in one of them.
+    init(width: Int, height: Int, regions: [PixelRect]) {
         self.width = width
         self.height = height
-        self.box = box
-        canvas = [UInt8](repeating: 0, count: box.area * 4)
-        damage = RowDamage(rows: height)
+        canvas = CanvasPlanes(height: height, regions: regions)
     }
 
-    /// The union of the regions of `controls`: all a compositor needs to hold.
-    static func box(of controls: [APNGFrameControl]) -> PixelRect {
-        let union = controls.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
-            $0.union(PixelRect(x: $1.x, y: $1.y, width: $1.width, height: $1.height))
-        }
-        return union.isEmpty ? PixelRect(x: 0, y: 0, width: 1, height: 1) : union
+    /// The regions `CanvasLayout` gathers from the frames of `controls` on a `width × height`
+    /// canvas: all a compositor needs to hold.
+    static func regions(of controls: [APNGFrameControl], width: Int, height: Int) -> [PixelRect] {
+        CanvasLayout.regions(controls.map(\.rect), in: PixelRect(x: 0, y: 0, width: width, height: height))
     }
 
     /// The damage so far, cleared.
-    mutating func takeDamage() -> RowDamage {
-        let d = damage
-        damage.clear()
-        return d
-    }
+    mutating func takeDamage() -> RowDamage { canvas.takeDamage() }
 
     /// Draws `frame` (the control's `width × height` region; only its first `rows` rows hold
     /// data) after disposing the previous frame.
@@ -47,34 +36,24 @@ struct APNGCompositor {
         if let (previous, dispose) = pending {
             switch dispose {
             case .none: break
-            case .background: clear(previous)
-            case .previous: restore(previous)
+            case .background: canvas.clear(previous.rect)
+            case .previous:
+                if saved.count == previous.width * previous.height * 4 {
+                    saved.withUnsafeBufferPointer { canvas.draw($0.baseAddress!, rect: previous.rect, rows: previous.height, blend: false) }
+                }
             }
         }
         // A first frame has nothing to go back to: PREVIOUS means BACKGROUND (APNG spec).
         let dispose: APNGFrameControl.Dispose = isFirst && control.dispose == .previous ? .background : control.dispose
-        if dispose == .previous { save(control) }
-        let rowBytes = control.width * 4
-        let boxRowBytes = box.width * 4
-        let drawRows = min(rows, control.height)
-        let (bx, by) = (box.x, box.y)
-        frame.pixels.withUnsafeBufferPointer { src in
-            canvas.withUnsafeMutableBufferPointer { dst in
-                for r in 0..<drawRows {
-                    let s = src.baseAddress! + r * rowBytes
-                    let d = dst.baseAddress! + (control.y + r - by) * boxRowBytes + (control.x - bx) * 4
-                    let changed = control.blend == .source
-                        ? APNGCompositor.copy(s, d, count: control.width)
-                        : APNGCompositor.over(s, d, count: control.width)
-                    damage.mark(row: control.y + r, from: control.x + changed.lowerBound, to: control.x + changed.upperBound)
-                }
-            }
+        if dispose == .previous { saved = canvas.pixels(under: control.rect) }
+        frame.pixels.withUnsafeBufferPointer {
+            canvas.draw($0.baseAddress!, rect: control.rect, rows: min(rows, control.height), blend: control.blend == .over)
         }
         pending = (control, dispose)
     }
 
-    /// The box as shown now.
-    var snapshot: Image { Image(width: box.width, height: box.height, pixels: canvas) }
+    /// The canvas as shown now: each region with its pixels (sharing the compositor's storage).
+    var snapshot: [CanvasRegion] { canvas.snapshot }
 
     /// Copies `count` pixels; returns the pixels that changed (empty when none).
     static func copy(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) -> Range<Int> {
@@ -130,39 +109,5 @@ struct APNGCompositor {
             i &+= 1
         }
         return lo < hi ? lo..<hi : 0..<0
-    }
-
-    private mutating func clear(_ c: APNGFrameControl) {
-        BoxClearing.clear(PixelRect(x: c.x, y: c.y, width: c.width, height: c.height), in: &canvas, box: box, damage: &damage)
-    }
-
-    private mutating func save(_ c: APNGFrameControl) {
-        let rowBytes = c.width * 4
-        let boxRowBytes = box.width * 4
-        let (bx, by) = (box.x, box.y)
-        saved = [UInt8](repeating: 0, count: rowBytes * c.height)
-        canvas.withUnsafeBufferPointer { src in
-            saved.withUnsafeMutableBufferPointer { dst in
-                for r in 0..<c.height {
-                    (dst.baseAddress! + r * rowBytes).update(from: src.baseAddress! + (c.y + r - by) * boxRowBytes + (c.x - bx) * 4, count: rowBytes)
-                }
-            }
-        }
-    }
-
-    private mutating func restore(_ c: APNGFrameControl) {
-        let rowBytes = c.width * 4
-        let boxRowBytes = box.width * 4
-        let (bx, by) = (box.x, box.y)
-        guard saved.count == rowBytes * c.height else { return }
-        saved.withUnsafeBufferPointer { src in
-            canvas.withUnsafeMutableBufferPointer { dst in
-                for r in 0..<c.height {
-                    let changed = APNGCompositor.copy(src.baseAddress! + r * rowBytes,
-                                                      dst.baseAddress! + (c.y + r - by) * boxRowBytes + (c.x - bx) * 4, count: c.width)
-                    damage.mark(row: c.y + r, from: c.x + changed.lowerBound, to: c.x + changed.upperBound)
-                }
-            }
-        }
     }
 }

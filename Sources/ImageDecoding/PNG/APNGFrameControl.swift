@@ -48,4 +48,7 @@ struct APNGFrameControl {
     }
 
     var delay: Delay { Delay(numerator: delayNumerator, denominator: delayDenominator) }
+
+    /// The frame's rectangle on the canvas.
+    var rect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
 }

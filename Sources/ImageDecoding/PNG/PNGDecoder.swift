@@ -41,8 +41,8 @@ enum PNGDecoder {
     }
 
     /// Decodes `bytes` frame by frame: `body` gets each frame composited on the canvas as soon as
-    /// it is drawn, with its delay as stored, so only the canvas's box (the union of the frames'
-    /// regions) and the region saved for a PREVIOUS disposal are held between frames. Errors and
+    /// it is drawn, with its delay as stored, so only the canvas's regions (the frames' rectangles
+    /// gathered by `CanvasLayout`) and the pixels saved for a PREVIOUS disposal are held between frames. Errors and
     /// warnings are those of `decode`.
     static func decodeFrames(_ bytes: [UInt8], options: DecodeOptions, _ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         let layout = try PNGFileLayout.parse(bytes, options: options)
@@ -80,7 +80,8 @@ enum PNGDecoder {
             throw ImageError(format, PNGError.canvasTooLarge(width: header.width, height: header.height))
         }
         var compositor = APNGCompositor(width: header.width, height: header.height,
-                                        box: APNGCompositor.box(of: layout.frames.map(\.control)))
+                                        regions: APNGCompositor.regions(of: layout.frames.map(\.control),
+                                                                        width: header.width, height: header.height))
         var delivered = 0
         for (i, frame) in layout.frames.enumerated() {
             let c = frame.control
@@ -88,8 +89,8 @@ enum PNGDecoder {
                                          what: frame.usesIDAT ? .firstFrameIDAT : .frame(i))
             compositor.draw(raster.image, rows: raster.rowsDecoded, control: c, isFirst: i == 0)
             let damage = compositor.takeDamage()
-            try body(CanvasFrame(canvasWidth: header.width, canvasHeight: header.height, box: compositor.box,
-                                 pixels: compositor.snapshot, damage: i == 0 ? nil : damage, delay: c.delay))
+            try body(CanvasFrame(canvasWidth: header.width, canvasHeight: header.height, regions: compositor.snapshot,
+                                 damage: i == 0 ? nil : damage, delay: c.delay))
             delivered += 1
             if options.firstFrameOnly { break }
             if !raster.isComplete && options.lenient {
