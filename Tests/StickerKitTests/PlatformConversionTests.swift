@@ -67,6 +67,21 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(r.report.durationMs, 4000)
     }
 
+    func testAlphaQualityKeepsAFloorOnlyForFramesWithPartlyTransparentPixels() {
+        // 1,000 pixels, `partial` of them at alpha 128, the rest opaque or fully transparent.
+        func stickerFrames(partial: Int) -> [Image] {
+            let pixels = (0..<1000).flatMap { i -> [UInt8] in [9, 9, 9, i < partial ? 128 : (i % 2 == 0 ? 255 : 0)] }
+            return [Image(width: 1000, height: 1, pixels: pixels)]
+        }
+        XCTAssertFalse(CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 0)))
+        XCTAssertTrue(CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 1)))
+        XCTAssertTrue(CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 100)))
+        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 1), 1)
+        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 1, alphaDetail: true), CodecBudgetSearch.alphaDetailFloor)
+        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 42, alphaDetail: true), 70)
+        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 60, alphaDetail: true), 100)
+    }
+
     func testSignalSpeedsUpALongAnimationAndSaysSo() throws {
         let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.signal))
             .outputs.first?.result.get())
