@@ -11,6 +11,18 @@ import XCTest
 /// estimate). `scripts/check-bombs` measures the same files' peak RSS and time on the release
 /// binary.
 final class MemoryBoundTests: XCTestCase {
+    /// The canvas regions the decoder holds for each frame of `data`.
+    static func regionsHeld(_ data: [UInt8]) throws -> [[PixelRect]] {
+        var held: [[PixelRect]] = []
+        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        return held
+    }
+
+    /// What `ImageOutline` estimates decoding `data` holds.
+    static func decodingMemory(_ data: [UInt8]) -> Int? {
+        data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+    }
+
     /// A GIF with a `width × height` screen and 1×1 frames at `positions`, each shown 40 ms.
     static func gif(width: Int, height: Int, positions: [(Int, Int)]) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
@@ -66,7 +78,7 @@ final class MemoryBoundTests: XCTestCase {
         // A 10000×10000 screen, two 1×1 frames side by side in its middle: the decoder composites
         // on their 2×1 box, and the estimate says so.
         let data = Self.gif(width: 10_000, height: 10_000, positions: [(5_000, 5_000), (5_001, 5_000)])
-        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        let decoding = Self.decodingMemory(data)
         XCTAssertNotNil(decoding)
         XCTAssertLessThan(decoding!, 1_000_000)
         var boxes: [PixelRect] = []
@@ -81,10 +93,9 @@ final class MemoryBoundTests: XCTestCase {
 
         // Frames in opposite corners: two 1×1 regions, not the 10000² box that holds both.
         let corners = Self.gif(width: 10_000, height: 10_000, positions: [(0, 0), (9_999, 9_999)])
-        let cornerDecoding = corners.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        let cornerDecoding = Self.decodingMemory(corners)
         XCTAssertEqual(cornerDecoding, 2 * 4 + 65_536)
-        var held: [[PixelRect]] = []
-        _ = try ImageDecoder.decodeCanvas(corners) { held.append($0.regions.map(\.rect)) }
+        let held = try Self.regionsHeld(corners)
         let cornerRegions = [PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 9_999, y: 9_999, width: 1, height: 1)]
         XCTAssertEqual(held, [cornerRegions, cornerRegions])
         let cornerOptions = ConversionOptions(sizes: [.large], effort: .fast)
@@ -192,11 +203,10 @@ final class MemoryBoundTests: XCTestCase {
             (noise(20, 10, 3), 4, 6, true, false),
             (noise(30, 20, 4), 1_570, 1_180, true, false),
         ])
-        var held: [[PixelRect]] = []
-        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        let held = try Self.regionsHeld(data)
         let regions = [PixelRect(x: 0, y: 0, width: 30, height: 20), PixelRect(x: 1_570, y: 1_180, width: 30, height: 20)]
         XCTAssertEqual(held, Array(repeating: regions, count: 4))
-        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        let decoding = Self.decodingMemory(data)
         XCTAssertEqual(decoding, 2 * 600 * 4 + 600 * 8)
 
         let decoded = try ImageDecoder.decode(data).animation
@@ -232,11 +242,10 @@ final class MemoryBoundTests: XCTestCase {
         let data = Self.gif(width: w, height: h, frames: frames)
         let regions = [PixelRect(x: 1_560, y: 1_170, width: 40, height: 30), PixelRect(x: 700, y: 500, width: 100, height: 60),
                        PixelRect(x: 0, y: 0, width: 70, height: 30)]
-        var held: [[PixelRect]] = []
-        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        let held = try Self.regionsHeld(data)
         XCTAssertEqual(held, Array(repeating: regions, count: frames.count))
         // The estimate counts the regions (twice: a frame restores the previous screen).
-        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        let decoding = Self.decodingMemory(data)
         XCTAssertEqual(decoding, regions.reduce(0) { $0 + $1.area } * 8 + 65_536)
 
         let reference = Self.composite(width: w, height: h, frames: frames)
@@ -252,10 +261,9 @@ final class MemoryBoundTests: XCTestCase {
         let pixel = Image(width: 1, height: 1, pixels: [200, 30, 90, 255])
         let data = Self.apng(width: 10_000, height: 10_000, frames: [(pixel, 0, 0, 0, 1), (pixel, 9_999, 9_999, 0, 1)])
         // The regions, the largest frame's scanlines (1 + 4 bytes) and its pixels.
-        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        let decoding = Self.decodingMemory(data)
         XCTAssertEqual(decoding, 2 * 4 + 5 + 4)
-        var held: [[PixelRect]] = []
-        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        let held = try Self.regionsHeld(data)
         let corners = [PixelRect(x: 0, y: 0, width: 1, height: 1), PixelRect(x: 9_999, y: 9_999, width: 1, height: 1)]
         XCTAssertEqual(held, [corners, corners])
         let options = ConversionOptions(sizes: [.large], effort: .fast)
@@ -285,12 +293,11 @@ final class MemoryBoundTests: XCTestCase {
         let data = Self.apng(width: w, height: h, frames: frames)
         let regions = [PixelRect(x: 0, y: 0, width: 30, height: 20), PixelRect(x: 1_560, y: 1_170, width: 40, height: 30),
                        PixelRect(x: 700, y: 500, width: 100, height: 60)]
-        var held: [[PixelRect]] = []
-        _ = try ImageDecoder.decodeCanvas(data) { held.append($0.regions.map(\.rect)) }
+        let held = try Self.regionsHeld(data)
         XCTAssertEqual(held, Array(repeating: regions, count: frames.count))
         // The regions, the largest frame's scanlines and pixels, and those pixels again (a frame
         // after the first disposes to PREVIOUS).
-        let decoding = data.withUnsafeBytes { ImageOutline.decodingMemory($0) }
+        let decoding = Self.decodingMemory(data)
         XCTAssertEqual(decoding, regions.reduce(0) { $0 + $1.area } * 4 + 50 * (60 * 4 + 1) + 2 * 60 * 50 * 4)
 
         let decoded = try ImageDecoder.decode(data).animation
