@@ -1,6 +1,6 @@
 import CDeflate
 import Dispatch
-import Foundation
+import ImageCore
 
 /// One zlib stream made of independently compressed consecutive pieces of the input, so that a
 /// large still's one expensive stream (level 10) uses every core: each piece is compressed as
@@ -14,7 +14,9 @@ import Foundation
 /// piece cannot refer to (+0.37 % on the corpus's 618-px stills, NOTES.md) and 4–5 bytes a seam.
 ///
 /// The pieces depend on the input alone, never on the cores or the scheduling: the bytes are the
-/// same on one core (the pieces are then compressed in turn).
+/// same on one core. The second core is taken only when the process's `CorePool` has one spare
+/// (`--jobs 1` has none; the last file of a batch has the finished workers'); otherwise the
+/// pieces are compressed in turn on the calling thread.
 enum SplitDeflate {
     /// Pieces a stream is split into.
     static let pieces = 2
@@ -33,15 +35,17 @@ enum SplitDeflate {
             input.withUnsafeBufferPointer { compressor.deflate(UnsafeBufferPointer(rebasing: $0[cuts[i]..<cuts[i + 1]]), level: level) }
         }
         var parts = [[UInt8]?](repeating: nil, count: pieces)
-        if ProcessInfo.processInfo.activeProcessorCount > 1 {
-            parts.withUnsafeMutableBufferPointer { buffer in
-                let slots = DisjointSlots(buffer)
-                // A libdeflate compressor is not thread-safe: one per piece.
-                DispatchQueue.concurrentPerform(iterations: pieces) { i in slots.store(piece(i, ZlibCompressor()), at: i) }
+        CorePool.shared.withSpareCores(upTo: pieces - 1) { spare in
+            if spare > 0 {
+                parts.withUnsafeMutableBufferPointer { buffer in
+                    let slots = DisjointSlots(buffer)
+                    // A libdeflate compressor is not thread-safe: one per piece.
+                    DispatchQueue.concurrentPerform(iterations: pieces) { i in slots.store(piece(i, ZlibCompressor()), at: i) }
+                }
+            } else {
+                let compressor = ZlibCompressor()
+                for i in 0..<pieces { parts[i] = piece(i, compressor) }
             }
-        } else {
-            let compressor = ZlibCompressor()
-            for i in 0..<pieces { parts[i] = piece(i, compressor) }
         }
         var out = header(level: level)
         for (i, part) in parts.enumerated() {

@@ -42,6 +42,21 @@ final class SplitDeflateTests: XCTestCase {
         }
     }
 
+    /// The pieces are the same whether a spare core compresses one of them (outside a batch, on
+    /// a machine of several cores) or the calling thread compresses both in turn (a batch of one
+    /// job lends no core).
+    func testBytesDoNotDependOnTheSpareCores() throws {
+        for (name, input) in inputs() where input.count > 1000 {
+            let spare = try XCTUnwrap(SplitDeflate.zlib(input, level: 10), name)
+            let ran = expectation(description: name)
+            CorePool.shared.run(cores: 1, workers: 1) { _ in
+                XCTAssertEqual(SplitDeflate.zlib(input, level: 10), spare, name)
+                ran.fulfill()
+            }
+            wait(for: [ran], timeout: 60)
+        }
+    }
+
     func testFinalBlockIsFoundInEveryKindOfStream() throws {
         for (name, input) in inputs() {
             for level in [0, 1, 6, 10] {

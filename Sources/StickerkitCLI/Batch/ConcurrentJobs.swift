@@ -1,16 +1,18 @@
-import Dispatch
+import StickerKit
 
 /// Jobs shared among threads: each thread takes the next job as it finishes one, until none is
 /// left. What `resize`, `pack` and `bench` run their files on.
 enum ConcurrentJobs {
-    /// Runs `body(i)` once for every job `i` in `0..<count`, on up to `workers` threads. On more
-    /// than one thread the jobs start longest first by `estimatedWork(i)` (see `longestFirst`),
-    /// which is asked only then; on one, in order.
+    /// Runs `body(i)` once for every job `i` in `0..<count`, on up to `workers` threads, with the
+    /// process's `CorePool` set to `workers` cores: a job uses another core (a large still's split
+    /// deflate) only while a worker has run out of jobs, or when there are fewer jobs than
+    /// workers. On more than one thread the jobs start longest first by `estimatedWork(i)` (see
+    /// `longestFirst`), which is asked only then; on one, in order.
     static func run(count: Int, workers: Int, estimatedWork: (Int) -> Double, _ body: @Sendable (Int) -> Void) {
         let threads = max(1, min(workers, count))
         let order = threads > 1 ? longestFirst((0..<count).map(estimatedWork)) : Array(0..<count)
         let nextToStart = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        CorePool.shared.run(cores: max(1, workers), workers: threads) { _ in
             while true {
                 let next = nextToStart.withLock { n in
                     defer { n += 1 }
