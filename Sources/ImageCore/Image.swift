@@ -40,11 +40,14 @@ public struct Image: Sendable, Equatable {
 
     /// True when every pixel has alpha 255.
     public var isOpaque: Bool {
-        pixels.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count { if p[i] != 255 { return false }; i += 4 }
-            return true
-        }
+        pixels.withUnsafeBytes { Image.isOpaque(rgba: $0) }
+    }
+
+    /// True when every pixel of the RGBA bytes `rgba` has alpha 255.
+    public static func isOpaque(rgba p: UnsafeRawBufferPointer) -> Bool {
+        var i = 3
+        while i < p.count { if p[i] != 255 { return false }; i += 4 }
+        return true
     }
 
     /// True when every pixel has r == g == b.

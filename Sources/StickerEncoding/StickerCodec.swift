@@ -57,30 +57,50 @@ public enum StickerCodec: Hashable, Sendable {
 
     /// The whole file for `frames` at `quality`.
     public func encode(_ frames: StickerFrames, quality: EncodeQuality) throws -> EncodedSticker {
+        guard case .png(let effort) = self else { return try encode(frames.streamed, quality: quality) }
+        let container = container(still: frames.isStill)
+        guard quality == .lossless else { throw ImageError(nil, StickerEncodingError.noLevels(container: container)) }
+        return EncodedSticker(bytes: try Self.encodePNG(frames, effort: effort), container: container, animated: !frames.isStill,
+                              quality: quality)
+    }
+
+    /// The whole file for frames given one at a time. WebP and WebM never hold them all (WebP's
+    /// animation encoder takes them frame by frame; WebM walks them once per stream and pass);
+    /// PNG/APNG, whose writer compares frames, collects them first.
+    public func encode(_ frames: StreamedFrames, quality: EncodeQuality) throws -> EncodedSticker {
         let container = container(still: frames.isStill)
         let bytes: [UInt8]
         switch (self, quality) {
-        case (.png, .level):
-            throw ImageError(nil, StickerEncodingError.noLevels(container: container))
-        case (.png(let effort), .lossless):
-            bytes = try Self.encodePNG(frames, effort: effort)
+        case (.png, _):
+            let images = try frames.images()
+            return try encode(StickerFrames(pixels: .rgba(images), delays: frames.delays, loopCount: frames.loopCount,
+                                            animated: frames.animated), quality: quality)
         case (.webp(let options), _):
             let compression: WebPCompression
             switch quality {
             case .lossless: compression = .lossless
             case .level(let q): compression = .lossy(quality: try checked(q, container))
             }
-            let rgba = frames.rgbaFrames
-            bytes = frames.isStill
-                ? try WebPEncoder.encode(rgba[0], compression: compression, options: options)
-                : try WebPEncoder.encodeAnimation(frames: rgba, delays: frames.delays, loopCount: frames.loopCount,
-                                                  compression: compression, options: options, alwaysAnimated: frames.animated)
+            if frames.isStill {
+                var still: [UInt8]?
+                try frames.walk { i, pixels in
+                    guard i == 0 else { return }
+                    still = try WebPEncoder.encode(Image(width: frames.width, height: frames.height, pixels: [UInt8](pixels)),
+                                                   compression: compression, options: options)
+                }
+                guard let still else { throw ImageError(.webp, WebPEncodingError.noFrames) }
+                bytes = still
+            } else {
+                bytes = try WebPEncoder.encodeAnimation(width: frames.width, height: frames.height, delays: frames.delays,
+                                                        loopCount: frames.loopCount, compression: compression, options: options,
+                                                        alwaysAnimated: frames.animated, walk: frames.walk)
+            }
         case (.webm, .lossless):
             throw ImageError(nil, StickerEncodingError.noLossless(container: container))
         case (.webm(let options), .level(let q)):
             let level = try checked(q, container)
-            bytes = try WebMEncoder.encode(frames: frames.rgbaFrames, delays: frames.delays,
-                                           rate: .constantQuality(cqLevel: 63 - level), options: options)
+            bytes = try WebMEncoder.encode(width: frames.width, height: frames.height, delays: frames.delays,
+                                           rate: .constantQuality(cqLevel: 63 - level), options: options, walk: frames.walk)
         }
         return EncodedSticker(bytes: bytes, container: container, animated: !frames.isStill || container == .webm,
                               quality: quality)

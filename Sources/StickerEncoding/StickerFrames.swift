@@ -50,4 +50,20 @@ public struct StickerFrames: Sendable, Equatable {
         case .indexed(let f): f.map { $0.expanded() }
         }
     }
+
+    /// The frames as a walk (palette frames expanded one at a time).
+    public var streamed: StreamedFrames {
+        let pixels = pixels
+        let first: (width: Int, height: Int) = switch pixels {
+        case .rgba(let f): f.first.map { ($0.width, $0.height) } ?? (0, 0)
+        case .indexed(let f): f.first.map { ($0.width, $0.height) } ?? (0, 0)
+        }
+        return StreamedFrames(width: first.width, height: first.height, delays: delays, loopCount: loopCount,
+                              animated: animated) { body in
+            switch pixels {
+            case .rgba(let f): for (i, image) in f.enumerated() { try image.pixels.withUnsafeBytes { try body(i, $0) } }
+            case .indexed(let f): for (i, image) in f.enumerated() { try image.expanded().pixels.withUnsafeBytes { try body(i, $0) } }
+            }
+        }
+    }
 }

@@ -34,7 +34,9 @@ public enum StickerConverter {
     public static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
         let memory = ConversionMemory(data, options: options)
         try memory.check(options.limits)
-        if !options.target.isMessages { return try PlatformConverter.convert(data, options: options) }
+        if !options.target.isMessages {
+            return try PlatformConverter.convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
+        }
         if memory.byRows {
             if let result = try convertByRows(data, options: options) { return result }
             // Declined by the decoder (a gray profile on colour data): the whole image it would need

@@ -5,26 +5,30 @@ import ImageCore
 /// tiles, keyframes only where asked (so that the colour and alpha streams put theirs on the
 /// same frames), no dropped frames. Each input frame comes back as exactly one packet.
 enum VP9StreamEncoder {
+    /// Gives every frame in order: its number and how to write it into a picture.
+    typealias Walk = ((Int, (PlanarPicture) -> Void) throws -> Void) throws -> Void
+
     /// - Parameters:
     ///   - times: `count + 1` millisecond timestamps (`Delay.millisecondTimeline`).
-    ///   - fill: writes frame `i` into the picture.
+    ///   - walk: calls its argument once per frame, in order, with the frame's number and a
+    ///     function that writes the frame into the picture (once per pass).
     static func encode(count: Int, width: Int, height: Int, times: [Int], settings: VP9StreamSettings,
-                       fill: (Int, PlanarPicture) -> Void) throws -> [VP9Packet] {
+                       walk: Walk) throws -> [VP9Packet] {
         guard settings.twoPass else {
             return try run(pass: VPX_RC_ONE_PASS, stats: nil, count: count, width: width, height: height, times: times,
-                           settings: settings, fill: fill).packets
+                           settings: settings, walk: walk).packets
         }
         let first = try run(pass: VPX_RC_FIRST_PASS, stats: nil, count: count, width: width, height: height, times: times,
-                            settings: settings, fill: fill)
+                            settings: settings, walk: walk)
         return try first.stats.withUnsafeBytes { stats in
             try run(pass: VPX_RC_LAST_PASS, stats: stats, count: count, width: width, height: height, times: times,
-                    settings: settings, fill: fill).packets
+                    settings: settings, walk: walk).packets
         }
     }
 
     private static func run(pass: vpx_enc_pass, stats: UnsafeRawBufferPointer?, count: Int, width: Int, height: Int,
                             times: [Int], settings: VP9StreamSettings,
-                            fill: (Int, PlanarPicture) -> Void) throws -> (packets: [VP9Packet], stats: [UInt8]) {
+                            walk: Walk) throws -> (packets: [VP9Packet], stats: [UInt8]) {
         // libvpx keeps pointers to the context's configuration, so both live at fixed addresses.
         let cfg = UnsafeMutablePointer<vpx_codec_enc_cfg_t>.allocate(capacity: 1)
         defer { cfg.deallocate() }
@@ -112,15 +116,21 @@ enum VP9StreamEncoder {
             }
             return got
         }
-        for i in 0..<count {
-            fill(i, picture)
+        var encoded = 0
+        try walk { i, fill in
+            guard i == encoded, i < count else {
+                throw ImageError(nil, WebMEncodingError.delayCount(frames: max(i, encoded) + 1, delays: count))
+            }
+            fill(picture)
             var flags: vpx_enc_frame_flags_t = 0
             if i == 0 || settings.keyframeInterval.map({ i % $0 == 0 }) == true { flags |= CVPX_EFLAG_FORCE_KF }
             let status = vpx_codec_encode(ctx, image, vpx_codec_pts_t(times[i]), UInt(times[i + 1] - times[i]), flags,
                                           CVPX_DL_GOOD_QUALITY)
             try check(status, ctx, "vpx_codec_encode (frame \(i))")
             _ = drain()
+            encoded += 1
         }
+        guard encoded == count else { throw ImageError(nil, WebMEncodingError.delayCount(frames: encoded, delays: count)) }
         repeat {
             try check(vpx_codec_encode(ctx, nil, -1, 1, 0, CVPX_DL_GOOD_QUALITY), ctx, "vpx_codec_encode (flush)")
         } while drain()

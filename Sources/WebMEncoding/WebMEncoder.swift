@@ -30,21 +30,52 @@ public enum WebMEncoder {
     ///   (`.parameter`), or libvpx's failure (`.encoding`).
     public static func encode(frames: [Image], delays: [Delay], rate: VP9RateControl,
                               options: WebMOptions = .init()) throws -> [UInt8] {
-        try check(frames: frames, delays: delays, rate: rate, options: options)
-        let (width, height) = (frames[0].width, frames[0].height)
+        guard let first = frames.first else { throw ImageError(nil, WebMEncodingError.noFrames) }
+        guard delays.count == frames.count else {
+            throw ImageError(nil, WebMEncodingError.delayCount(frames: frames.count, delays: delays.count))
+        }
+        for (i, f) in frames.enumerated() where f.width != first.width || f.height != first.height {
+            throw ImageError(nil, WebMEncodingError.frameSize(frame: i, width: f.width, height: f.height,
+                                                              firstWidth: first.width, firstHeight: first.height))
+        }
+        return try encode(width: first.width, height: first.height, delays: delays, rate: rate, options: options) { body in
+            for (i, f) in frames.enumerated() { try f.pixels.withUnsafeBytes { try body(i, $0) } }
+        }
+    }
+
+    /// `encode(frames:…)` with the frames given one at a time: `walk` calls its argument with
+    /// each frame's number and its `width × height` RGBA bytes, in order, one per delay. It is
+    /// walked once per VP9 pass of the colour stream and once more for the alpha stream when
+    /// the first walk saw a pixel that is not opaque; no frame is held between calls.
+    public static func encode(width: Int, height: Int, delays: [Delay], rate: VP9RateControl, options: WebMOptions = .init(),
+                              walk: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> [UInt8] {
+        try check(width: width, height: height, delays: delays, rate: rate, options: options)
         let times = Delay.millisecondTimeline(delays)
         guard let end = times.last, end <= Int(Int32.max) else {
             throw ImageError(nil, WebMEncodingError.tooLong(milliseconds: times.last ?? 0))
         }
-        let hasAlpha = frames.contains { !$0.isOpaque }
+        var hasAlpha = false
+        /// The frames as images, each writing its colour (or its alpha plane) into the picture.
+        func frames(alpha: Bool, _ each: (Int, (PlanarPicture) -> Void) throws -> Void) throws {
+            // `walk` and `each` are both the caller's closures, called in turn, never re-entered.
+            try withoutActuallyEscaping(each) { each in
+                try walk { i, pixels in
+                    guard pixels.count == width * height * 4 else {
+                        throw ImageError(nil, WebMEncodingError.frameSize(frame: i, width: pixels.count / 4 / max(1, height),
+                                                                          height: height, firstWidth: width, firstHeight: height))
+                    }
+                    if !hasAlpha, !Image.isOpaque(rgba: pixels) { hasAlpha = true }
+                    let image = Image(width: width, height: height, pixels: [UInt8](pixels))
+                    try each(i) { alpha ? YUVConversion.writeAlpha(image, into: $0) : YUVConversion.writeColor(image, into: $0) }
+                }
+            }
+        }
         let colorSettings = VP9StreamSettings(rate: rate, maxKilobitsPerSecond: options.maxKilobitsPerSecond,
                                               speed: options.speed, lookahead: options.lookahead,
                                               keyframeInterval: options.keyframeInterval, twoPass: options.twoPass,
                                               fullRange: false)
-        let color = try VP9StreamEncoder.encode(count: frames.count, width: width, height: height, times: times,
-                                                settings: colorSettings) { i, picture in
-            YUVConversion.writeColor(frames[i], into: picture)
-        }
+        let color = try VP9StreamEncoder.encode(count: delays.count, width: width, height: height, times: times,
+                                                settings: colorSettings, walk: { try frames(alpha: false, $0) })
         var alpha: [VP9Packet]?
         if hasAlpha {
             var alphaSettings = colorSettings
@@ -55,15 +86,13 @@ public enum WebMEncoder {
             } else if case .bitrate(let kbps) = rate {
                 alphaSettings.rate = .bitrate(kilobitsPerSecond: max(1, kbps / 10))
             }
-            alpha = try VP9StreamEncoder.encode(count: frames.count, width: width, height: height, times: times,
-                                                settings: alphaSettings) { i, picture in
-                YUVConversion.writeAlpha(frames[i], into: picture)
-            }
+            alpha = try VP9StreamEncoder.encode(count: delays.count, width: width, height: height, times: times,
+                                                settings: alphaSettings, walk: { try frames(alpha: true, $0) })
         }
-        guard color.count == frames.count, alpha.map({ $0.count == frames.count }) ?? true,
+        guard color.count == delays.count, alpha.map({ $0.count == delays.count }) ?? true,
               alpha.map({ zip($0, color).allSatisfy { $0.keyframe == $1.keyframe } }) ?? true else {
             throw ImageError(nil, WebMEncodingError.streamsDisagree(colorFrames: color.count, alphaFrames: alpha?.count ?? 0,
-                                                                   frames: frames.count))
+                                                                   frames: delays.count))
         }
         let webmFrames = color.indices.map { i in
             WebMFrame(color: color[i].bytes, alpha: alpha?[i].bytes, start: times[i], duration: times[i + 1] - times[i],
@@ -80,17 +109,10 @@ public enum WebMEncoder {
         return overflow ? nil : UInt64((ns + first.denominator / 2) / first.denominator)
     }
 
-    private static func check(frames: [Image], delays: [Delay], rate: VP9RateControl, options: WebMOptions) throws {
-        guard let first = frames.first else { throw ImageError(nil, WebMEncodingError.noFrames) }
-        guard delays.count == frames.count else {
-            throw ImageError(nil, WebMEncodingError.delayCount(frames: frames.count, delays: delays.count))
-        }
-        guard (2...maxSide).contains(first.width), (2...maxSide).contains(first.height) else {
-            throw ImageError(nil, WebMEncodingError.unwritableSize(width: first.width, height: first.height))
-        }
-        for (i, f) in frames.enumerated() where f.width != first.width || f.height != first.height {
-            throw ImageError(nil, WebMEncodingError.frameSize(frame: i, width: f.width, height: f.height,
-                                                              firstWidth: first.width, firstHeight: first.height))
+    private static func check(width: Int, height: Int, delays: [Delay], rate: VP9RateControl, options: WebMOptions) throws {
+        guard !delays.isEmpty else { throw ImageError(nil, WebMEncodingError.noFrames) }
+        guard (2...maxSide).contains(width), (2...maxSide).contains(height) else {
+            throw ImageError(nil, WebMEncodingError.unwritableSize(width: width, height: height))
         }
         switch rate {
         case .constantQuality(let q): guard (0...63).contains(q) else { throw ImageError(nil, WebMEncodingError.cqLevel(q)) }

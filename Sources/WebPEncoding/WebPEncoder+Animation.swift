@@ -31,11 +31,26 @@ extension WebPEncoder {
         guard delays.count == frames.count else {
             throw ImageError(.webp, WebPEncodingError.delayCount(frames: frames.count, delays: delays.count))
         }
-        try checkSize(width: first.width, height: first.height)
         for (i, f) in frames.enumerated() where f.width != first.width || f.height != first.height {
             throw ImageError(.webp, WebPEncodingError.frameSize(frame: i, width: f.width, height: f.height,
                                                                 firstWidth: first.width, firstHeight: first.height))
         }
+        return try encodeAnimation(width: first.width, height: first.height, delays: delays, loopCount: loopCount,
+                                   compression: compression, options: options, alwaysAnimated: alwaysAnimated) { body in
+            for (i, f) in frames.enumerated() { try f.pixels.withUnsafeBytes { try body(i, $0) } }
+        }
+    }
+
+    /// `encodeAnimation(frames:…)` with the frames given one at a time: `walk` calls its
+    /// argument with each frame's number and its `width × height` RGBA bytes, in order, one per
+    /// delay. Only the encoder's own state is held between frames (libwebp keeps the previous
+    /// canvases and the encoded frames, not the input).
+    public static func encodeAnimation(width: Int, height: Int, delays: [Delay], loopCount: Int = 0,
+                                       compression: WebPCompression, options: WebPOptions = .init(),
+                                       alwaysAnimated: Bool = false,
+                                       walk: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> [UInt8] {
+        guard !delays.isEmpty else { throw ImageError(.webp, WebPEncodingError.noFrames) }
+        try checkSize(width: width, height: height)
         guard (0...65535).contains(loopCount) else { throw ImageError(.webp, WebPEncodingError.loopCount(loopCount)) }
         let times = Delay.millisecondTimeline(delays)
         guard let end = times.last, end <= Int(Int32.max) else {
@@ -56,16 +71,32 @@ extension WebPEncoder {
             animOptions.kmax = Int32(k.upperBound)
         }
         animOptions.verbose = 0
-        guard let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &animOptions) else {
+        guard let encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &animOptions) else {
             throw ImageError(.webp, WebPEncodingError.animationEncoderFailed(frame: nil, detail: "could not create the encoder"))
         }
         defer { WebPAnimEncoderDelete(encoder) }
         func failure(_ frame: Int?) -> ImageError {
             ImageError(.webp, WebPEncodingError.animationEncoderFailed(frame: frame, detail: WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? ""))
         }
-        for (i, frame) in frames.enumerated() {
-            let added = try WebPFrame.withPicture(frame) { WebPAnimEncoderAdd(encoder, $0, Int32(times[i]), &config) }
-            guard added != 0 else { throw failure(i) }
+        var hasAlpha = false
+        var added = 0
+        try walk { i, pixels in
+            guard i == added, i < delays.count else {
+                throw ImageError(.webp, WebPEncodingError.delayCount(frames: max(i, added) + 1, delays: delays.count))
+            }
+            guard pixels.count == width * height * 4 else {
+                throw ImageError(.webp, WebPEncodingError.frameSize(frame: i, width: pixels.count / 4 / max(1, height), height: height,
+                                                                    firstWidth: width, firstHeight: height))
+            }
+            if !hasAlpha, !Image.isOpaque(rgba: pixels) { hasAlpha = true }
+            let ok = try WebPFrame.withPicture(pixels, width: width, height: height) {
+                WebPAnimEncoderAdd(encoder, $0, Int32(times[i]), &config)
+            }
+            guard ok != 0 else { throw failure(i) }
+            added += 1
+        }
+        guard added == delays.count else {
+            throw ImageError(.webp, WebPEncodingError.delayCount(frames: added, delays: delays.count))
         }
         guard WebPAnimEncoderAdd(encoder, nil, Int32(end), nil) != 0 else { throw failure(nil) }
         var data = WebPData()
@@ -73,8 +104,8 @@ extension WebPEncoder {
         defer { WebPDataClear(&data) }
         let bytes = Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
         if alwaysAnimated && !WebPAnimationWrapper.isAnimated(bytes) {
-            return try WebPAnimationWrapper.animation(ofStill: bytes, width: first.width, height: first.height,
-                                                      hasAlpha: frames.contains { !$0.isOpaque }, milliseconds: end,
+            return try WebPAnimationWrapper.animation(ofStill: bytes, width: width, height: height,
+                                                      hasAlpha: hasAlpha, milliseconds: end,
                                                       loopCount: loopCount)
         }
         return bytes

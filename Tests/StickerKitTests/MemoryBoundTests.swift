@@ -511,3 +511,33 @@ final class MemoryBoundTests: XCTestCase {
         return out + be32((count % 65_521) << 16 | 1)
     }
 }
+
+extension MemoryBoundTests {
+    /// A long animation converted for WhatsApp (animated WebP) and Signal (APNG) is fitted frame by
+    /// frame into a store that keeps within its share of the budget, and walked by the search:
+    /// with a budget so small that the store gives up (frames decoded and fitted again on every
+    /// walk) the sticker is byte for byte the one made with the default budget.
+    func testLongAnimationsForWhatsAppAndSignalKeepTheirFramesWithinTheStoreShare() throws {
+        // 600 frames of a dot walking round a 64×64 screen, 40 ms each (24 s: sped up to each cap).
+        let positions = (0..<600).map { k in (k % 64, (k / 64) % 64) }
+        let data = Self.gif(width: 64, height: 64, positions: positions)
+        for target in [StickerTarget.whatsapp, .signal] {
+            var options = ConversionOptions()
+            options.target = target
+            let memory = ConversionMemory(data, options: options)
+            XCTAssertLessThanOrEqual(memory.estimate, options.limits.maxMemory)
+            let share = 300_000
+            let frames = try PlatformFrames.fit(data, options: options, side: 512, box: nil, budget: share)
+            XCTAssertEqual(frames.store.count, 600)
+            XCTAssertTrue(frames.store.replays || frames.store.bytes <= share, "\(target.name): the store passed its share")
+            XCTAssertTrue(frames.store.replays, "600 frames of 512² cannot fit 300 KB")
+            let whole = try XCTUnwrap(StickerConverter.convert(data, options: options).outputs.first?.result.get())
+            let replayed = try XCTUnwrap(try PlatformConverter.convert(data, options: options,
+                                                                       plan: MemoryPlan(options: options, available: share * 2))
+                .outputs.first?.result.get())
+            XCTAssertEqual(replayed.bytes, whole.bytes, "\(target.name): the store's tier changed the sticker")
+            XCTAssertEqual(whole.report.framesInput, 600)
+            XCTAssertLessThanOrEqual(whole.bytes.count, target.maxBytes(animated: true))
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import ImageDecoding
 import PNGEncoding
+import StickerEncoding
 import XCTest
 @testable import StickerKit
 
@@ -54,7 +55,7 @@ final class PlatformConversionTests: XCTestCase {
     }
 
     func testWhatsAppAnimationIsWebPWithinItsCapsAndSaysWhatWasChosen() throws {
-        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.whatsapp))
+        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(movingSquare()), options: options(.whatsapp))
             .outputs.first?.result.get())
         let decoded = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(decoded.format, .webp)
@@ -67,15 +68,15 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(r.report.durationMs, 4000)
     }
 
-    func testAlphaQualityKeepsAFloorOnlyForFramesWithPartlyTransparentPixels() {
+    func testAlphaQualityKeepsAFloorOnlyForFramesWithPartlyTransparentPixels() throws {
         // 1,000 pixels, `partial` of them at alpha 128, the rest opaque or fully transparent.
-        func stickerFrames(partial: Int) -> [Image] {
+        func stickerFrames(partial: Int) -> StreamedFrames {
             let pixels = (0..<1000).flatMap { i -> [UInt8] in [9, 9, 9, i < partial ? 128 : (i % 2 == 0 ? 255 : 0)] }
-            return [Image(width: 1000, height: 1, pixels: pixels)]
+            return StickerFrames(pixels: .rgba([Image(width: 1000, height: 1, pixels: pixels)]), delays: [.zero], animated: false).streamed
         }
-        XCTAssertFalse(CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 0)))
-        XCTAssertTrue(CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 1)))
-        XCTAssertTrue(CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 100)))
+        XCTAssertFalse(try CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 0)))
+        XCTAssertTrue(try CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 1)))
+        XCTAssertTrue(try CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 100)))
         XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 1), 1)
         XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 1, alphaDetail: true), CodecBudgetSearch.alphaDetailFloor)
         XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 42, alphaDetail: true), 70)
@@ -83,7 +84,7 @@ final class PlatformConversionTests: XCTestCase {
     }
 
     func testSignalSpeedsUpALongAnimationAndSaysSo() throws {
-        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.signal))
+        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(movingSquare()), options: options(.signal))
             .outputs.first?.result.get())
         let decoded = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(decoded.format, .apng)
@@ -100,7 +101,7 @@ final class PlatformConversionTests: XCTestCase {
     func testSpeedUpOfTooShortDelaysEndsWithinTheLimitAtThePlatformsRate() throws {
         var a = movingSquare()
         a.frames = a.frames.map { Frame(image: $0.image, delay: Delay(milliseconds: 10)) }   // shown: 4 s
-        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(a), options: options(.signal)).outputs.first?.result.get())
+        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(a), options: options(.signal)).outputs.first?.result.get())
         let decoded = try ImageDecoder.decode(r.bytes)
         let shown = decoded.animation.frames.map(\.delay.displayed.milliseconds)
         XCTAssertLessThanOrEqual(shown.reduce(0, +), 3000.5)
@@ -111,7 +112,7 @@ final class PlatformConversionTests: XCTestCase {
     }
 
     func testTooLongFailRefusesWithTheFigures() throws {
-        let result = try PlatformConverter.convert(pngAnimation(movingSquare()), options: options(.signal, tooLong: .fail))
+        let result = try StickerConverter.convert(pngAnimation(movingSquare()), options: options(.signal, tooLong: .fail))
         guard case .failure(let e) = result.outputs.first?.result else { return XCTFail("converted a 4 s animation for Signal") }
         XCTAssertEqual(e, .tooLong(durationMs: 4000, limitMs: 3000, platform: "Signal"))
     }
@@ -119,8 +120,8 @@ final class PlatformConversionTests: XCTestCase {
     func testWhatsAppStillFitsItsSmallerCapAndIsDeterministic() throws {
         let photo = BudgetSearchTests.photoLike(700, seed: 3)
         let data = PNGEncoder.encode(photo, effort: .fast)
-        let a = try XCTUnwrap(try PlatformConverter.convert(data, options: options(.whatsapp)).outputs.first?.result.get())
-        let b = try XCTUnwrap(try PlatformConverter.convert(data, options: options(.whatsapp)).outputs.first?.result.get())
+        let a = try XCTUnwrap(try StickerConverter.convert(data, options: options(.whatsapp)).outputs.first?.result.get())
+        let b = try XCTUnwrap(try StickerConverter.convert(data, options: options(.whatsapp)).outputs.first?.result.get())
         XCTAssertEqual(a.bytes, b.bytes)
         XCTAssertLessThanOrEqual(a.bytes.count, 100_000)
         XCTAssertEqual(try ImageDecoder.decode(a.bytes).format, .webp)
@@ -166,7 +167,7 @@ final class PlatformConversionTests: XCTestCase {
             wide.append(Frame(image: img, delay: Delay(milliseconds: 100)))
         }
         let a = Animation(width: 192, height: 96, frames: wide, loopCount: 0)
-        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(a), options: options(.line)).outputs.first?.result.get())
+        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(a), options: options(.line)).outputs.first?.result.get())
         let d = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(d.format, .apng)
         XCTAssertEqual(d.animation.width, 320)
@@ -183,7 +184,7 @@ final class PlatformConversionTests: XCTestCase {
             for y in 8..<56 { for x in 8..<56 { img[x, y] = c } }
             return Frame(image: img, delay: Delay(milliseconds: 500))
         }
-        let b = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 64, height: 64, frames: blink)),
+        let b = try XCTUnwrap(try StickerConverter.convert(pngAnimation(Animation(width: 64, height: 64, frames: blink)),
                                                             options: options(.line)).outputs.first?.result.get())
         let db = try ImageDecoder.decode(b.bytes)
         XCTAssertEqual(db.animation.frames.count, 6)
@@ -201,13 +202,13 @@ final class PlatformConversionTests: XCTestCase {
             return Frame(image: img, delay: Delay(milliseconds: i == 0 ? 2000 : 1000))
         }
         let data = try pngAnimation(Animation(width: 32, height: 32, frames: two))
-        let r = try XCTUnwrap(try PlatformConverter.convert(data, options: options(.line)).outputs.first?.result.get())
+        let r = try XCTUnwrap(try StickerConverter.convert(data, options: options(.line)).outputs.first?.result.get())
         let d = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(d.animation.frames.count, 6)
         XCTAssertEqual(d.animation.duration.milliseconds, 4000, accuracy: 0.5)
         XCTAssertTrue(r.report.warnings.contains { $0.contains("played 3 times in a row") && $0.contains("--too-long speedup") },
                       "\(r.report.warnings)")
-        let result = try PlatformConverter.convert(data, options: options(.line, tooLong: .trim))
+        let result = try StickerConverter.convert(data, options: options(.line, tooLong: .trim))
         guard case .failure(let e) = result.outputs.first?.result else { return XCTFail("a 2-frame LINE animation was written") }
         XCTAssertEqual(e, .frameCount(frames: 2, allowed: 5...20, platform: "LINE"))
     }
@@ -216,7 +217,7 @@ final class PlatformConversionTests: XCTestCase {
         var img = Image(width: 32, height: 32)
         for y in 4..<28 { for x in 4..<28 { img[x, y] = RGBA(0, 200, 0, 255) } }
         let same = Array(repeating: Frame(image: img, delay: Delay(milliseconds: 1000)), count: 3)
-        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
+        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
                                                             options: options(.line)).outputs.first?.result.get())
         let d = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(d.format, .png)
@@ -228,7 +229,7 @@ final class PlatformConversionTests: XCTestCase {
     func testLineStillIsAnEvenSidedPNGWithinItsBox() throws {
         let photo = BudgetSearchTests.photoLike(300, seed: 4)
         let tall = Image(width: 150, height: 300, pixels: Array(photo.pixels.prefix(150 * 300 * 4)))
-        let r = try XCTUnwrap(try PlatformConverter.convert(PNGEncoder.encode(tall, effort: .fast), options: options(.line))
+        let r = try XCTUnwrap(try StickerConverter.convert(PNGEncoder.encode(tall, effort: .fast), options: options(.line))
             .outputs.first?.result.get())
         let d = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(d.format, .png)

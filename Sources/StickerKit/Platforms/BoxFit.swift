@@ -1,36 +1,56 @@
 import ImageCore
 import ImageResize
 
-/// Fitting into a `CanvasBox` (LINE): the canvas takes the artwork's shape. `contain` (the
-/// default) fits the artwork — its visible part with `trim` — with its aspect kept and the box's
-/// margin (or a larger `inset`) around it, by `Resizer.fit` into an even square whose centre is
-/// then cut to the canvas (the bands cut away are the square's transparent padding, so the pixels
-/// are `fit`'s own). `cover` fills the whole box and crops the overflow evenly.
-enum BoxFit {
-    static func fit(_ source: Animation, box: CanvasBox, options: ConversionOptions) -> FitResult {
+/// Fitting a platform sticker's frames one at a time, as a canvas decode gives them: into the
+/// platform's square (`FrameFitter`, the pixels of `Resizer.fit`), or into a `CanvasBox` (LINE),
+/// where the canvas takes the artwork's shape. `contain` (the default) fits the artwork — its
+/// visible part with `trim` — with its aspect kept and the box's margin (or a larger `inset`)
+/// around it, by `FrameFitter` into an even square whose centre is then cut to the canvas (the
+/// bands cut away are the square's transparent padding, so the pixels are `fit`'s own). `cover`
+/// fills the whole box and crops the overflow evenly.
+struct BoxFit {
+    let width: Int
+    let height: Int
+    /// One line per note for the user (enlargement, adjusted options).
+    let warnings: [String]
+    private var fitter: FrameFitter?
+    private let linear: Bool
+
+    /// The fitter for frames of a `canvasWidth × canvasHeight` canvas: into `box` when given,
+    /// else into a `side` square. With `trim`, `visibleBounds` holds every frame.
+    init(canvasWidth: Int, canvasHeight: Int, side: Int, box: CanvasBox?, options: ConversionOptions,
+         visibleBounds: VisibleBounds?) {
+        linear = options.linear
+        guard let box else {
+            let f = FrameFitter(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+                                options: FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset,
+                                                    linear: options.linear),
+                                visibleBounds: visibleBounds)
+            (width, height, warnings, fitter) = (f.size, f.size, f.warnings, f)
+            return
+        }
         if options.fit == .cover {
-            let frames = source.frames.map {
-                Frame(image: Resizer.resize($0.image, width: box.width, height: box.height, fit: .cover, linear: options.linear),
-                      delay: $0.delay)
-            }
-            let upscaled = Double(box.width) / Double(max(source.width, 1)) > 1 || Double(box.height) / Double(max(source.height, 1)) > 1
-            return FitResult(animation: Animation(width: box.width, height: box.height, frames: frames, loopCount: source.loopCount),
-                             upscaled: upscaled,
-                             warnings: upscaled ? ["source is \(source.width)×\(source.height), smaller than the \(box.width)×\(box.height) sticker: enlarged"] : [])
+            let upscaled = Double(box.width) / Double(max(canvasWidth, 1)) > 1 || Double(box.height) / Double(max(canvasHeight, 1)) > 1
+            (width, height, fitter) = (box.width, box.height, nil)
+            warnings = upscaled ? ["source is \(canvasWidth)×\(canvasHeight), smaller than the \(box.width)×\(box.height) sticker: enlarged"] : []
+            return
         }
-        var art = (width: source.width, height: source.height)
-        if options.trim {
-            var union = VisibleBounds()
-            for frame in source.frames { union.add(frame.image) }
-            if let s = union.visibleSize { art = s }
-        }
+        var art = (width: canvasWidth, height: canvasHeight)
+        if options.trim, let s = visibleBounds?.visibleSize { art = s }
         let margin = max(options.inset, box.margin)
         let c = box.canvas(forArtwork: art.width, art.height, margin: margin)
-        let square = Resizer.fit(source, options: FitOptions(size: c.square, fit: .contain, trim: options.trim, inset: margin,
-                                                             linear: options.linear))
-        let frames = square.animation.frames.map { Frame(image: cut($0.image, width: c.width, height: c.height), delay: $0.delay) }
-        return FitResult(animation: Animation(width: c.width, height: c.height, frames: frames, loopCount: source.loopCount),
-                         upscaled: square.upscaled, warnings: square.warnings)
+        let f = FrameFitter(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+                            options: FitOptions(size: c.square, fit: .contain, trim: options.trim, inset: margin, linear: options.linear),
+                            visibleBounds: visibleBounds)
+        (width, height, warnings, fitter) = (c.width, c.height, f.warnings, f)
+    }
+
+    /// The next frame, `width × height`.
+    mutating func fit(_ frame: CanvasFrame) -> Image {
+        guard fitter != nil else {
+            return Resizer.resize(frame.wholeCanvas, width: width, height: height, fit: .cover, linear: linear)
+        }
+        return Self.cut(fitter!.fit(frame).image, width: width, height: height)
     }
 
     /// The centre `width × height` of `image` (both differences even).

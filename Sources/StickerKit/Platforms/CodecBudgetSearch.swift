@@ -35,7 +35,7 @@ struct CodecBudgetSearch {
     /// What the search settled on: the file and the frames it holds.
     struct Found {
         var sticker: EncodedSticker
-        var frames: [Frame]
+        var frames: [PickedFrame]
     }
 
     /// Animations of at most this many frames are probed whole.
@@ -52,7 +52,9 @@ struct CodecBudgetSearch {
     /// Real encodes after the first that may be spent correcting a missed prediction.
     static let corrections = 3
 
-    func run(_ frames: [Frame], loopCount: Int, animated: Bool) -> Result<Found, StickerError> {
+    /// The search over `frames`, picks of `source`'s fitted frames, which every encode walks
+    /// (probes hold their few sampled frames).
+    func run(_ source: PlatformFrames, _ frames: [PickedFrame], loopCount: Int, animated: Bool) throws -> Result<Found, StickerError> {
         var kept = frames
         var fewest: (bytes: Int, level: Int, frames: Int) = (Int.max, 0, frames.count)
         func overBudget() -> StickerError {
@@ -60,9 +62,13 @@ struct CodecBudgetSearch {
                              level: fewest.level, keptFrames: fewest.frames, frames: frames.count)
         }
         while true {
-            let stickerFrames = StickerFrames(pixels: .rgba(kept.map(\.image)), delays: kept.map(\.delay),
-                                              loopCount: loopCount, animated: animated)
-            switch search(stickerFrames) {
+            let streamed = source.streamed(kept, loopCount: loopCount, animated: animated)
+            let sample = try Self.samplePositions(kept.count).map { positions in
+                let images = try source.images(kept, at: positions)
+                return StickerFrames(pixels: .rgba(positions.map { images[$0]! }), delays: positions.map { kept[$0].delay },
+                                     loopCount: loopCount, animated: animated).streamed
+            }
+            switch search(streamed, sample: sample) {
             case .found(let sticker):
                 return .success(Found(sticker: sticker, frames: kept))
             case .overBudget(let smallest, let level):
@@ -123,36 +129,37 @@ struct CodecBudgetSearch {
     /// alpha plane counts as detail worth keeping.
     static let alphaDetailShare = 0.001
 
-    /// Whether `images` have at least `alphaDetailShare` partly transparent pixels.
-    static func hasAlphaDetail(_ images: [Image]) -> Bool {
+    /// Whether the frames have at least `alphaDetailShare` partly transparent pixels, from one walk.
+    static func hasAlphaDetail(_ frames: StreamedFrames) throws -> Bool {
         var partial = 0, total = 0
-        for image in images {
-            total += image.width * image.height
-            image.pixels.withUnsafeBufferPointer { p in
-                var i = 3
-                while i < p.count {
-                    if p[i] &- 1 < 254 { partial += 1 }
-                    i += 4
-                }
+        try frames.walk { _, p in
+            total += p.count / 4
+            var i = 3
+            while i < p.count {
+                if p[i] &- 1 < 254 { partial += 1 }
+                i += 4
             }
         }
         return total > 0 && Double(partial) >= alphaDetailShare * Double(total)
     }
 
-    private func encode(_ frames: StickerFrames, _ quality: EncodeQuality, with codec: StickerCodec) -> EncodedSticker? {
+    private func encode(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec) -> EncodedSticker? {
         clock.measure(\.encode) { try? codec.encode(frames, quality: quality) }
     }
 
-    private func search(_ frames: StickerFrames) -> Outcome {
+    /// The search over `frames`, probing `sample` (a few of them, held) when given.
+    private func search(_ frames: StreamedFrames, sample: StreamedFrames?) -> Outcome {
         if codec.hasLossless, worthLossless(frames), let e = encode(frames, .lossless, with: codec), e.bytes.count <= maxBytes {
             return .found(e)
         }
         guard let levels = codec.qualityLevels else { return .failed }
-        let sample = Self.sample(frames)
         let scaleUp = sample.map { Double(frames.frameCount) / Double($0.frameCount) } ?? 1
         let probesAreReal = sample == nil && !isSlow
         var alphaDetail = false
-        if case .webp = codec, case .rgba(let images) = frames.pixels { alphaDetail = Self.hasAlphaDetail(images) }
+        if case .webp = codec {
+            guard let detail = try? Self.hasAlphaDetail(frames) else { return .failed }
+            alphaDetail = detail
+        }
         func probing(_ level: Int) -> StickerCodec { codec(forLevel: level, probing: !probesAreReal, alphaDetail: alphaDetail) }
         var probes: [Int: Int] = [:]
         var reals: [Int: EncodedSticker] = [:]
@@ -227,26 +234,34 @@ struct CodecBudgetSearch {
         return false
     }
 
-    /// `sampleWindows` windows of `windowLength` consecutive frames spread over `frames`, as one
-    /// short animation; nil when the animation is short enough to probe whole.
-    static func sample(_ frames: StickerFrames) -> StickerFrames? {
-        let n = frames.frameCount
-        guard n > realProbeFrames, case .rgba(let images) = frames.pixels else { return nil }
+    /// The positions of `sampleWindows` windows of `windowLength` consecutive frames spread over
+    /// `n` frames, as one short animation; nil when the animation is short enough to probe whole.
+    static func samplePositions(_ n: Int) -> [Int]? {
+        guard n > realProbeFrames else { return nil }
         var picked: [Int] = []
         for w in 0..<sampleWindows {
             let start = w * (n - windowLength) / max(1, sampleWindows - 1)
             for i in start..<min(n, start + windowLength) where picked.last.map({ i > $0 }) ?? true { picked.append(i) }
         }
-        return StickerFrames(pixels: .rgba(picked.map { images[$0] }), delays: picked.map { frames.delays[$0] },
-                             loopCount: frames.loopCount, animated: frames.animated)
+        return picked
     }
 
     /// Whether a lossless encode may fit: always for a still; for an animation only when the first
     /// frame alone, lossless, times a quarter of the frame count is within the budget (a lossless
     /// video-like animation takes many times the budget and seconds to encode).
-    private func worthLossless(_ frames: StickerFrames) -> Bool {
+    private func worthLossless(_ frames: StreamedFrames) -> Bool {
         if frames.isStill { return true }
-        let first = StickerFrames(pixels: .rgba([frames.rgbaFrames[0]]), delays: [frames.delays[0]], animated: false)
+        var first = frames
+        first.delays = [frames.delays[0]]
+        first.animated = false
+        first.walk = { body in
+            do {
+                try frames.walk { i, pixels in
+                    try body(i, pixels)
+                    throw WalkDone()
+                }
+            } catch is WalkDone {}
+        }
         guard let one = encode(first, .lossless, with: codec) else { return false }
         return one.bytes.count * max(1, frames.frameCount / 4) <= maxBytes
     }

@@ -5,40 +5,53 @@ import ImageQuantize
 import ImageResize
 import StickerEncoding
 
-/// The pipeline for a platform other than Messages (`ConversionOptions.target`): decode → fit
-/// into the platform's square → retime to its duration and frame-rate limits (`TooLongPolicy`)
-/// → the budget search for its codec → one sticker. Touches no files.
+/// The pipeline for a platform other than Messages (`ConversionOptions.target`): decode and fit
+/// frame by frame into the platform's square or box (`PlatformFrames`, a store of what changed
+/// that never grows with the frame count) → retime to its duration and frame-rate limits
+/// (`TooLongPolicy`; `Timeline` over `PickedFrame`s, which only pick frames and change delays)
+/// → the budget search for its codec, walking the store → one sticker. Touches no files.
 ///
-/// PNG/APNG platforms (Signal, Discord, Telegram stills) go through Messages' own budget search
-/// (`BudgetSearch`) at the platform's side and byte cap; codecs with a quality knob (WebP, WebM)
-/// through `CodecBudgetSearch`.
+/// PNG/APNG platforms (Signal, Discord, Telegram stills, LINE) go through Messages' own budget
+/// search (`BudgetSearch`, `AnimationBudget`) at the platform's side and byte cap; codecs with a
+/// quality knob (WebP, WebM) through `CodecBudgetSearch`.
 enum PlatformConverter {
     /// The one sticker of `data` for `options.target`, under the key `options.sizes.first`
-    /// (`.regular` when none): the caller's batch names outputs by it.
-    static func convert(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult {
+    /// (`.regular` when none): the caller's batch names outputs by it. `plan` shares what the
+    /// file's fixed memory leaves (`ConversionMemory.available`).
+    static func convert(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan) throws -> ConversionResult {
         let clock = StageClock()
-        let decoded = try clock.measure(\.decode) {
-            try ImageDecoder.decode(data, options: DecodeOptions(limits: options.limits, lenient: options.lenient))
+        // The box (LINE) depends on whether the file is animated: the outline says, the decode
+        // confirms (fitted again in the rare file where they differ).
+        let outline = data.withUnsafeBytes { ImageOutline.read($0) }
+        let guess = (outline?.frameCount ?? 1) > 1 || outline?.format == .apng
+        var source = try fit(data, animated: guess, options: options, plan: plan, clock: clock)
+        let animated = source.facts.frameCount > 1 || source.facts.format == .apng
+        if animated != guess, options.target.box(animated: animated) != options.target.box(animated: guess) {
+            source = try fit(data, animated: animated, options: options, plan: plan, clock: clock)
         }
-        let animated = decoded.animation.isAnimated || decoded.format == .apng
-        let a = decoded.animation
-        let result = try convert(a, animated: animated, options: options, clock: clock)
-        return ConversionResult(format: decoded.format, width: a.width, height: a.height, frames: a.frames.count,
-                                warnings: decoded.warnings, outputs: [(options.sizes.first ?? .regular, result)],
+        let facts = source.facts
+        let result = try convert(source, data: data, animated: animated, options: options, plan: plan, clock: clock)
+        return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
+                                warnings: facts.warnings, outputs: [(options.sizes.first ?? .regular, result)],
                                 timings: clock.timings)
     }
 
-    static func convert(_ source: Animation, animated: Bool, options: ConversionOptions,
-                        clock: StageClock) throws -> Result<StickerOutput, StickerError> {
-        let target = options.target
-        let side = target.side ?? StickerSize.regular.pixels
-        let fitted = clock.measure(\.resize) {
-            if let box = target.box(animated: animated) { return BoxFit.fit(source, box: box, options: options) }
-            return Resizer.fit(source, options: FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset,
-                                                           linear: options.linear))
+    /// The source's frames fitted for `options.target` (its box for `animated` or not).
+    private static func fit(_ data: [UInt8], animated: Bool, options: ConversionOptions, plan: MemoryPlan, clock: StageClock,
+                            firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {
+        let side = options.target.side ?? StickerSize.regular.pixels
+        let box = options.target.box(animated: animated)
+        let budget = Int(Double(plan.budget) * plan.fittedShare)
+        return try clock.measure(\.resize) {
+            try PlatformFrames.fit(data, options: options, side: side, box: box, budget: budget, firstOf: known)
         }
-        var frames = Timeline.displayed(fitted.animation.frames)
-        var warnings = fitted.warnings
+    }
+
+    private static func convert(_ source: PlatformFrames, data: [UInt8], animated: Bool, options: ConversionOptions,
+                                plan: MemoryPlan, clock: StageClock) throws -> Result<StickerOutput, StickerError> {
+        let target = options.target
+        var frames = Timeline.displayed(source.all)
+        var warnings = source.warnings
         var tooLong: TooLongPolicy? = nil
         let inputMs = Timeline.times(frames).last ?? 0
         if animated {
@@ -68,10 +81,11 @@ enum PlatformConverter {
                 warnings.append(String(format: "%d of %d frames kept for %@'s %.0f fps limit", frames.count, before,
                                        target.displayName as NSString, fpsLimit))
             }
-            frames = fitFrameCount(frames, target: target, tooLong: options.tooLong, warnings: &warnings)
+            frames = try fitFrameCount(frames, source: source, target: target, tooLong: options.tooLong, warnings: &warnings)
             if target.frameCount != nil, frames.count == 1 {
                 // Every frame the same: a still for this platform, which takes no such animation.
-                var still = try convert(source, animated: false, options: options, clock: clock)
+                let first = try fit(data, animated: false, options: options, plan: plan, clock: clock, firstOf: source.facts)
+                var still = try convert(first, data: data, animated: false, options: options, plan: plan, clock: clock)
                 if case .success(var output) = still {
                     output.report.warnings.insert("every frame is the same: written as a still (\(target.displayName) takes no animation without change)", at: 0)
                     still = .success(output)
@@ -79,7 +93,7 @@ enum PlatformConverter {
                 return still
             }
         }
-        var loopCount = fitted.animation.loopCount
+        var loopCount = source.facts.loopCount
         if animated, let maxLoops = target.maxLoops {
             // Never forever: as many plays as fit the duration cap, at most `maxLoops`.
             let ms = max(1, Timeline.times(frames).last ?? 1)
@@ -89,8 +103,6 @@ enum PlatformConverter {
                                    (loopCount == 1 ? "" : "s") as NSString, Double(ms) / 1000, target.displayName as NSString,
                                    maxLoops, Double(target.maxDurationMs ?? 0) / 1000))
         }
-        let animation = Animation(width: fitted.animation.width, height: fitted.animation.height, frames: frames,
-                                  loopCount: loopCount)
         var options = options
         if animated, let range = target.frameCount, let ms = Timeline.times(frames).last, ms > 0 {
             // The budget search may drop frames to fit: never below the platform's fewest.
@@ -100,18 +112,18 @@ enum PlatformConverter {
         let codec = target.codec(animated: animated)
         var result: Result<StickerOutput, StickerError>
         if case .png = codec {
-            // Messages' own searches: the frames are already in memory here (a platform run
-            // decodes the whole file), so the store holds them all.
-            let builder = StickerBuilder(size: .regular, side: animation.width, fitWarnings: [], loopCount: animation.loopCount)
+            // Messages' own searches, over the store (or a store of the picks).
+            let builder = StickerBuilder(size: .regular, side: source.width, fitWarnings: [], loopCount: loopCount)
             if animated {
-                result = try AnimationBudget.encode(FittedFrames(animation.frames), loopCount: animation.loopCount, options: options,
-                                                    memory: MemoryPlan(options: options).search(side: animation.width),
-                                                    builder: builder, clock: clock)
+                let fitted = try source.fitted(frames, budget: Int(Double(plan.budget) * plan.fittedShare))
+                result = try AnimationBudget.encode(fitted, loopCount: loopCount, options: options,
+                                                    memory: plan.search(side: source.width), builder: builder, clock: clock)
             } else {
-                result = BudgetSearch.encodeStill(animation.frames[0].image, options: options, builder: builder, clock: clock)
+                let still = try source.images([frames[0]], at: [0])[0]!
+                result = BudgetSearch.encodeStill(still, options: options, builder: builder, clock: clock)
             }
         } else {
-            result = encode(animation, animated: animated, codec: codec, options: options, clock: clock)
+            result = try encode(source, frames, loopCount: loopCount, animated: animated, codec: codec, options: options, clock: clock)
         }
         if animated, let range = target.frameCount, case .success(let output) = result {
             let written = output.bytes.withUnsafeBytes { ImageOutline.read($0)?.frameCount } ?? 0
@@ -122,10 +134,10 @@ enum PlatformConverter {
         if case .success(var output) = result {
             output.report.platform = target.name
             output.report.container = codec.container(still: !animated)
-            output.report.framesInput = source.frames.count
+            output.report.framesInput = source.facts.frameCount
             output.report.warnings = warnings + output.report.warnings
             var empty = NearlyEmptySticker()
-            for frame in animation.frames { frame.image.pixels.withUnsafeBytes { empty.add($0) } }
+            try source.walk(frames) { _, pixels in empty.add(pixels) }
             if let warning = empty.warning { output.report.warnings.append(warning) }
             if tooLong != nil {
                 output.report.tooLong = tooLong
@@ -142,10 +154,10 @@ enum PlatformConverter {
     /// too few are the loop played several times in a row (the file's loop count then falls
     /// accordingly), sped up to the duration cap when that is longer and `--too-long speedup`. Each change is a warning.
     /// Whether the written file obeys is checked after encoding (identical neighbours merge).
-    private static func fitFrameCount(_ frames: [Frame], target: StickerTarget, tooLong: TooLongPolicy,
-                                      warnings: inout [String]) -> [Frame] {
+    private static func fitFrameCount(_ frames: [PickedFrame], source: PlatformFrames, target: StickerTarget,
+                                      tooLong: TooLongPolicy, warnings: inout [String]) throws -> [PickedFrame] {
         guard let range = target.frameCount, frames.count > 1 else { return frames }
-        let frames = Timeline.mergingRepeats(frames)
+        let frames = Timeline.mergingRepeats(frames, sameAsBefore: try source.sameAsBefore(frames))
         guard frames.count > 1 else { return frames }
         if frames.count > range.upperBound {
             let kept = Timeline.atMost(frames, range.upperBound)
@@ -174,24 +186,24 @@ enum PlatformConverter {
     /// shown as long as they say.
     static let fastestFPS = 90.0
 
-    /// `CodecBudgetSearch` over `animation`, with the chosen file's quality measured against the
+    /// `CodecBudgetSearch` over the picks, with the chosen file's quality measured against the
     /// fitted frames (decoded again where ImageDecoding reads the container).
-    private static func encode(_ animation: Animation, animated: Bool, codec: StickerCodec, options: ConversionOptions,
-                               clock: StageClock) -> Result<StickerOutput, StickerError> {
+    private static func encode(_ source: PlatformFrames, _ frames: [PickedFrame], loopCount: Int, animated: Bool,
+                               codec: StickerCodec, options: ConversionOptions, clock: StageClock) throws -> Result<StickerOutput, StickerError> {
         let search = CodecBudgetSearch(codec: codec, maxBytes: options.maxBytes, minFPS: options.minFPS, clock: clock)
-        switch search.run(animation.frames, loopCount: animation.loopCount, animated: animated) {
+        switch try search.run(source, frames, loopCount: loopCount, animated: animated) {
         case .failure(let e):
             return .failure(e)
         case .success(let found):
             let sticker = found.sticker
             let level: Int?
             if case .level(let l) = sticker.quality { level = l } else { level = nil }
-            let metrics = clock.measure(\.other) { measure(sticker, against: found.frames) }
+            let metrics = try clock.measure(\.other) { try measure(sticker, against: found.frames, of: source) }
             let kept = found.frames.count
             let ms = Timeline.times(found.frames).last ?? 0
             var report = OutputReport(
-                size: animation.width, bytes: sticker.bytes.count, mode: level == nil ? .truecolor : .lossy, colors: nil,
-                dithering: nil, effort: options.effort, frames: kept, framesInput: animation.frames.count,
+                size: source.width, bytes: sticker.bytes.count, mode: level == nil ? .truecolor : .lossy, colors: nil,
+                dithering: nil, effort: options.effort, frames: kept, framesInput: frames.count,
                 fps: animated ? Timeline.fps(frames: kept, milliseconds: ms) : nil,
                 durationMs: animated ? Double(ms) : nil, quality: metrics?.quality ?? (level == nil ? 100 : 0),
                 ssim: level == nil ? 1 : metrics?.ssim, psnr: level == nil ? 99 : metrics?.psnr, warnings: [])
@@ -204,20 +216,33 @@ enum PlatformConverter {
         }
     }
 
-    /// SSIM, PSNR and quality (0…100) of `sticker` against the frames it was made from, over up
+    /// SSIM, PSNR and quality (0…100) of `sticker` against the picks it was made from, over up
     /// to `measuredFrames` frames spread over the animation; nil where ImageDecoding cannot read
-    /// the container (WebM) or the frame counts differ.
-    private static func measure(_ sticker: EncodedSticker, against frames: [Frame]) -> (ssim: Double, psnr: Double, quality: Int)? {
-        guard sticker.container != .webm, let decoded = try? ImageDecoder.decode(sticker.bytes),
-              decoded.animation.frames.count == frames.count else { return nil }
+    /// the container (WebM) or the frame counts differ. The sticker is decoded frame by frame,
+    /// keeping only the measured frames.
+    private static func measure(_ sticker: EncodedSticker, against frames: [PickedFrame],
+                                of source: PlatformFrames) throws -> (ssim: Double, psnr: Double, quality: Int)? {
+        guard sticker.container != .webm else { return nil }
         let n = frames.count
         let picks = Array(Set((0..<min(n, measuredFrames)).map { $0 * n / min(n, measuredFrames) })).sorted()
+        var decoded: [Int: Image] = [:]
+        var count = 0
+        do {
+            _ = try ImageDecoder.decodeCanvas(sticker.bytes) { frame in
+                if picks.contains(count) { decoded[count] = frame.wholeCanvas }
+                count += 1
+            }
+        } catch {
+            return nil
+        }
+        guard count == n else { return nil }
+        let originals = try source.images(frames, at: picks)
         var ssim = 0.0, psnr = 0.0, quality = 0
         for i in picks {
-            let m = QualityMetrics.compare(frames[i].image, decoded.animation.frames[i].image)
+            let m = QualityMetrics.compare(originals[i]!, decoded[i]!)
             ssim += m.ssim
             psnr += m.psnr
-            quality += Posterizer.measure(decoded.animation.frames[i].image, against: frames[i].image).quality
+            quality += Posterizer.measure(decoded[i]!, against: originals[i]!).quality
         }
         let k = Double(picks.count)
         return (ssim / k, psnr / k, Int((Double(quality) / k).rounded()))

@@ -1,23 +1,24 @@
 import ImageCore
 
 /// Retiming an animation's frames to a platform's limits, on a millisecond grid (the precision
-/// of WebP and WebM; APNG keeps it exactly). Pure functions over `Frame`s.
+/// of WebP and WebM; APNG keeps it exactly). Pure functions over frames or picks of frames
+/// (`TimedFrame`: `Frame`, `PickedFrame`): they only choose frames and change delays.
 enum Timeline {
     /// The start of each frame and the end of the last, in whole milliseconds, from the delays as
     /// they are (take `displayed` first: retimed frames may be shorter than 10 ms on their way).
-    static func times(_ frames: [Frame]) -> [Int] {
+    static func times<F: TimedFrame>(_ frames: [F]) -> [Int] {
         Delay.millisecondTimeline(frames.map(\.delay))
     }
 
     /// `frames` with the delays players show (`Delay.displayed`: 10 ms or less is 100 ms), so
     /// that retiming starts from what is seen.
-    static func displayed(_ frames: [Frame]) -> [Frame] {
-        frames.map { Frame(image: $0.image, delay: $0.delay.displayed) }
+    static func displayed<F: TimedFrame>(_ frames: [F]) -> [F] {
+        frames.map { $0.shown(for: $0.delay.displayed) }
     }
 
     /// `frames` played `durationMs / total` times as fast, so one loop lasts `durationMs` (frame
     /// starts scaled and rounded down, so the total is exact and no frame moves later).
-    static func speedUp(_ frames: [Frame], toMilliseconds durationMs: Int) -> [Frame] {
+    static func speedUp<F: TimedFrame>(_ frames: [F], toMilliseconds durationMs: Int) -> [F] {
         let t = times(frames)
         guard let total = t.last, total > durationMs else { return frames }
         let scaled = t.map { $0 * durationMs / total }
@@ -25,7 +26,7 @@ enum Timeline {
     }
 
     /// The frames that start before `durationMs`, the last cut to end there.
-    static func trim(_ frames: [Frame], toMilliseconds durationMs: Int) -> [Frame] {
+    static func trim<F: TimedFrame>(_ frames: [F], toMilliseconds durationMs: Int) -> [F] {
         let t = times(frames)
         guard let total = t.last, total > durationMs else { return frames }
         let kept = max(1, t.dropLast().filter { $0 < durationMs }.count)
@@ -38,7 +39,7 @@ enum Timeline {
     /// starts where it did, a dropped frame's time goes to the kept frame before it, the total is
     /// unchanged. The first frame is always kept; only when it is the one frame left can a kept
     /// frame be shorter than the gap.
-    static func thin(_ frames: [Frame], maxFPS: Double) -> [Frame] {
+    static func thin<F: TimedFrame>(_ frames: [F], maxFPS: Double) -> [F] {
         guard frames.count > 1, maxFPS > 0 else { return frames }
         let t = times(frames)
         let gap = 1000 / maxFPS
@@ -58,7 +59,7 @@ enum Timeline {
     /// At most `maxFrames` frames, resampled on the time grid: the frame on screen at each of
     /// `maxFrames` evenly spaced instants is kept, from its own start until the next kept frame
     /// starts (the total is unchanged; a frame spanning several instants is kept once).
-    static func atMost(_ frames: [Frame], _ maxFrames: Int) -> [Frame] {
+    static func atMost<F: TimedFrame>(_ frames: [F], _ maxFrames: Int) -> [F] {
         let t = times(frames)
         guard frames.count > maxFrames, maxFrames > 0, let total = t.last, total > 0 else { return frames }
         var keep: [Int] = []
@@ -75,11 +76,13 @@ enum Timeline {
 
     /// `frames` with each run of identical neighbours made one frame shown for the whole run (what
     /// an APNG writer merges anyway), so that frame counts are counts of distinct frames.
-    static func mergingRepeats(_ frames: [Frame]) -> [Frame] {
+    /// `sameAsBefore[i]` says whether frame `i` shows what frame `i - 1` shows (picks' pixels are
+    /// in a store: `PlatformFrames.sameAsBefore`).
+    static func mergingRepeats<F: TimedFrame>(_ frames: [F], sameAsBefore: [Bool]) -> [F] {
         guard frames.count > 1 else { return frames }
         let t = times(frames)
         var keep = [0]
-        for i in 1..<frames.count where frames[i].image != frames[keep.last!].image { keep.append(i) }
+        for i in 1..<frames.count where !sameAsBefore[i] { keep.append(i) }
         if keep.count == frames.count { return frames }
         var starts = keep.map { t[$0] }
         starts.append(t.last!)
@@ -87,18 +90,18 @@ enum Timeline {
     }
 
     /// The loop played `times` times in a row, as one loop.
-    static func repeated(_ frames: [Frame], times: Int) -> [Frame] {
+    static func repeated<F: TimedFrame>(_ frames: [F], times: Int) -> [F] {
         Array(repeating: frames, count: max(1, times)).flatMap { $0 }
     }
 
     /// The frames with delays `starts[i+1] - starts[i]` ms; frames given no time merge into the
     /// one before them.
-    private static func retimed(_ frames: [Frame], starts: [Int]) -> [Frame] {
-        var out: [Frame] = []
+    private static func retimed<F: TimedFrame>(_ frames: [F], starts: [Int]) -> [F] {
+        var out: [F] = []
         for (i, f) in frames.enumerated() {
             let ms = starts[i + 1] - starts[i]
             if ms <= 0, !out.isEmpty { continue }
-            out.append(Frame(image: f.image, delay: Delay(milliseconds: max(ms, 1))))
+            out.append(f.shown(for: Delay(milliseconds: max(ms, 1))))
         }
         return out
     }

@@ -1,0 +1,176 @@
+import ImageCore
+import ImageDecoding
+import ImageResize
+import StickerEncoding
+
+/// The fitted frames of one platform sticker, decoded as a stream (`ImageDecoder.decodeCanvas`)
+/// and fitted one at a time (`BoxFit`) into a `FittedFrames` store, so that memory does not
+/// grow with the frame count: the store keeps what changed, deflates past half its budget, and
+/// past its budget gives up and decodes and fits the source again on every walk. Each stored
+/// frame's damage is exact (`RowDamage.between` the fitted frame and the one before), as
+/// `FittedFrames` of frames in memory has it.
+///
+/// The retimed sticker is a list of `PickedFrame`s over the store; `walk` gives the picked
+/// frames in order (one store walk per ascending run of picks).
+final class PlatformFrames {
+    /// The frames as fitted, delays as shown.
+    let store: FittedFrames
+    let facts: StickerConverter.SourceFacts
+    /// The fitter's notes (enlargement, adjusted options).
+    let warnings: [String]
+    var width: Int { store.width }
+    var height: Int { store.height }
+
+    private init(store: FittedFrames, facts: StickerConverter.SourceFacts, warnings: [String]) {
+        self.store = store
+        self.facts = facts
+        self.warnings = warnings
+    }
+
+    /// Decodes `data` and fits its frames into `box` (else the `side` square), held within
+    /// `budget` bytes. With `firstOf` (the facts of a decode already made), only the first
+    /// frame is fitted: a still made of an animation whose frames are all the same (with `trim`
+    /// the crop still covers every frame).
+    static func fit(_ data: [UInt8], options: ConversionOptions, side: Int, box: CanvasBox?, budget: Int,
+                    firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {
+        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient)
+        /// One decode; only the first frame when `first`.
+        func decode(first: Bool, _ body: (CanvasFrame) throws -> Void) throws -> StickerConverter.SourceFacts? {
+            do {
+                let (info, firstDelay) = try ImageDecoder.decodeCanvas(data, options: decodeOptions) { frame in
+                    try body(frame)
+                    if first { throw FirstDone() }
+                }
+                return StickerConverter.SourceFacts(format: info.format, width: info.sourceWidth, height: info.sourceHeight,
+                                                    frameCount: info.frameCount, loopCount: info.loopCount, warnings: info.warnings,
+                                                    firstFrameDelay: firstDelay)
+            } catch is FirstDone {
+                return nil
+            }
+        }
+        var bounds: VisibleBounds?
+        if options.trim {
+            var union = VisibleBounds()
+            _ = try decode(first: false) { union.add($0) }
+            bounds = union
+        }
+        let visible = bounds
+        /// Every fitted frame in order, with its exact damage and its delay as decoded.
+        func fitted(_ body: (Int, Image, RowDamage?, Delay) throws -> Void) throws -> (StickerConverter.SourceFacts?, [String]) {
+            var fitter: BoxFit?
+            var previous: Image?
+            var i = 0
+            let facts = try decode(first: known != nil) { frame in
+                if fitter == nil {
+                    fitter = BoxFit(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight, side: side, box: box,
+                                    options: options, visibleBounds: visible)
+                }
+                let image = fitter!.fit(frame)
+                try body(i, image, previous.map { RowDamage.between(image, $0) }, frame.delay)
+                previous = image
+                i += 1
+            }
+            return (facts, fitter?.warnings ?? [])
+        }
+        var store: FittedFrames?
+        let (decoded, warnings) = try fitted { _, image, damage, delay in
+            if store == nil { store = FittedFrames(width: image.width, height: image.height, budget: budget) }
+            store!.append(image, damage: damage, delay: delay)
+        }
+        guard let store, let facts = known ?? decoded else { throw ImageError(nil, SniffError.emptyFile) }
+        store.delays[0] = facts.firstFrameDelay
+        store.replaying { body in
+            _ = try fitted { i, image, damage, _ in try image.pixels.withUnsafeBytes { try body(i, $0, damage) } }
+        }
+        return PlatformFrames(store: store, facts: facts, warnings: warnings)
+    }
+
+    /// Every frame once, in order, shown as long as it is.
+    var all: [PickedFrame] {
+        store.delays.enumerated().map { PickedFrame(index: $0.offset, delay: $0.element) }
+    }
+
+    /// Gives each of `picks` in order: its position in `picks` and the frame's RGBA bytes (valid
+    /// during the call). The store is walked once per ascending run of picks (a loop played
+    /// several times in a row is several runs), each walk ending at its run's last frame.
+    func walk(_ picks: [PickedFrame], _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        var start = 0
+        while start < picks.count {
+            var end = start + 1
+            while end < picks.count, picks[end].index >= picks[end - 1].index { end += 1 }
+            var k = start
+            do {
+                try store.forEach { i, pixels, _ in
+                    while k < end, picks[k].index == i {
+                        try body(k, pixels)
+                        k += 1
+                    }
+                    if k == end { throw RunDone() }
+                }
+            } catch is RunDone {}
+            precondition(k == end, "PlatformFrames: a pick past the last frame")
+            start = end
+        }
+    }
+
+    /// Ends one run of `walk`.
+    private struct RunDone: Error {}
+    /// Ends a decode after its first frame (a consumer's own `WalkDone` must pass through).
+    private struct FirstDone: Error {}
+
+    /// For each pick, whether its frame shows what the pick before shows (`Timeline.mergingRepeats`).
+    func sameAsBefore(_ picks: [PickedFrame]) throws -> [Bool] {
+        var same = [Bool](repeating: false, count: picks.count)
+        var previous: [UInt8] = []
+        try walk(picks) { k, pixels in
+            if k > 0 {
+                same[k] = picks[k].index == picks[k - 1].index
+                    || previous.withUnsafeBytes { $0.elementsEqual(pixels) }
+            }
+            previous.removeAll(keepingCapacity: true)
+            previous.append(contentsOf: pixels)
+        }
+        return same
+    }
+
+    /// Copies of the picks at `positions` (positions in `picks`), from one walk.
+    func images(_ picks: [PickedFrame], at positions: [Int]) throws -> [Int: Image] {
+        let wanted = Set(positions)
+        var out: [Int: Image] = [:]
+        try walk(picks) { k, pixels in
+            if wanted.contains(k) { out[k] = Image(width: width, height: height, pixels: [UInt8](pixels)) }
+        }
+        return out
+    }
+
+    /// The picks as frames for an encoder, walked from the store on every call.
+    func streamed(_ picks: [PickedFrame], loopCount: Int, animated: Bool) -> StreamedFrames {
+        StreamedFrames(width: width, height: height, delays: picks.map(\.delay), loopCount: loopCount, animated: animated) { body in
+            try self.walk(picks, body)
+        }
+    }
+
+    /// The picks as a `FittedFrames` for Messages' searches (APNG platforms): the store itself
+    /// when the picks are every frame in order, else a store of the picks (damage between
+    /// consecutive picks) within `budget`, replayed from this one when it gives up.
+    func fitted(_ picks: [PickedFrame], budget: Int) throws -> FittedFrames {
+        if picks.map(\.index) == Array(0..<store.count) {
+            store.delays = picks.map(\.delay)
+            return store
+        }
+        let out = FittedFrames(width: width, height: height, budget: budget)
+        func each(_ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
+            var previous: Image?
+            try walk(picks) { k, pixels in
+                let image = Image(width: width, height: height, pixels: [UInt8](pixels))
+                try body(k, pixels, previous.map { RowDamage.between(image, $0) })
+                previous = image
+            }
+        }
+        try each { k, pixels, damage in
+            out.append(Image(width: width, height: height, pixels: [UInt8](pixels)), damage: damage, delay: picks[k].delay)
+        }
+        out.replaying { body in try each(body) }
+        return out
+    }
+}
