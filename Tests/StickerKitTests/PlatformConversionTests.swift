@@ -225,6 +225,19 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertTrue(r.report.warnings.first?.contains("written as a still") ?? false, "\(r.report.warnings)")
     }
 
+    func testWhatsAppKeepsAnAnimationWhoseFramesAreAllTheSameAnimated() throws {
+        var img = Image(width: 32, height: 32)
+        for y in 4..<28 { for x in 4..<28 { img[x, y] = RGBA(0, 200, 0, 255) } }
+        let same = Array(repeating: Frame(image: img, delay: Delay(milliseconds: 1000)), count: 3)
+        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
+                                                            options: options(.whatsapp)).outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.format, .webp)
+        XCTAssertEqual(d.animation.frames.count, 2, "an animation counts by its frames")
+        XCTAssertEqual(d.animation.duration.milliseconds, 3000, accuracy: 0.5)
+        XCTAssertEqual(r.report.container, .webp)
+    }
+
     func testLineStillIsAnEvenSidedPNGWithinItsBox() throws {
         let photo = BudgetSearchTests.photoLike(300, seed: 4)
         let tall = Image(width: 150, height: 300, pixels: Array(photo.pixels.prefix(150 * 300 * 4)))
