@@ -240,12 +240,17 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(e, .frameCount(frames: 2, allowed: 5...20, platform: "LINE"))
     }
 
-    func testLineWritesAnAnimationWhoseFramesAreAllTheSameAsAStill() throws {
+    /// The sticker for `target` of a 3 s animation of three identical frames.
+    func sameFramesSticker(_ target: StickerTarget) throws -> StickerOutput {
         var img = Image(width: 32, height: 32)
         for y in 4..<28 { for x in 4..<28 { img[x, y] = RGBA(0, 200, 0, 255) } }
         let same = Array(repeating: Frame(image: img, delay: Delay(milliseconds: 1000)), count: 3)
-        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
-                                                            options: options(.line)).outputs.first?.result.get())
+        return try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
+                                                           options: options(target)).outputs.first?.result.get())
+    }
+
+    func testLineWritesAnAnimationWhoseFramesAreAllTheSameAsAStill() throws {
+        let r = try sameFramesSticker(.line)
         let d = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(d.format, .png)
         XCTAssertEqual(d.animation.width, 320)
@@ -254,11 +259,7 @@ final class PlatformConversionTests: XCTestCase {
     }
 
     func testWhatsAppKeepsAnAnimationWhoseFramesAreAllTheSameAnimated() throws {
-        var img = Image(width: 32, height: 32)
-        for y in 4..<28 { for x in 4..<28 { img[x, y] = RGBA(0, 200, 0, 255) } }
-        let same = Array(repeating: Frame(image: img, delay: Delay(milliseconds: 1000)), count: 3)
-        let r = try XCTUnwrap(try PlatformConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
-                                                            options: options(.whatsapp)).outputs.first?.result.get())
+        let r = try sameFramesSticker(.whatsapp)
         let d = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(d.format, .webp)
         XCTAssertEqual(d.animation.frames.count, 2, "an animation counts by its frames")
