@@ -6,9 +6,13 @@ import ImageCore
 package final class HistogramPalettes {
     private var prepared: PaletteBuilder.Prepared
 
-    /// Takes what it needs from `histogram`; later changes to the histogram are not seen.
-    package init(_ histogram: Histogram) {
-        prepared = PaletteBuilder.Prepared(histogram, pointLimit: PaletteBuilder.defaultPointLimit)
+    /// Takes what it needs from `histogram`; later changes to the histogram are not seen. With
+    /// `keepsPaintedAlpha`, art painted almost opaque (`AlphaProfile.isPaintedNearlyOpaque`)
+    /// keeps palette entries of alpha 254 instead of snapping them to opaque; without it
+    /// (Messages), every palette is as it always was.
+    package init(_ histogram: Histogram, keepsPaintedAlpha: Bool = false) {
+        prepared = PaletteBuilder.Prepared(histogram, pointLimit: PaletteBuilder.defaultPointLimit,
+                                           keepsPaintedAlpha: keepsPaintedAlpha)
     }
 
     /// Whether the palette of at most `maxColors` made from `image`'s histogram would be exact,

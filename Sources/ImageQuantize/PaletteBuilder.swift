@@ -26,18 +26,28 @@ enum PaletteBuilder {
         var hasTransparent: Bool
         var opaque: Bool
         var pointLimit: Int
+        /// The alpha at or above which an entry is made opaque (`snapOpaqueAlpha` unless the
+        /// caller keeps painted alpha; 255: never snapped).
+        var opaqueSnap: UInt8 = PaletteBuilder.snapOpaqueAlpha
         /// Visible colours as points, reduced to `pointLimit` (made on first use: an exact
         /// palette never needs them).
         var points: (limit: Int, points: [WeightedPoint])?
         var counts: [UInt32]
 
-        init(_ histogram: Histogram, pointLimit: Int) {
+        /// With `keepsPaintedAlpha`, entries are never snapped to opaque when the histogram's
+        /// pixels are painted almost opaque (`AlphaProfile.isPaintedNearlyOpaque`).
+        init(_ histogram: Histogram, pointLimit: Int, keepsPaintedAlpha: Bool = false) {
             (colors, counts) = histogram.entries()
             exactHistogram = histogram.isExact
             hasTransparent = histogram.transparentCount > 0
             opaque = true
             for c in colors where c >> 24 != 255 && c != 0 { opaque = false; break }
             self.pointLimit = pointLimit
+            if keepsPaintedAlpha && !opaque {
+                var profile = AlphaProfile()
+                for i in 0..<colors.count { profile.add(alpha: UInt8(truncatingIfNeeded: colors[i] >> 24), count: Int(counts[i])) }
+                if profile.isPaintedNearlyOpaque { opaqueSnap = 255 }
+            }
         }
 
         /// The points for a palette of `maxColors` (never fewer points than entries).
@@ -87,17 +97,17 @@ enum PaletteBuilder {
         var palette = [RGBA]()
         if hasTransparent { palette.append(RGBA(0, 0, 0, 0)); seen.insert(RGBA(0, 0, 0, 0)) }
         for c in centroids {
-            let rgba = entry(for: c, opaque: opaque)
+            let rgba = entry(for: c, opaque: opaque, opaqueSnap: prepared.opaqueSnap)
             if seen.insert(rgba).inserted { palette.append(rgba) }
         }
-        refill(&palette, &seen, points: pts, maxColors: maxColors, opaque: opaque)
+        refill(&palette, &seen, points: pts, maxColors: maxColors, opaque: opaque, opaqueSnap: prepared.opaqueSnap)
         return Result(palette: ordered(palette), exact: false)
     }
 
     /// Centres that round to the same 8-bit entry leave slots free: each is given to the point
     /// with the largest weighted error against the entries so far (a few rounds at most).
     static func refill(_ palette: inout [RGBA], _ seen: inout Set<RGBA>, points: [WeightedPoint],
-                       maxColors: Int, opaque: Bool) {
+                       maxColors: Int, opaque: Bool, opaqueSnap: UInt8 = snapOpaqueAlpha) {
         while palette.count < maxColors && palette.count < points.count {
             let search = NearestColorSearch(palette.map(ErrorSpace.point), listLength: NearestColorSearch.shortListLength)
             var worst = -1
@@ -110,7 +120,7 @@ enum PaletteBuilder {
             }
             withExtendedLifetime(search) {}
             guard worst >= 0 else { return }
-            let rgba = entry(for: points[worst].x, opaque: opaque)
+            let rgba = entry(for: points[worst].x, opaque: opaque, opaqueSnap: opaqueSnap)
             guard seen.insert(rgba).inserted else { return }
             palette.append(rgba)
         }
@@ -120,15 +130,18 @@ enum PaletteBuilder {
     /// pulled slightly below 255 by a few edge pixels would otherwise make every opaque pixel
     /// that maps to it faintly see-through. Only 254: art rendered almost opaque on purpose
     /// (Lottie renders at alpha 253 over whole faces) keeps its alpha, and the sticker checks
-    /// count such pixels as soft alpha that must survive.
+    /// count such pixels as soft alpha that must survive. Messages' palettes snap at 254 (their
+    /// bytes are kept as they are); other platforms' keep 254 for art painted almost opaque
+    /// (`Prepared.opaqueSnap`), where most of the partly transparent pixels are 240–254 and the
+    /// snap made a whole Lottie face opaque.
     static let snapOpaqueAlpha: UInt8 = 254
     /// At or below this alpha an entry is made fully transparent (invisible either way).
     static let snapTransparentAlpha: UInt8 = 1
 
-    /// The 8-bit entry for a cluster centre, with alpha snapped near 0 and 255.
-    static func entry(for c: SIMD4<Float>, opaque: Bool) -> RGBA {
+    /// The 8-bit entry for a cluster centre, with alpha snapped near 0 and (from `opaqueSnap`) 255.
+    static func entry(for c: SIMD4<Float>, opaque: Bool, opaqueSnap: UInt8 = snapOpaqueAlpha) -> RGBA {
         let rgba = ErrorSpace.color(of: c, opaque: opaque)
-        if rgba.a >= snapOpaqueAlpha && rgba.a < 255 { return ErrorSpace.color(of: c, opaque: true) }
+        if rgba.a >= opaqueSnap && rgba.a < 255 { return ErrorSpace.color(of: c, opaque: true) }
         if rgba.a <= snapTransparentAlpha { return RGBA(0, 0, 0, 0) }
         return rgba
     }

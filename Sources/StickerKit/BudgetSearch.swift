@@ -33,7 +33,7 @@ enum BudgetSearch {
             let p = clock.measure(\.quantize) {
                 var histogram = Histogram()
                 histogram.add(image)
-                return HistogramPalettes(histogram)
+                return HistogramPalettes(histogram, keepsPaintedAlpha: !options.target.isMessages)
             }
             palettesMade = p
             return p

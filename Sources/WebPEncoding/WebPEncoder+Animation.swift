@@ -18,8 +18,10 @@ extension WebPEncoder {
     /// whose duration is their sum, and a result of one frame is a still WebP unless
     /// `alwaysAnimated` is set. The ANIM background colour is transparent black, which is also
     /// how decoders clear the canvas.
-    ///   - alwaysAnimated: keep an animated container (ANIM + one ANMF with the whole duration)
-    ///     even when there is one frame left, for an input that was animated.
+    ///   - alwaysAnimated: keep an animated container even when every frame merged into one, for
+    ///     an input that was animated: of several frames, two frames of the same image (the first
+    ///     frame's duration, then the rest: an animation still counts as one by its frames); of
+    ///     one, one frame with the whole duration.
     ///
     /// - Throws: as `encode(_:compression:options:)`, plus `.parameter` errors for no frames, a
     ///   delay count that differs from the frame count, frames of different sizes, a loop count
@@ -103,10 +105,13 @@ extension WebPEncoder {
         guard WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw failure(nil) }
         defer { WebPDataClear(&data) }
         let bytes = Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
-        if alwaysAnimated && !WebPAnimationWrapper.isAnimated(bytes) {
-            return try WebPAnimationWrapper.animation(ofStill: bytes, width: width, height: height,
-                                                      hasAlpha: hasAlpha, milliseconds: end,
-                                                      loopCount: loopCount)
+        if alwaysAnimated {
+            let cut = times.count > 1 ? times[1] : 0
+            if let repeated = try WebPAnimationWrapper.repeatingItsOneFrame(
+                bytes, width: width, height: height, hasAlpha: hasAlpha,
+                durations: cut > 0 && cut < end ? [cut, end - cut] : [end], loopCount: loopCount) {
+                return repeated
+            }
         }
         return bytes
     }

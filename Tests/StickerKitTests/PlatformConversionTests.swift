@@ -1,4 +1,5 @@
 import ImageDecoding
+import ImageQuantize
 import PNGEncoding
 import StickerEncoding
 import XCTest
@@ -68,19 +69,46 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(r.report.durationMs, 4000)
     }
 
-    func testAlphaQualityKeepsAFloorOnlyForFramesWithPartlyTransparentPixels() throws {
-        // 1,000 pixels, `partial` of them at alpha 128, the rest opaque or fully transparent.
-        func stickerFrames(partial: Int) -> StreamedFrames {
-            let pixels = (0..<1000).flatMap { i -> [UInt8] in [9, 9, 9, i < partial ? 128 : (i % 2 == 0 ? 255 : 0)] }
-            return StickerFrames(pixels: .rgba([Image(width: 1000, height: 1, pixels: pixels)]), delays: [.zero], animated: false).streamed
+    /// 1,000 pixels, `partial` of them at alpha 128 and `painted` at 253, the rest opaque or
+    /// fully transparent.
+    func alphaFrames(partial: Int, painted: Int = 0) -> [Image] {
+        let pixels = (0..<1000).flatMap { i -> [UInt8] in
+            [9, 9, 9, i < partial ? 128 : i < partial + painted ? 253 : (i % 2 == 0 ? 255 : 0)]
         }
-        XCTAssertFalse(try CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 0)))
-        XCTAssertTrue(try CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 1)))
-        XCTAssertTrue(try CodecBudgetSearch.hasAlphaDetail(stickerFrames(partial: 100)))
+        return [Image(width: 1000, height: 1, pixels: pixels)]
+    }
+
+    func testAlphaQualityKeepsAFloorOnlyForFramesWithPartlyTransparentPixels() {
+        func floor(partial: Int) -> Int { CodecBudgetSearch.alphaFloor(AlphaProfile.histogram(of: alphaFrames(partial: partial))) }
+        XCTAssertEqual(floor(partial: 0), 0)
+        XCTAssertEqual(floor(partial: 1), CodecBudgetSearch.alphaDetailFloor)
+        XCTAssertEqual(floor(partial: 100), CodecBudgetSearch.alphaDetailFloor)
         XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 1), 1)
-        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 1, alphaDetail: true), CodecBudgetSearch.alphaDetailFloor)
-        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 42, alphaDetail: true), 70)
-        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 60, alphaDetail: true), 100)
+        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 1, floor: 25), 25)
+        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 42, floor: 25), 70)
+        XCTAssertEqual(CodecBudgetSearch.alphaQuality(forLevel: 60, floor: 25), 100)
+    }
+
+    func testPaintedAlphaKeepsItsNearlyOpaqueValueAmongLibwebpsNumberOfLevels() throws {
+        XCTAssertNil(PaintedAlpha(histogram: AlphaProfile.histogram(of: alphaFrames(partial: 100))))
+        XCTAssertNil(PaintedAlpha(histogram: AlphaProfile.histogram(of: alphaFrames(partial: 20, painted: 80))))
+        let frames = alphaFrames(partial: 5, painted: 95)
+        let painted = try XCTUnwrap(PaintedAlpha(histogram: AlphaProfile.histogram(of: frames)))
+        XCTAssertEqual(painted.painted, 253)
+        XCTAssertEqual(PaintedAlpha.levels(alphaQuality: 25), 7)
+        XCTAssertEqual(PaintedAlpha.levels(alphaQuality: 75), 56)
+        XCTAssertEqual(PaintedAlpha.levels(alphaQuality: 100), 256)
+        for q in [0, 25, 70] {
+            let table = painted.table(levels: PaintedAlpha.levels(alphaQuality: q))
+            XCTAssertEqual(table[0], 0)
+            XCTAssertEqual(table[255], 255)
+            XCTAssertEqual(table[253], 253, "alpha quality \(q)")
+            XCTAssertLessThanOrEqual(Set(table).count, max(3, PaintedAlpha.levels(alphaQuality: q)))
+        }
+        let quantized = painted.quantize(StickerFrames(pixels: .rgba(frames), delays: [.zero], animated: false).streamed,
+                                         alphaQuality: 25)
+        let alphas = Set(stride(from: 3, to: 4000, by: 4).map { try! quantized.images()[0].pixels[$0] })
+        XCTAssertTrue(alphas.isSuperset(of: [0, 253, 255]), "\(alphas)")
     }
 
     func testSignalSpeedsUpALongAnimationAndSaysSo() throws {
@@ -213,17 +241,31 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(e, .frameCount(frames: 2, allowed: 5...20, platform: "LINE"))
     }
 
-    func testLineWritesAnAnimationWhoseFramesAreAllTheSameAsAStill() throws {
+    /// The sticker for `target` of a 3 s animation of three identical frames.
+    func sameFramesSticker(_ target: StickerTarget) throws -> StickerOutput {
         var img = Image(width: 32, height: 32)
         for y in 4..<28 { for x in 4..<28 { img[x, y] = RGBA(0, 200, 0, 255) } }
         let same = Array(repeating: Frame(image: img, delay: Delay(milliseconds: 1000)), count: 3)
-        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
-                                                            options: options(.line)).outputs.first?.result.get())
+        return try XCTUnwrap(try StickerConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: same)),
+                                                           options: options(target)).outputs.first?.result.get())
+    }
+
+    func testLineWritesAnAnimationWhoseFramesAreAllTheSameAsAStill() throws {
+        let r = try sameFramesSticker(.line)
         let d = try ImageDecoder.decode(r.bytes)
         XCTAssertEqual(d.format, .png)
         XCTAssertEqual(d.animation.width, 320)
         XCTAssertEqual(r.report.container, .png)
         XCTAssertTrue(r.report.warnings.first?.contains("written as a still") ?? false, "\(r.report.warnings)")
+    }
+
+    func testWhatsAppKeepsAnAnimationWhoseFramesAreAllTheSameAnimated() throws {
+        let r = try sameFramesSticker(.whatsapp)
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.format, .webp)
+        XCTAssertEqual(d.animation.frames.count, 2, "an animation counts by its frames")
+        XCTAssertEqual(d.animation.duration.milliseconds, 3000, accuracy: 0.5)
+        XCTAssertEqual(r.report.container, .webp)
     }
 
     func testLineStillIsAnEvenSidedPNGWithinItsBox() throws {

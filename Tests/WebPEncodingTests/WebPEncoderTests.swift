@@ -110,18 +110,22 @@ final class WebPEncoderTests: XCTestCase {
                                                     compression: .lossless, options: WebPOptions(exact: true))
         XCTAssertEqual(ImageOutline.read(still)?.storedDelays, [])
         XCTAssertEqual(ImageOutline.read(still)?.frameCount, 1)
-        // Identical frames merge into one: with alwaysAnimated, an animation of one frame that
-        // lasts as long as all of them, with the loop count.
+        // Identical frames merge into one: with alwaysAnimated, an animation of two frames of that
+        // image (the first frame's duration, then the rest), with the loop count.
         let bytes = try WebPEncoder.encodeAnimation(frames: [sticker(32), sticker(32)],
                                                     delays: [Delay(milliseconds: 500), Delay(milliseconds: 250)], loopCount: 2,
                                                     compression: .lossless, options: WebPOptions(exact: true),
                                                     alwaysAnimated: true)
         let outline = try XCTUnwrap(ImageOutline.read(bytes))
-        XCTAssertEqual(outline.storedDelays, [Delay(milliseconds: 750)])
+        XCTAssertEqual(outline.storedDelays, [Delay(milliseconds: 500), Delay(milliseconds: 250)])
         XCTAssertEqual(outline.loopCount, 2)
         let a = try ImageDecoder.decode(bytes).animation
-        XCTAssertEqual(a.frames.count, 1)
-        XCTAssertTrue(a.frames[0].image == sticker(32))
+        XCTAssertEqual(a.frames.count, 2)
+        XCTAssertTrue(a.frames.allSatisfy { $0.image == sticker(32) })
+        // One frame given: one frame kept, with its duration.
+        let one = try WebPEncoder.encodeAnimation(frames: [sticker(32)], delays: [Delay(milliseconds: 500)],
+                                                  compression: .lossless, options: WebPOptions(exact: true), alwaysAnimated: true)
+        XCTAssertEqual(ImageOutline.read(one)?.storedDelays, [Delay(milliseconds: 500)])
     }
 
     func testSameInputGivesSameBytesAlsoConcurrently() throws {

@@ -10,11 +10,11 @@ extension AnimationBudget {
         private var mappers: [Int: PaletteMapper] = [:]
         private let clock: StageClock
 
-        init(_ frames: FittedFrames, clock: StageClock) throws {
+        init(_ frames: FittedFrames, keepsPaintedAlpha: Bool = false, clock: StageClock) throws {
             self.clock = clock
             var histogram = Histogram()
             try clock.measure(\.quantize) { try histogram.add(frames: frames) }
-            palettes = clock.measure(\.quantize) { HistogramPalettes(histogram) }
+            palettes = clock.measure(\.quantize) { HistogramPalettes(histogram, keepsPaintedAlpha: keepsPaintedAlpha) }
         }
 
         /// The mapper of the palette of at most `n` colours.

@@ -33,7 +33,8 @@ extension AnimationBudget {
             self.clock = clock
             self.builder = builder
             cap = options.maxColors ?? 256
-            palettes = try Palettes(frames, clock: clock)
+            // Other platforms keep alpha painted almost opaque; Messages' palettes are as they were.
+            palettes = try Palettes(frames, keepsPaintedAlpha: !options.target.isMessages, clock: clock)
             samples = Samples(frames, timeline: timeline, palettes: palettes, imageBudget: budgets.samples, clock: clock)
             probes = Probes(frames, timeline: timeline, palettes: palettes, loops: loopCount, indexedBudget: budgets.indexed,
                             clock: clock)

@@ -1,4 +1,5 @@
 import ImageCore
+import ImageQuantize
 import StickerEncoding
 import WebMEncoding
 import WebPEncoding
@@ -22,10 +23,11 @@ import WebPEncoding
 /// WebP's alpha plane is lossless at `alphaQuality` 100 and can outweigh the colour at any level
 /// (the 30-frame balls APNG at 512 px: 825 KB at level 0 with lossless alpha, 226 KB with alpha
 /// quality 50), so a lossy level also caps the alpha quality (`alphaQuality(forLevel:)`) — but
-/// never below `alphaDetailFloor` when the frames have a real share of partly transparent pixels
-/// (`hasAlphaDetail`): libwebp keeps 2 + q/5 alpha levels up to q 70, and at the lowest levels a
-/// soft-edged animation kept only 2 (rgb_color_cube at 512 px, level 1: every partly transparent
-/// pixel gone).
+/// never below a floor that depends on the frames' partly transparent pixels (`alphaFloor`):
+/// libwebp keeps 2 + q/5 alpha levels up to q 70, and at the lowest levels a soft-edged animation
+/// kept only 2 (rgb_color_cube at 512 px, level 1: every partly transparent pixel gone). Areas
+/// painted almost opaque (Lottie exports fill whole faces at alpha 252–254) would survive
+/// libwebp's levels only from q 85: for such frames the levels are made by `PaintedAlpha`.
 struct CodecBudgetSearch {
     let codec: StickerCodec
     let maxBytes: Int
@@ -89,11 +91,12 @@ struct CodecBudgetSearch {
         case failed
     }
 
-    /// The codec's settings at a lossy `level` (WebP: the alpha quality capped by the level).
-    func codec(forLevel level: Int, probing: Bool, alphaDetail: Bool = false) -> StickerCodec {
+    /// The codec's settings at a lossy `level` (WebP: the alpha quality capped by the level, not
+    /// below `alphaFloor`).
+    func codec(forLevel level: Int, probing: Bool, alphaFloor: Int = 0) -> StickerCodec {
         switch codec {
         case .webp(var o):
-            o.alphaQuality = min(o.alphaQuality, Self.alphaQuality(forLevel: level, alphaDetail: alphaDetail))
+            o.alphaQuality = min(o.alphaQuality, Self.alphaQuality(forLevel: level, floor: alphaFloor))
             if probing { o.method = min(o.method, Self.probeMethod) }
             return .webp(o)
         case .webm(var o):
@@ -114,10 +117,9 @@ struct CodecBudgetSearch {
 
     /// WebP's alpha quality at a lossy level: lossless alpha (100) down to level 60, then falling
     /// with the level (to 0 at level 0), so the alpha plane gives up precision only when the
-    /// colour already has.
-    static func alphaQuality(forLevel level: Int, alphaDetail: Bool = false) -> Int {
-        let q = min(100, level * 100 / 60)
-        return alphaDetail ? max(alphaDetailFloor, q) : q
+    /// colour already has; never below `floor` (`alphaFloor`).
+    static func alphaQuality(forLevel level: Int, floor: Int = 0) -> Int {
+        max(floor, min(100, level * 100 / 60))
     }
 
     /// The alpha quality kept at every level for frames with alpha detail: 7 alpha levels in
@@ -125,26 +127,31 @@ struct CodecBudgetSearch {
     /// of 85, 136 levels, cost 0.006–0.055 SSIM on six animations at 512 px, the colour level
     /// falling to pay for it.)
     static let alphaDetailFloor = 25
-    /// The share of partly transparent pixels (alpha 1…254) over all frames from which the
-    /// alpha plane counts as detail worth keeping.
-    static let alphaDetailShare = 0.001
-
-    /// Whether the frames have at least `alphaDetailShare` partly transparent pixels, from one walk.
-    static func hasAlphaDetail(_ frames: StreamedFrames) throws -> Bool {
-        var partial = 0, total = 0
-        try frames.walk { _, p in
-            total += p.count / 4
-            var i = 3
-            while i < p.count {
-                if p[i] &- 1 < 254 { partial += 1 }
-                i += 4
-            }
-        }
-        return total > 0 && Double(partial) >= alphaDetailShare * Double(total)
+    /// The alpha-quality floor for pixels counted in `histogram` (`AlphaProfile.histogram(of:)`):
+    /// `alphaDetailFloor` when they have alpha detail (`AlphaProfile.hasDetail`), else 0.
+    static func alphaFloor(_ histogram: [Int]) -> Int {
+        AlphaProfile(histogram: histogram).hasDetail ? alphaDetailFloor : 0
     }
 
-    private func encode(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec) -> EncodedSticker? {
-        clock.measure(\.encode) { try? codec.encode(frames, quality: quality) }
+    /// How many pixels of `frames` have each alpha value (`AlphaProfile.histogram(of:)`), from one walk.
+    static func alphaHistogram(_ frames: StreamedFrames) throws -> [Int] {
+        var histogram = [Int](repeating: 0, count: 256)
+        try frames.walk { _, pixels in AlphaProfile.count(rgba: pixels, into: &histogram) }
+        return histogram
+    }
+
+    /// `frames` encoded by `codec`; with `painted`, a lossy WebP alpha plane is quantized by
+    /// `PaintedAlpha` and coded lossless in place of libwebp's own levels.
+    private func encode(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
+                        painted: PaintedAlpha? = nil) -> EncodedSticker? {
+        clock.measure(\.encode) {
+            if let painted, case .webp(var o) = codec, case .level = quality, o.alphaQuality < 100 {
+                let quantized = painted.quantize(frames, alphaQuality: o.alphaQuality)
+                o.alphaQuality = 100
+                return try? StickerCodec.webp(o).encode(quantized, quality: quality)
+            }
+            return try? codec.encode(frames, quality: quality)
+        }
     }
 
     /// The search over `frames`, probing `sample` (a few of them, held) when given.
@@ -155,24 +162,27 @@ struct CodecBudgetSearch {
         guard let levels = codec.qualityLevels else { return .failed }
         let scaleUp = sample.map { Double(frames.frameCount) / Double($0.frameCount) } ?? 1
         let probesAreReal = sample == nil && !isSlow
-        var alphaDetail = false
+        var alphaFloor = 0
+        var painted: PaintedAlpha? = nil
         if case .webp = codec {
-            guard let detail = try? Self.hasAlphaDetail(frames) else { return .failed }
-            alphaDetail = detail
+            guard let histogram = try? Self.alphaHistogram(frames) else { return .failed }
+            alphaFloor = Self.alphaFloor(histogram)
+            painted = PaintedAlpha(histogram: histogram)
         }
-        func probing(_ level: Int) -> StickerCodec { codec(forLevel: level, probing: !probesAreReal, alphaDetail: alphaDetail) }
+        func probing(_ level: Int) -> StickerCodec { codec(forLevel: level, probing: !probesAreReal, alphaFloor: alphaFloor) }
         var probes: [Int: Int] = [:]
         var reals: [Int: EncodedSticker] = [:]
         func probe(_ level: Int) -> Double? {
             if let p = probes[level] { return Double(p) * scaleUp }
-            guard let e = encode(sample ?? frames, .level(level), with: probing(level)) else { return nil }
+            guard let e = encode(sample ?? frames, .level(level), with: probing(level), painted: painted) else { return nil }
             probes[level] = e.bytes.count
             if probesAreReal { reals[level] = e }
             return Double(e.bytes.count) * scaleUp
         }
         func real(_ level: Int) -> EncodedSticker? {
             if let r = reals[level] { return r }
-            guard let e = encode(frames, .level(level), with: codec(forLevel: level, probing: false, alphaDetail: alphaDetail)) else { return nil }
+            guard let e = encode(frames, .level(level), with: codec(forLevel: level, probing: false, alphaFloor: alphaFloor),
+                                 painted: painted) else { return nil }
             reals[level] = e
             return e
         }
