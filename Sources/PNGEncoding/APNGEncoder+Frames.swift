@@ -78,9 +78,15 @@ extension APNGEncoder {
     /// With `reusing` and `only`, just the written frames in `only` are compressed; the others
     /// keep the given layout's streams, which must have been made from these same frames.
     ///
+    /// With `stopPast` (no `reusing`, streams compressed as the frames are laid out), the walk
+    /// stops once the file written so far passes that many bytes, after at least two input
+    /// frames, and throws `Stopped` with the whole file's size extrapolated from the frames
+    /// walked (`estimatedSize`, by `weights` when given: one per input frame).
+    ///
     /// The frames are walked once, in order; the canvas model holds what the frame before left.
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan,
-                reusing given: APNGLayout? = nil, only: Set<Int>? = nil) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
+                reusing given: APNGLayout? = nil, only: Set<Int>? = nil,
+                stopPast: Int? = nil, weights: [Int] = []) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
         if let given { try check(given) }
         /// The given stream of written frame `w` when it is kept as it is.
         func kept(_ w: Int) -> [UInt8]? {
@@ -100,6 +106,13 @@ extension APNGEncoder {
         // with the full plan, or at the candidate level when the plan is exactly that.
         let candidateLevel = min(plan.level, 6)
         let reuseCandidate = given == nil && plan.strategies.count == 1 && plan.level == candidateLevel
+        // Stopping needs every stream as soon as its frame is laid out.
+        let stopPast = reuseCandidate ? stopPast : nil
+        /// Bytes of the file so far (the chunks around the frames, every written frame's
+        /// stream with its fcTL and chunk header; never more than the file will have), and of
+        /// it up to the first frame's stream.
+        var writtenBytes = stopPast == nil ? 0 : file([]).count
+        var firstBytes = 0
         let candidateStrategy = EncodingPlan.defaultStrategy(for: kind)
         let compressor = ZlibCompressor()
 
@@ -121,6 +134,7 @@ extension APNGEncoder {
         func write(_ frame: APNGLayout.Frame, _ raster: Raster, stream: [UInt8]?) {
             laid.append(frame)
             streams.append(stream ?? [])
+            writtenBytes += (stream?.count ?? 0) + APNGEncoder.frameOverhead + 4
             if stream == nil {
                 pending.append((laid.count - 1, raster))
                 if pending.count == APNGEncoder.compressionBatch { compressPending() }
@@ -136,7 +150,14 @@ extension APNGEncoder {
                 keys(ofSamples: samples, into: &canvas.previous)
                 laid = [given?.frames[0] ?? APNGLayout.Frame(start: 0, end: 1, rect: full, blend: .source, dispose: .none)]
                 streams = [kept(0) ?? plan.compress(raster(ofSamples: samples, canvas, rect: full), with: compressor)]
+                writtenBytes += streams[0].count + APNGEncoder.frameOverhead
+                firstBytes = writtenBytes
                 return
+            }
+            // Frames 0..<i are laid out and compressed.
+            if let stopPast, i >= 2, writtenBytes > stopPast {
+                throw Stopped(estimatedBytes: APNGEncoder.estimatedSize(written: writtenBytes, first: firstBytes,
+                                                                       walked: i, of: frameCount, weights: weights))
             }
             let differs = previous.withUnsafeBytes { load(samples, $0, damage: damage, into: &canvas) }
             if let given {
@@ -228,6 +249,24 @@ extension APNGEncoder {
         layout.streams = streams
         layout.fileBytes = bytes.count
         return (bytes, streams.reduce(0) { $0 + $1.count }, layout)
+    }
+
+    /// Bytes of a frame besides its stream: its fcTL chunk and the IDAT chunk's length, type and
+    /// CRC (an fdAT has 4 more, its sequence number; a stream split over several chunks more).
+    static let frameOverhead = 12 + 26 + 12
+
+    /// The size of a whole file whose first `walked` of `frameCount` input frames came to
+    /// `written` bytes, `first` of them up to the first frame's stream: the later frames'
+    /// bytes per unit of `weights` (one per input frame) for the frames not walked, or, without
+    /// weights or when the frames walked weigh nothing, per input frame (merged frames count,
+    /// at no cost).
+    static func estimatedSize(written: Int, first: Int, walked: Int, of frameCount: Int, weights: [Int] = []) -> Int {
+        let later = Double(written - first)
+        if weights.count == frameCount {
+            let done = weights[1..<walked].reduce(0, +), rest = weights[walked...].reduce(0, +)
+            if done > 0 { return written + Int(later * Double(rest) / Double(done)) }
+        }
+        return written + Int(later / Double(max(1, walked - 1)) * Double(frameCount - walked))
     }
 
     /// Copies into `previous` the rows of `samples` that may have changed (all of them without

@@ -66,6 +66,27 @@ extension PNGEncoder {
         return (r.bytes, r.layout)
     }
 
+    /// `encodeAnimationWithLayout` over palette frames read from a sequence at `.fast`, for a
+    /// search that only needs to know how far over a setting is once it is far over: when the
+    /// file written so far passes `stopPast` bytes before the last frame, the walk stops and the
+    /// result is the whole file's size extrapolated from the input frames walked: the later
+    /// frames' bytes per unit of `weights` (one per input frame, the first not counted; say, the
+    /// pixels that changed from the frame before), or per input frame when `weights` is empty or
+    /// the frames walked weigh nothing. Otherwise it is the file `encodeAnimationWithLayout`
+    /// gives at `.fast`.
+    package static func probeAnimation(frames: any FrameSequence, palette: [RGBA], used: [Bool], delays: [Delay],
+                                       loopCount: Int = 0, alwaysAnimated: Bool = false, stopPast: Int,
+                                       weights: [Int] = []) throws -> APNGProbe {
+        var e = try APNGEncoder(indexed: frames, palette: palette, used: used, delays: delays, loopCount: loopCount)
+        e.alwaysAnimated = alwaysAnimated
+        do {
+            let r = try e.encode({ EncodingPlan.plan(.fast, kind: $0) }, stopPast: stopPast, weights: weights)
+            return .file(bytes: r.bytes, layout: r.layout)
+        } catch let stopped as APNGEncoder.Stopped {
+            return .over(estimatedBytes: stopped.estimatedBytes)
+        }
+    }
+
     /// `encodeAnimation(frames:delays:loopCount:effort:alwaysAnimated:layout:)` over palette
     /// frames read from a sequence.
     package static func encodeAnimation(frames: any FrameSequence, palette: [RGBA], used: [Bool], delays: [Delay],

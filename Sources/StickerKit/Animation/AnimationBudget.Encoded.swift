@@ -15,6 +15,12 @@ extension AnimationBudget {
         /// How the frames were laid out, with their streams (nil when the encode failed):
         /// lets the written file reuse the layout and the streams of its probe.
         var layout: APNGLayout? = nil
+        /// A probe that stopped once it was far over the budget has no bytes, only its size
+        /// extrapolated from the frames it wrote (`Probes.probe`).
+        var estimate: Int? = nil
+        /// The file's size: real, or estimated for a probe that stopped early (0 when the encode
+        /// failed).
+        var size: Int { estimate ?? bytes.count }
         /// The encoder refuses only malformed input, which this search never builds; an empty
         /// result counts as not fitting.
         func fits(_ maxBytes: Int) -> Bool { !bytes.isEmpty && bytes.count <= maxBytes }

@@ -18,11 +18,15 @@ extension AnimationBudget {
         /// Bytes the remapped frames of one setting may keep (beyond that they are remapped on
         /// each walk).
         private let indexedBudget: Int
+        /// A probe stops once it has written this many bytes (`AnimationBudget.stopPast` times
+        /// the budget) and is known by its extrapolated size.
+        private let stopPast: Int
         private(set) var byKey: [Setting: Encoded] = [:]
         private var remapped: [(setting: Setting, frames: IndexedFrames)] = []
 
         init(_ frames: FittedFrames, timeline: AnimationTimeline, palettes: Palettes, loops: Int, indexedBudget: Int,
-             clock: StageClock) {
+             stopPast: Int, clock: StageClock) {
+            self.stopPast = stopPast
             self.frames = frames
             self.timeline = timeline
             self.palettes = palettes
@@ -31,11 +35,22 @@ extension AnimationBudget {
             self.clock = clock
         }
 
-        /// The real `.fast` encode of `n` colours at decimation `step`, made once.
-        func probe(_ n: Int, _ step: Int) -> Encoded {
+        /// The `.fast` encode of `n` colours at decimation `step`, made once. On a short
+        /// timeline (at most `realProbeFrames` kept frames) it stops once it has written
+        /// `stopPast` bytes and gives the size extrapolated from the frames written; with
+        /// `whole`, an encode that stopped is made again in full.
+        ///
+        /// The top colour count a short timeline tries first is often several times over (big
+        /// buck bunny at 618 px: 3.0 MB at 256 colours against 500 KB), and such frames change
+        /// alike: the extrapolation was within 1 % of the real size. Long timelines encode in
+        /// full: their real sizes calibrate the predictions, and an extrapolation 15–20 % high
+        /// (the rlottie watchface's first frames change more than the rest) or 3 % low (the
+        /// terminal recording) sent their searches to other, worse settings.
+        func probe(_ n: Int, _ step: Int, whole: Bool = false) -> Encoded {
             let key = Setting(colors: n, step: step)
-            if let e = byKey[key] { return e }
-            let e = encode(n, step, effort: .fast)
+            if let e = byKey[key], !whole || e.estimate == nil { return e }
+            let stops = !whole && timeline.keptCount(step) <= AnimationBudget.realProbeFrames
+            let e = encode(n, step, effort: .fast, stopPast: stops ? stopPast : nil)
             byKey[key] = e
             return e
         }
@@ -44,8 +59,11 @@ extension AnimationBudget {
         /// probes at `.fast`). With the probe `from` of the same setting, its layout is reused
         /// (no candidate is ranked again); with `fitting` too, only as many of its frames are
         /// compressed again at `effort` as the file needs to fit that many bytes
-        /// (`PNGEncoder.shrinkAnimation`).
-        func encode(_ n: Int, _ step: Int, effort: Effort, from probe: Encoded? = nil, fitting: Int? = nil) -> Encoded {
+        /// (`PNGEncoder.shrinkAnimation`). With `stopPast` (at `.fast`, without `from`), the
+        /// encode stops once it has written that many bytes and the result has only its
+        /// extrapolated size (`PNGEncoder.probeAnimation`).
+        func encode(_ n: Int, _ step: Int, effort: Effort, from probe: Encoded? = nil, fitting: Int? = nil,
+                    stopPast: Int? = nil) -> Encoded {
             let t = timeline.kept(step)
             let indexed = remap(n, step)
             let palette = indexed.palette.colors, used = indexed.used
@@ -54,6 +72,7 @@ extension AnimationBudget {
                                mse: 0, exact: false)
             }
             var layout: APNGLayout? = nil
+            var estimate: Int? = nil
             let bytes: [UInt8] = clock.measure(\.encode) {
                 if let reused = probe?.layout {
                     if let fitting {
@@ -64,6 +83,20 @@ extension AnimationBudget {
                     return (try? PNGEncoder.encodeAnimation(frames: indexed, palette: palette, used: used, delays: t.delays,
                                                             loopCount: loops, effort: effort, alwaysAnimated: true, layout: reused)) ?? []
                 }
+                if let stopPast, effort == .fast {
+                    switch try? PNGEncoder.probeAnimation(frames: indexed, palette: palette, used: used, delays: t.delays,
+                                                          loopCount: loops, alwaysAnimated: true, stopPast: stopPast,
+                                                          weights: changedPixels(kept: t.indices)) {
+                    case .file(let bytes, let l)?:
+                        layout = l
+                        return bytes
+                    case .over(let estimatedBytes)?:
+                        estimate = estimatedBytes
+                        return []
+                    case nil:
+                        return []
+                    }
+                }
                 guard let r = try? PNGEncoder.encodeAnimationWithLayout(frames: indexed, palette: palette, used: used, delays: t.delays,
                                                                          loopCount: loops, effort: effort, alwaysAnimated: true)
                 else { return [] }
@@ -72,7 +105,18 @@ extension AnimationBudget {
             }
             let mse = indexed.meanSquaredError
             return Encoded(colors: n, step: step, effort: effort, indices: t.indices, bytes: bytes,
-                           palette: palette.count, mse: mse, exact: indexed.palette.exact && mse == 0, layout: layout)
+                           palette: palette.count, mse: mse, exact: indexed.palette.exact && mse == 0, layout: layout,
+                           estimate: estimate)
+        }
+
+        /// Pixels that changed from each kept frame to the next (those of the frames dropped
+        /// between them added, at most the whole frame): where a probe that stops early expects
+        /// the rest of its bytes.
+        func changedPixels(kept indices: [Int]) -> [Int] {
+            let changed = frames.changedByFrame, area = frames.width * frames.height
+            return indices.indices.map { j in
+                j == 0 ? 0 : min(area, changed[(indices[j - 1] + 1)...indices[j]].reduce(0, +))
+            }
         }
 
         /// The kept frames at `step` remapped to `n` colours: the last setting or two are kept.
@@ -95,10 +139,11 @@ extension AnimationBudget {
         /// Bytes held by remapped frames.
         var bytes: Int { remapped.reduce(0) { $0 + $1.frames.bytes } }
 
-        /// Sizes of the real `.fast` encodes at frame-rate `step`, by colour count.
+        /// Sizes of the `.fast` encodes at frame-rate `step` (real, or estimated past `stopPast`),
+        /// by colour count.
         func realSizes(_ step: Int) -> [Int: Int] {
             var sizes: [Int: Int] = [:]
-            for (setting, e) in byKey where setting.step == step && !e.bytes.isEmpty { sizes[setting.colors] = e.bytes.count }
+            for (setting, e) in byKey where setting.step == step && e.size > 0 { sizes[setting.colors] = e.size }
             return sizes
         }
 
@@ -111,10 +156,10 @@ extension AnimationBudget {
         func scaledSize(_ n: Int, _ step: Int) -> Double? {
             let kept = Double(timeline.keptCount(step))
             var best: (distance: Double, size: Double)? = nil
-            for (setting, e) in byKey where setting.colors == n && setting.step != step && !e.bytes.isEmpty {
+            for (setting, e) in byKey where setting.colors == n && setting.step != step && e.size > 0 {
                 let other = Double(e.indices.count)
                 let distance = abs(log(other / kept))
-                if best == nil || distance < best!.distance { best = (distance, Double(e.bytes.count) * kept / other) }
+                if best == nil || distance < best!.distance { best = (distance, Double(e.size) * kept / other) }
             }
             return best?.size
         }

@@ -37,7 +37,7 @@ extension AnimationBudget {
             palettes = try Palettes(frames, keepsPaintedAlpha: !options.target.isMessages, clock: clock)
             samples = Samples(frames, timeline: timeline, palettes: palettes, imageBudget: budgets.samples, clock: clock)
             probes = Probes(frames, timeline: timeline, palettes: palettes, loops: loopCount, indexedBudget: budgets.indexed,
-                            clock: clock)
+                            stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock)
             model = SizeModel(timeline: timeline, samples: samples, probes: probes, loops: loopCount, clock: clock)
         }
 
@@ -71,7 +71,7 @@ extension AnimationBudget {
             // encoding it: sizes fall more slowly than the square root of the colour count
             // (`floorSlope`).
             if exact, lo >= min(cap, AnimationBudget.colourFloor), lo < hi, probes.byKey[Setting(colors: lo, step: step)] == nil,
-               let top = probes.byKey[Setting(colors: hi, step: step)].map({ Double($0.bytes.count) }) ?? estimated[hi], top > 0,
+               let top = probes.byKey[Setting(colors: hi, step: step)].map({ Double($0.size) }) ?? estimated[hi], top > 0,
                top * pow(Double(lo) / Double(hi), AnimationBudget.floorSlope) > target * AnimationBudget.hopeless {
                 return nil
             }
@@ -122,7 +122,7 @@ extension AnimationBudget {
                 }
                 if n <= floor { return nil }
                 over = n
-                let ratio = Double(e.bytes.count) / Double(maxBytes)
+                let ratio = Double(e.size) / Double(maxBytes)
                 n = max(floor, min(n - 1, Int(Double(n) / (ratio * ratio * 1.05))))
             }
             return nil
@@ -160,7 +160,7 @@ extension AnimationBudget {
             }
             guard let chosen else {
                 let last = steps.last!
-                let smallest = probes.probe(2, last)
+                let smallest = probes.probe(2, last, whole: true)
                 return .failure(.animationOverBudget(smallest: smallest.bytes.count, budget: maxBytes,
                                                      keptFrames: smallest.indices.count, frames: timeline.frameCount,
                                                      fps: timeline.fps(last)))

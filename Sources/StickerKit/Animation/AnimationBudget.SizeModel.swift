@@ -40,7 +40,7 @@ extension AnimationBudget {
         func learn(from e: Encoded) {
             guard !isExact(e.step) else { return }
             let predicted = rawPrediction(e.colors, e.step)
-            if !e.bytes.isEmpty, predicted > 0 { calibrations[e.step] = Double(e.bytes.count) / predicted }
+            if e.size > 0, predicted > 0 { calibrations[e.step] = Double(e.size) / predicted }
         }
 
         /// Real bytes per predicted byte at `step`: learned there, else at the frame rate with
@@ -61,7 +61,7 @@ extension AnimationBudget {
 
         /// Predicted size of the whole file at `n` colours and decimation `step`, in real bytes.
         func predict(_ n: Int, _ step: Int) -> Double {
-            if isExact(step) { return Double(probes.probe(n, step).bytes.count) }
+            if isExact(step) { return Double(probes.probe(n, step).size) }
             // Real sizes at this frame rate beat the sample: between two, interpolate (log size
             // is close to linear in log colours); beside one, scale the sample's prediction by
             // how far it missed there (the miss varies with the colour count, so the nearest

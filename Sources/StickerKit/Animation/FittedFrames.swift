@@ -21,6 +21,8 @@ final class FittedFrames: FrameSequence {
     /// Output pixels that changed, over all frames after the first (the work a walk's consumers
     /// redo), for the search's cost estimates.
     private(set) var changedPixels = 0
+    /// The same per frame (0 for the first).
+    private(set) var changedByFrame: [Int] = []
 
     /// Frames of `side × side`, kept within `budget` bytes: the first `uncompressedShare` of it
     /// as they come, then deflated.
@@ -54,7 +56,8 @@ final class FittedFrames: FrameSequence {
     func append(_ image: Image, damage: RowDamage?, delay: Delay) {
         count += 1
         delays.append(delay)
-        if let damage { changedPixels += damage.area }
+        changedPixels += damage?.area ?? 0
+        changedByFrame.append(damage?.area ?? 0)
         guard let store else { return }
         image.pixels.withUnsafeBytes { store.append($0, damage: damage) }
         if store.bytes > budget { self.store = nil }
