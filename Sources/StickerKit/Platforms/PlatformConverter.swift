@@ -61,14 +61,10 @@ enum PlatformConverter {
                     return .failure(.tooLong(durationMs: inputMs, limitMs: limit, platform: target.displayName))
                 case .speedup:
                     frames = Timeline.speedUp(frames, toMilliseconds: limit)
-                    warnings.append(String(format: "%.2f s is over %@'s %.1f s limit: played %.2f× as fast (--too-long speedup)",
-                                           Double(inputMs) / 1000, target.displayName as NSString, Double(limit) / 1000,
-                                           Double(inputMs) / Double(limit)))
+                    warnings.append("\(DurationText.seconds(inputMs)) s is over \(target.displayName)'s \(DurationText.seconds(limit)) s limit: played \(DurationText.factor(Double(inputMs) / Double(limit)))× as fast (--too-long speedup)")
                 case .trim:
                     frames = Timeline.trim(frames, toMilliseconds: limit)
-                    warnings.append(String(format: "%.2f s is over %@'s %.1f s limit: cut to its first %.1f s (--too-long trim)",
-                                           Double(inputMs) / 1000, target.displayName as NSString, Double(limit) / 1000,
-                                           Double(limit) / 1000))
+                    warnings.append("\(DurationText.seconds(inputMs)) s is over \(target.displayName)'s \(DurationText.seconds(limit)) s limit: cut to its first \(DurationText.seconds(limit)) s (--too-long trim)")
                 }
                 tooLong = options.tooLong
             }
@@ -173,8 +169,7 @@ enum PlatformConverter {
                 // Longer than the cap once repeated: only `speedup` may shorten it.
                 guard tooLong == .speedup else { return frames }
                 out = Timeline.speedUp(out, toMilliseconds: limit)
-                note += String(format: ", %.2f× as fast to stay within %.1f s (--too-long speedup)",
-                               Double(times * ms) / Double(limit), Double(limit) / 1000)
+                note += ", \(DurationText.factor(Double(times * ms) / Double(limit)))× as fast to stay within \(DurationText.seconds(limit)) s (--too-long speedup)"
             }
             warnings.append(note)
             return out
