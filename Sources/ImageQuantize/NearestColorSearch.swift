@@ -1,4 +1,5 @@
 import Dispatch
+import ImageCore
 
 /// Nearest palette entry of a point in `ErrorSpace` (Orchard's method): every entry keeps the
 /// other entries sorted by their distance to it, and a search walks the list of its current best
@@ -109,10 +110,13 @@ final class NearestColorSearch {
         // lists are cheap to build and rebuilt every iteration: waking threads would cost more.
         let chunks = n >= NearestColorSearch.minParallelEntries && stride >= NearestColorSearch.minSelectStride
             ? NearestColorSearch.buildChunks : 1
-        if chunks == 1 {
-            rows.build(0, n)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in rows.build(n * c / chunks, n * (c + 1) / chunks) }
+        // In parallel only on the run's spare cores (`CorePool`); the split is the same either way.
+        CorePool.shared.withSpareCores(upTo: chunks - 1) { spare in
+            if spare == 0 {
+                for c in 0..<chunks { rows.build(n * c / chunks, n * (c + 1) / chunks) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: chunks) { c in rows.build(n * c / chunks, n * (c + 1) / chunks) }
+            }
         }
         view = View(points: points, neighbours: neighbours, stride: stride, count: n, safeRadius2: safe)
     }

@@ -319,12 +319,15 @@ final class Remapper {
                           search: search.view, lanes: lanes, transparent: transparentIndex,
                           spacing: spacing, sums: sums, rowErrors: rowErrors, previous: previous, next: next,
                           lock: DispatchSemaphore(value: 1))
-            if bands == 1 {
-                job.work(0)
-            } else {
-                // As many workers as bands; those that start after every band is taken
-                // return at once, so on 2 cores 2 lanes are used.
-                DispatchQueue.concurrentPerform(iterations: bands) { job.work($0) }
+            // One worker on the caller's core plus one per spare core of the run (`CorePool`),
+            // at most one per band; each takes the next band until none is left, so the bands
+            // and their bytes are the same however many workers there are.
+            CorePool.shared.withSpareCores(upTo: bands - 1) { spare in
+                if spare == 0 {
+                    job.work(0)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: spare + 1) { job.work($0) }
+                }
             }
         }
         withExtendedLifetime(search) {}

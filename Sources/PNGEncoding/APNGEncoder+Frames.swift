@@ -7,11 +7,18 @@ extension APNGEncoder {
     /// busy, few enough that the held rasters stay small.
     static let compressionBatch = 8
 
-    /// Each raster's stream under `plan`, on up to as many threads as there are cores and rasters
-    /// (`compressor` serves a single-threaded call). Every stream is made by one thread from its
-    /// raster alone, so the bytes do not depend on the scheduling.
+    /// Each raster's stream under `plan`, on the calling thread plus the run's spare cores
+    /// (`CorePool`), at most one thread per raster (`compressor` serves a single-threaded call).
+    /// Every stream is made by one thread from its raster alone, so the bytes do not depend on
+    /// the scheduling.
     static func compressInParallel(_ rasters: [Raster], plan: EncodingPlan, compressor: ZlibCompressor) -> [[UInt8]] {
-        let workers = min(rasters.count, ProcessInfo.processInfo.activeProcessorCount)
+        CorePool.shared.withSpareCores(upTo: rasters.count - 1) { spare in
+            compressInParallel(rasters, plan: plan, compressor: compressor, workers: spare + 1)
+        }
+    }
+
+    private static func compressInParallel(_ rasters: [Raster], plan: EncodingPlan, compressor: ZlibCompressor,
+                                           workers: Int) -> [[UInt8]] {
         if workers <= 1 { return rasters.map { plan.compress($0, with: compressor) } }
         var streams = [[UInt8]](repeating: [], count: rasters.count)
         streams.withUnsafeMutableBufferPointer { buffer in

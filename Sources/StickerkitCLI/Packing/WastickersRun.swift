@@ -75,7 +75,7 @@ enum WastickersRun {
         // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time.
         let outcomes = Locked([Result<StickerOutput, CommandFailure>?](repeating: nil, count: files.count))
         let next = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(r.jobs, files.count))) { _ in
+        CorePool.shared.run(cores: max(1, r.jobs), workers: max(1, min(r.jobs, files.count))) { _ in
             while true {
                 let i = next.withLock { n -> Int in defer { n += 1 }; return n }
                 if i >= files.count { return }
