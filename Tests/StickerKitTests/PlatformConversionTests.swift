@@ -286,7 +286,7 @@ final class PlatformConversionTests: XCTestCase {
 
 final class PackIconTests: XCTestCase {
     func testTrayIconIsA96PixelPNGWithinItsCapShowingTheWholeImage() throws {
-        let icon = try XCTUnwrap(StickerTarget.whatsapp.packIcon)
+        let icon = try XCTUnwrap(StickerTarget.whatsapp.packIcons.first)
         let wide = BudgetSearchTests.photoLike(300, seed: 5)
         let bytes = try PackIconRenderer.render(wide, icon: icon).get()
         XCTAssertLessThanOrEqual(bytes.count, 50_000)
@@ -294,14 +294,48 @@ final class PackIconTests: XCTestCase {
         XCTAssertEqual(decoded.format, .png)
         XCTAssertEqual(decoded.animation.width, 96)
         XCTAssertEqual(decoded.animation.height, 96)
-        XCTAssertEqual(StickerTarget.telegram.packIcon?.side, 100)
-        XCTAssertNil(StickerTarget.signal.packIcon)
+        XCTAssertEqual(StickerTarget.telegram.packIcons.map(\.dimensions), ["100×100"])
+        XCTAssertTrue(StickerTarget.signal.packIcons.isEmpty)
     }
 
     func testAnIconOverItsCapIsQuantizedToFit() throws {
-        var icon = try XCTUnwrap(StickerTarget.whatsapp.packIcon)
+        var icon = try XCTUnwrap(StickerTarget.whatsapp.packIcons.first)
         icon.maxBytes = 8_000
         let bytes = try PackIconRenderer.render(BudgetSearchTests.photoLike(300, seed: 9), icon: icon).get()
         XCTAssertLessThanOrEqual(bytes.count, 8_000)
+    }
+
+    /// An opaque `width × height` picture.
+    private func opaque(_ width: Int, _ height: Int) -> Image {
+        var img = Image(width: width, height: height)
+        for y in 0..<height { for x in 0..<width { img[x, y] = RGBA(UInt8(x % 256), UInt8(y % 256), 90, 255) } }
+        return img
+    }
+
+    /// LINE's main (240×240) and chat tab (96×74) images: each the whole artwork with its
+    /// aspect, centred, the rest transparent.
+    func testLineMainAndTabImagesFitTheArtworkIntoTheirBoxes() throws {
+        let icons = StickerTarget.line.packIcons
+        XCTAssertEqual(icons.map(\.fileName), ["main.png", "tab.png"])
+        XCTAssertEqual(icons.map(\.dimensions), ["240×240", "96×74"])
+        let main = try ImageDecoder.decode(try PackIconRenderer.render(opaque(400, 200), icon: icons[0]).get()).animation.frames[0].image
+        XCTAssertEqual([main.width, main.height], [240, 240])
+        XCTAssertEqual(main[120, 10].a, 0, "above a 2:1 picture: padding")
+        XCTAssertEqual(main[120, 120].a, 255)
+        XCTAssertEqual(main[0, 120].a, 255, "the long side spans the box")
+
+        let squareTab = try PackIconRenderer.render(opaque(300, 300), icon: icons[1]).get()
+        XCTAssertLessThanOrEqual(squareTab.count, icons[1].maxBytes)
+        let tab = try ImageDecoder.decode(squareTab).animation.frames[0].image
+        XCTAssertEqual([tab.width, tab.height], [96, 74])
+        for x in [0, 10, 85, 95] { XCTAssertEqual(tab[x, 37].a, 0, "column \(x) beside a square: padding") }
+        for x in [11, 48, 84] { XCTAssertEqual(tab[x, 37].a, 255, "column \(x): the 74 px artwork") }
+        XCTAssertEqual(tab[48, 0].a, 255)
+        XCTAssertEqual(tab[48, 73].a, 255)
+
+        let wideTab = try ImageDecoder.decode(try PackIconRenderer.render(opaque(300, 100), icon: icons[1]).get()).animation.frames[0].image
+        XCTAssertEqual(wideTab[48, 20].a, 0, "above a 3:1 picture (96×32): padding")
+        XCTAssertEqual(wideTab[0, 37].a, 255)
+        XCTAssertEqual(wideTab[95, 37].a, 255)
     }
 }

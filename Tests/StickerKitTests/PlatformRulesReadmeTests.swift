@@ -49,8 +49,8 @@ final class PlatformRulesReadmeTests: XCTestCase {
             XCTAssertEqual(row[4], "\(bytes(t.stillBytes)) / \(bytes(t.animationBytes))", "\(t.name) bytes")
             XCTAssertEqual(row[5], t.maxDurationMs.map { "≤ \($0 / 1000) s" } ?? "—", "\(t.name) duration")
             XCTAssertEqual(row[6], t.maxFPS.map { "≤ \(Int($0))" } ?? "—", "\(t.name) fps")
-            let icon = t.packIcon.map { "\($0.fileName) \($0.side)×\($0.side) ≤ \(bytes($0.maxBytes))" } ?? "—"
-            XCTAssertEqual(row[7], icon, "\(t.name) pack picture")
+            let pictures = t.packIcons.map { "\($0.fileName) \($0.dimensions) ≤ \(bytes($0.maxBytes))" }
+            XCTAssertEqual(row[7], pictures.isEmpty ? "—" : pictures.joined(separator: ", "), "\(t.name) pack picture")
         }
     }
 }

@@ -116,6 +116,37 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(html.contains("oc_teddybear"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: preview.appendingPathComponent("contact-sheet.png").path))
     }
+
+    /// `icons --platform line` writes LINE's main and chat tab images; a run that would make the
+    /// same files changes nothing, and other pictures in their place are replaced only with
+    /// --overwrite (one error line per file, nothing written).
+    func testLineIconsWriteMainAndTabImages() throws {
+        let out = tmp.appendingPathComponent("line")
+        let r = try CLI.run(["icons", "--platform", "line", sample("oc_teddybear.png"), "-o", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        func png(_ name: String) throws -> (bytes: Data, width: Int, height: Int) {
+            let d = try Data(contentsOf: out.appendingPathComponent(name))
+            XCTAssertEqual(Array(d.prefix(4)), [0x89, 0x50, 0x4E, 0x47], name)
+            let be = { (at: Int) in d[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return (d, be(16), be(20))
+        }
+        let main = try png("main.png"), tab = try png("tab.png")
+        XCTAssertEqual([main.width, main.height, tab.width, tab.height], [240, 240, 96, 74])
+        XCTAssertLessThanOrEqual(max(main.bytes.count, tab.bytes.count), 300_000)
+
+        let again = try CLI.run(["icons", "--platform", "line", sample("oc_teddybear.png"), "-o", out.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("up to date"), again.stdout)
+
+        let other = try CLI.run(["icons", "--platform", "line", sample("rocket_640x427.jpg"), "-o", out.path])
+        XCTAssertEqual(other.status, 2)
+        XCTAssertEqual(other.stderr.split(separator: "\n").count, 2, other.stderr)
+        XCTAssertTrue(other.stderr.contains("tab.png: error: already exists"), other.stderr)
+        XCTAssertEqual(try png("main.png").bytes, main.bytes, "kept")
+        let replaced = try CLI.run(["icons", "--platform", "line", sample("rocket_640x427.jpg"), "-o", out.path, "--overwrite"])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertNotEqual(try png("main.png").bytes, main.bytes)
+    }
 }
 
 final class ShardTests: XCTestCase {

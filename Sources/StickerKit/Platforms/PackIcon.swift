@@ -1,9 +1,27 @@
-/// The picture a platform shows for a whole pack (WhatsApp's tray icon, Telegram's thumbnail):
-/// a square PNG of `side` pixels within `maxBytes`, written as `fileName`.
+/// A picture a platform shows for a whole pack (WhatsApp's tray icon, Telegram's thumbnail,
+/// LINE's main and chat tab images): a `width × height` PNG within `maxBytes`, written as
+/// `fileName`.
 public struct PackIcon: Sendable, Hashable {
-    public var side: Int
+    public var width: Int
+    public var height: Int
     public var maxBytes: Int
     public var fileName: String
     /// What the platform calls it, for people.
     public var role: String
+
+    public init(width: Int, height: Int, maxBytes: Int, fileName: String, role: String) {
+        self.width = width
+        self.height = height
+        self.maxBytes = maxBytes
+        self.fileName = fileName
+        self.role = role
+    }
+
+    /// A `side × side` picture.
+    public init(side: Int, maxBytes: Int, fileName: String, role: String) {
+        self.init(width: side, height: side, maxBytes: maxBytes, fileName: fileName, role: role)
+    }
+
+    /// "96×74".
+    public var dimensions: String { "\(width)×\(height)" }
 }

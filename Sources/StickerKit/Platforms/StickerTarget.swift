@@ -24,8 +24,6 @@ public struct StickerTarget: Sendable, Hashable {
     public var maxDurationMs: Int?
     /// Highest frame rate of an animation (frames shown per second, over any frame); nil: no limit.
     public var maxFPS: Double?
-    /// The picture the pack is shown by (`icons --platform`), when the platform asks for one.
-    public var packIcon: PackIcon? = nil
     /// A canvas that follows the artwork's shape, for stills and for animations (LINE); nil: the
     /// `side` square.
     public var stillBox: CanvasBox? = nil
@@ -35,6 +33,9 @@ public struct StickerTarget: Sendable, Hashable {
     /// Most times an animation may play (LINE: 4, and all plays together within
     /// `maxDurationMs`; never forever); nil: any, looping forever as the source says.
     public var maxLoops: Int? = nil
+    /// The pictures the pack is shown by (`icons --platform`), in the order the platform lists
+    /// them; empty when it asks for none.
+    public var packIcons: [PackIcon] = []
 
     /// The container a still (`animated == false`) or an animation is written as.
     public func container(animated: Bool) -> StickerContainer {

@@ -34,7 +34,7 @@ public struct WastickersPack: Sendable {
     }
 
     /// The tray icon's entry name: the file name of WhatsApp's pack picture (`tray.png`).
-    public static var trayName: String { StickerTarget.whatsapp.packIcon?.fileName ?? "tray.png" }
+    public static var trayName: String { StickerTarget.whatsapp.packIcons.first?.fileName ?? "tray.png" }
 
     /// WhatsApp's pack rules for `count` stickers, `animations` of them animated.
     public static func check(count: Int, animations: Int) throws(WastickersError) {

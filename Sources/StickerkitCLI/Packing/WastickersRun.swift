@@ -150,7 +150,7 @@ enum WastickersRun {
 
     /// The tray icon PNG of the image at `source`, or one line naming why not (exit 1).
     static func tray(from source: String) throws -> [UInt8] {
-        guard let icon = StickerTarget.whatsapp.packIcon else { preconditionFailure("WhatsApp has a tray icon") }
+        guard let icon = StickerTarget.whatsapp.packIcons.first else { preconditionFailure("WhatsApp has a tray icon") }
         let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed)
         let image: Image
         do { image = try Artwork.firstFrame(data) } catch { throw CommandFailure.failed(source, "\(error)") }
