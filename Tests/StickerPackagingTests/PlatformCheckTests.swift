@@ -90,4 +90,26 @@ final class PlatformCheckTests: XCTestCase {
             XCTAssertFalse(r.findings.isEmpty)
         }
     }
+
+    func testPackPicturesAreCheckedAsPackPicturesNotAsStickers() throws {
+        var art = Image(width: 300, height: 200)
+        for y in 20..<180 { for x in 30..<270 { art[x, y] = RGBA(30, 120, 220, 255) } }
+        for target in [StickerTarget.whatsapp, .telegram, .line] {
+            for icon in target.packIcons {
+                let bytes = try PackIconRenderer.render(art, icon: icon).get()
+                let r = PlatformChecker.check(bytes, path: "pack/" + icon.fileName, target: target)
+                XCTAssertEqual(errors(r), [], "\(target.name) \(icon.fileName): \(r.findings)")
+                // The same picture under a sticker's name is a sticker of the wrong size.
+                XCTAssertTrue(errors(PlatformChecker.check(bytes, path: "pack/cat.png", target: target)).contains(.size)
+                              || target.name == "line", "\(target.name)")
+            }
+        }
+        // A tray icon of the wrong size, and a sticker saved under the tray icon's name.
+        let tray = try XCTUnwrap(StickerTarget.whatsapp.packIcons.first)
+        let wrong = try PackIconRenderer.render(art, icon: PackIcon(side: 100, maxBytes: tray.maxBytes, fileName: "x", role: "x")).get()
+        XCTAssertEqual(errors(PlatformChecker.check(wrong, path: "tray.png", target: .whatsapp)), [.size])
+        let sticker = try converted(try movingSquare(frames: 8, ms: 100), for: .whatsapp)
+        XCTAssertEqual(Set(errors(PlatformChecker.check(sticker, path: "tray.png", target: .whatsapp))), [.format, .size])
+    }
 }
+

@@ -8,7 +8,14 @@ import StickerKit
 /// comes from `ImageOutline` or `WebMOutline`, no pixel is decoded.
 public enum PlatformChecker {
     /// Checks one file's bytes for `target`. `path` only names the file in the report.
+    /// A file named as one of the platform's pack pictures (`StickerTarget.packIcons`: WhatsApp's
+    /// `tray.png`, Telegram's `thumbnail.png`, LINE's `main.png` and `tab.png`) is checked as that
+    /// picture — a PNG still of its exact size within its byte cap — not as a sticker.
     public static func check(_ bytes: [UInt8], path: String, target: StickerTarget) -> StickerCheckReport {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        if let icon = target.packIcons.first(where: { $0.fileName == name }) {
+            return check(bytes, path: path, packIcon: icon, target: target)
+        }
         var findings: [StickerFinding] = []
         let facts: StickerFacts
         let container: StickerContainer?
@@ -100,6 +107,33 @@ public enum PlatformChecker {
         if let d = facts.durationMs, animated {
             findings.append(.init(.info, .animation, String(format: "%d frames, %.2f s", facts.frames, d / 1000)))
         }
+        return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
+    }
+
+    /// `bytes` as `icon`: a PNG still of exactly its size, within its byte cap.
+    static func check(_ bytes: [UInt8], path: String, packIcon icon: PackIcon, target: StickerTarget) -> StickerCheckReport {
+        var findings: [StickerFinding] = []
+        let outline: ImageOutline
+        do {
+            guard let o = try ImageOutline.inspect(bytes) else { throw ImageError(nil, WebMOutlineError.notWebM(docType: nil)) }
+            outline = o
+        } catch {
+            findings.append(.init(.error, .unreadable, "\(error)"))
+            return StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
+                                      findings: findings)
+        }
+        let facts = StickerFacts(format: outline.format.displayName, width: outline.width, height: outline.height,
+                                 frames: outline.frameCount, loopCount: nil, mayHaveAlpha: outline.mayHaveAlpha)
+        if outline.format != .png {
+            findings.append(.init(.error, .format, "\(outline.format.displayName); \(target.displayName)'s \(icon.role) is a PNG"))
+        }
+        if outline.width != icon.width || outline.height != icon.height {
+            findings.append(.init(.error, .size, "\(outline.width)×\(outline.height) px; \(target.displayName)'s \(icon.role) is \(icon.dimensions)"))
+        }
+        if bytes.count > icon.maxBytes {
+            findings.append(.init(.error, .budget, "\(StickerChecker.grouped(bytes.count)) bytes, over \(target.displayName)'s \(StickerChecker.grouped(icon.maxBytes)) for its \(icon.role)"))
+        }
+        findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(icon.fileName))"))
         return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
     }
 }
