@@ -39,9 +39,7 @@ public enum PlatformChecker {
                     findings.append(.init(.warning, .opaque, "no alpha stream (AlphaMode): the video shows as a rectangle"))
                 }
             } else {
-                guard let o = try ImageOutline.inspect(bytes) else {
-                    throw ImageError(nil, WebMOutlineError.notWebM(docType: nil))
-                }
+                let o = try outline(bytes)
                 let animated = o.frameCount > 1 || o.format == .apng
                 switch o.format {
                 case .png: container = .png
@@ -62,9 +60,7 @@ public enum PlatformChecker {
                 facts = f
             }
         } catch {
-            findings.append(.init(.error, .unreadable, "\(error)"))
-            return StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
-                                      findings: findings)
+            return unreadable(error, path: path, bytes: bytes, findings: findings)
         }
 
         let animated = container == .apng || container == .webm || facts.frames > 1
@@ -115,12 +111,9 @@ public enum PlatformChecker {
         var findings: [StickerFinding] = []
         let outline: ImageOutline
         do {
-            guard let o = try ImageOutline.inspect(bytes) else { throw ImageError(nil, WebMOutlineError.notWebM(docType: nil)) }
-            outline = o
+            outline = try Self.outline(bytes)
         } catch {
-            findings.append(.init(.error, .unreadable, "\(error)"))
-            return StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
-                                      findings: findings)
+            return unreadable(error, path: path, bytes: bytes, findings: findings)
         }
         let facts = StickerFacts(format: outline.format.displayName, width: outline.width, height: outline.height,
                                  frames: outline.frameCount, loopCount: nil, mayHaveAlpha: outline.mayHaveAlpha)
@@ -135,5 +128,17 @@ public enum PlatformChecker {
         }
         findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(icon.fileName))"))
         return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
+    }
+
+    /// The structure of an image file, or why it is not one (neither an image nor WebM).
+    private static func outline(_ bytes: [UInt8]) throws -> ImageOutline {
+        guard let o = try ImageOutline.inspect(bytes) else { throw ImageError(nil, WebMOutlineError.notWebM(docType: nil)) }
+        return o
+    }
+
+    /// The report of a file that could not be read: `findings` so far and the error.
+    private static func unreadable(_ error: Error, path: String, bytes: [UInt8], findings: [StickerFinding]) -> StickerCheckReport {
+        StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
+                           findings: findings + [.init(.error, .unreadable, "\(error)")])
     }
 }
