@@ -111,5 +111,12 @@ final class PlatformCheckTests: XCTestCase {
         let sticker = try converted(try movingSquare(frames: 8, ms: 100), for: .whatsapp)
         XCTAssertEqual(Set(errors(PlatformChecker.check(sticker, path: "tray.png", target: .whatsapp))), [.format, .size])
     }
-}
 
+    func testAFileThatIsNoImageIsNamedSo() {
+        for path in ["a.webp", "tray.png"] {
+            let r = PlatformChecker.check(Array("garbage".utf8), path: path, target: .whatsapp)
+            XCTAssertEqual(errors(r), [.unreadable])
+            XCTAssertTrue(r.findings.contains { $0.message.contains("not an image: unknown format") }, "\(path): \(r.findings)")
+        }
+    }
+}

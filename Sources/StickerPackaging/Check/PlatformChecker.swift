@@ -130,9 +130,9 @@ public enum PlatformChecker {
         return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
     }
 
-    /// The structure of an image file, or why it is not one (neither an image nor WebM).
+    /// The structure of an image file, or why it is not one (as `check` without a platform says).
     private static func outline(_ bytes: [UInt8]) throws -> ImageOutline {
-        guard let o = try ImageOutline.inspect(bytes) else { throw ImageError(nil, WebMOutlineError.notWebM(docType: nil)) }
+        guard let o = try ImageOutline.inspect(bytes) else { throw ImageError(nil, SniffError.unknownFormat(firstBytes: Array(bytes.prefix(8)))) }
         return o
     }
 
