@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CWebPEncode", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // libvpx: the VP9 encoder (and the decoder, for the tests).
         .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"]), .brew(["libvpx"])]),
+        // libcrypto (OpenSSL) for SHA-256 on Linux; macOS has CommonCrypto in its SDK.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // setjmp-based error handling for libjpeg, which Swift cannot call directly.
         .target(name: "CJPEGShim", dependencies: ["CJPEG"]),
 
@@ -56,7 +58,8 @@ let package = Package(
                 exclude: ["NOTES.md"]),
         // Xcode sticker catalogs (pack, update, validate), the iMessage app icon set and the preview
         // page: the file-system side of stickers, above the pipeline (StickerKit touches no files).
-        .target(name: "StickerPackaging", dependencies: ["StickerKit", "ImageCore", "ImageDecoding", "ImageResize", "PNGEncoding", "CDeflate"]),
+        .target(name: "StickerPackaging", dependencies: ["StickerKit", "ImageCore", "ImageDecoding", "ImageResize", "PNGEncoding", "CDeflate",
+                                                       .target(name: "CCrypto", condition: .when(platforms: [.linux]))]),
         // The `stickerkit` command. Its folder and module differ from StickerKit by more than letter case,
         // so a clone on a case-insensitive file system (macOS's default) keeps the two apart.
         .executableTarget(name: "StickerkitCLI", dependencies: [

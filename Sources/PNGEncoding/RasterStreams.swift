@@ -4,9 +4,10 @@
 final class RasterStreams {
     let raster: Raster
     let compressor: ZlibCompressor
-    /// Large streams at the near-optimal levels are compressed in pieces on several cores
-    /// (`SplitDeflate`): set for stickers' stills (`TruecolorStill`), whose one such stream is
-    /// most of a conversion's time; APNG frames are already compressed several at a time.
+    /// Streams at the near-optimal levels are compressed in pieces (`SplitDeflate.pieces`): the
+    /// blank edges apart at a fast level, and a large remainder in halves on several cores. Set
+    /// for stickers' stills (`TruecolorStill`), whose one such stream is most of a conversion's
+    /// time; APNG frames are cropped to what changed and already compressed several at a time.
     let splitsLargeStreams: Bool
     private var filtered: [FilterStrategy: [UInt8]] = [:]
     private var streams: [StreamKey: [UInt8]] = [:]
@@ -36,7 +37,9 @@ final class RasterStreams {
         let key = StreamKey(strategy: strategy, level: level)
         if let s = streams[key] { return s }
         let f = filtered(strategy)
-        let split = splitsLargeStreams && SplitDeflate.applies(count: f.count, level: level) ? SplitDeflate.zlib(f, level: level) : nil
+        let pieces = splitsLargeStreams ? SplitDeflate.pieces(of: f, rowBytes: raster.rowBytes + 1, level: level) : []
+        let whole = pieces.isEmpty || pieces == [SplitDeflate.Piece(range: 0..<f.count, level: level)]
+        let split = whole ? nil : SplitDeflate.zlib(f, pieces: pieces, headerLevel: level)
         let s = split ?? compressor.compress(f, level: level)
         streams[key] = s
         return s

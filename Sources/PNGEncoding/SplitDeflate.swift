@@ -3,8 +3,9 @@ import Dispatch
 import ImageCore
 
 /// One zlib stream made of independently compressed consecutive pieces of the input, so that a
-/// large still's one expensive stream (level 10) uses every core: each piece is compressed as
-/// raw DEFLATE on its own thread with its own compressor, then the pieces are joined.
+/// large still's one expensive stream (level 10) uses every core, and its blank edges (the
+/// transparent rows that pad a fitted sticker) are not walked at level 10: each piece is
+/// compressed as raw DEFLATE with its own compressor and level, then the pieces are joined.
 ///
 /// Joining (RFC 1951): a piece's last block is final; its BFINAL bit is cleared (the block's
 /// position comes from `DeflateBlocks`) and an empty stored block follows it — three zero bits,
@@ -18,42 +19,102 @@ import ImageCore
 /// (`--jobs 1` has none; the last file of a batch has the finished workers'); otherwise the
 /// pieces are compressed in turn on the calling thread.
 enum SplitDeflate {
-    /// Pieces a stream is split into.
+    /// Pieces a large stream is split into.
     static let pieces = 2
     /// Streams of fewer input bytes are compressed whole (a 408-px RGBA still has 666,264).
     static let minimumBytes = 524_288
+    /// Blank edges (below) of fewer bytes stay in the stream: about what libdeflate's level 10
+    /// spends a millisecond on.
+    static let minimumBlankBytes = 65_536
+    /// The level blank edges are compressed at: runs of zeros come out the same size at every
+    /// level from 3 up (588 bytes for 570,000), but level 10 takes ten times as long on them.
+    static let blankLevel = 6
+
+    /// One piece of a joined stream: where it lies in the input and the level it is compressed at.
+    struct Piece: Equatable {
+        var range: Range<Int>
+        var level: Int
+    }
 
     /// Whether `count` input bytes at `level` are compressed in pieces: only the slow
     /// near-optimal levels pay for the seam.
     static func applies(count: Int, level: Int) -> Bool { count >= minimumBytes && level >= 10 }
 
+    /// The pieces the filtered rows `input` (rows of `rowBytes` bytes, filter byte first) are
+    /// compressed in at `level`: at the near-optimal levels, the blank edges apart — the leading
+    /// and trailing rows whose samples are all zero, the transparent padding of a fitted
+    /// sticker, which level 10 walks slowly for a few hundred bytes — at `blankLevel`, and what
+    /// lies between in `pieces` halves when it is large (`applies`). One piece: compressed whole.
+    static func pieces(of input: [UInt8], rowBytes: Int, level: Int) -> [Piece] {
+        guard level >= 10, rowBytes > 1, input.count % rowBytes == 0 else { return [Piece(range: 0..<input.count, level: level)] }
+        let rows = input.count / rowBytes
+        let (top, bottom) = input.withUnsafeBufferPointer { p -> (Int, Int) in
+            func blank(_ row: Int) -> Bool {
+                let start = row * rowBytes + 1
+                return UnsafeBufferPointer(rebasing: p[start..<(start + rowBytes - 1)]).allSatisfy { $0 == 0 }
+            }
+            var top = 0
+            while top < rows && blank(top) { top += 1 }
+            var bottom = rows
+            while bottom > top && blank(bottom - 1) { bottom -= 1 }
+            return (top, bottom)
+        }
+        var out: [Piece] = []
+        var start = 0, end = input.count
+        if top * rowBytes >= minimumBlankBytes {
+            start = top * rowBytes
+            out.append(Piece(range: 0..<start, level: blankLevel))
+        }
+        let tail = (rows - bottom) * rowBytes >= minimumBlankBytes ? Piece(range: bottom * rowBytes..<input.count, level: blankLevel) : nil
+        if let tail { end = tail.range.lowerBound }
+        if start < end {
+            let n = applies(count: end - start, level: level) ? pieces : 1
+            for i in 0..<n {
+                out.append(Piece(range: (start + (end - start) * i / n)..<(start + (end - start) * (i + 1) / n), level: level))
+            }
+        }
+        if let tail { out.append(tail) }
+        return out.isEmpty ? [Piece(range: 0..<input.count, level: level)] : out
+    }
+
     /// The zlib stream of `input` at `level`, compressed in `pieces` pieces; nil when a piece
     /// could not be compressed or walked (the caller then compresses it whole).
     static func zlib(_ input: [UInt8], level: Int) -> [UInt8]? {
         let cuts = (0...pieces).map { input.count * $0 / pieces }
+        return zlib(input, pieces: (0..<pieces).map { Piece(range: cuts[$0]..<cuts[$0 + 1], level: level) }, headerLevel: level)
+    }
+
+    /// The zlib stream of `input` made of `parts`, consecutive pieces that cover it, each
+    /// compressed at its own level; the header names `headerLevel`. Nil when a piece could not
+    /// be compressed or walked. The pieces are compressed on the calling thread and the process's
+    /// spare cores (`CorePool`).
+    static func zlib(_ input: [UInt8], pieces parts: [Piece], headerLevel: Int) -> [UInt8]? {
         @Sendable func piece(_ i: Int, _ compressor: ZlibCompressor) -> [UInt8]? {
-            input.withUnsafeBufferPointer { compressor.deflate(UnsafeBufferPointer(rebasing: $0[cuts[i]..<cuts[i + 1]]), level: level) }
+            input.withUnsafeBufferPointer { compressor.deflate(UnsafeBufferPointer(rebasing: $0[parts[i].range]), level: parts[i].level) }
         }
-        var parts = [[UInt8]?](repeating: nil, count: pieces)
-        CorePool.shared.withSpareCores(upTo: pieces - 1) { spare in
+        var streams = [[UInt8]?](repeating: nil, count: parts.count)
+        // Only pieces at the near-optimal levels are worth a thread of their own.
+        let heavy = parts.indices.filter { parts[$0].level >= 10 }
+        CorePool.shared.withSpareCores(upTo: max(0, heavy.count - 1)) { spare in
             if spare > 0 {
-                parts.withUnsafeMutableBufferPointer { buffer in
+                streams.withUnsafeMutableBufferPointer { buffer in
                     let slots = DisjointSlots(buffer)
                     // A libdeflate compressor is not thread-safe: one per piece.
-                    DispatchQueue.concurrentPerform(iterations: pieces) { i in slots.store(piece(i, ZlibCompressor()), at: i) }
+                    DispatchQueue.concurrentPerform(iterations: heavy.count) { k in
+                        slots.store(piece(heavy[k], ZlibCompressor()), at: heavy[k])
+                    }
                 }
-            } else {
-                let compressor = ZlibCompressor()
-                for i in 0..<pieces { parts[i] = piece(i, compressor) }
             }
+            let compressor = ZlibCompressor()
+            for i in parts.indices where streams[i] == nil { streams[i] = piece(i, compressor) }
         }
-        var out = header(level: level)
-        for (i, part) in parts.enumerated() {
-            guard var part else { return nil }
-            if i < pieces - 1 {
-                guard continueAfter(&part) else { return nil }
+        var out = header(level: headerLevel)
+        for (i, stream) in streams.enumerated() {
+            guard var stream else { return nil }
+            if i < parts.count - 1 {
+                guard continueAfter(&stream) else { return nil }
             }
-            out += part
+            out += stream
         }
         let adler = input.withUnsafeBufferPointer { libdeflate_adler32(1, $0.baseAddress, $0.count) }
         out += [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]

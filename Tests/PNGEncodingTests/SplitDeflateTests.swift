@@ -103,4 +103,68 @@ final class SplitDeflateTests: XCTestCase {
         XCTAssertLessThan(Double(split.count), Double(unsplit.count) * 1.02, "the seam costs little")
         XCTAssertEqual(streams.stream(.minimumSum, level: 6), whole.stream(.minimumSum, level: 6), "level 6 is whole")
     }
+
+    /// A fitted sticker: `image` centred between `pad` fully transparent rows above and below.
+    private func padded(_ image: Image, pad: Int) -> Image {
+        var out = Image(width: image.width, height: image.height + 2 * pad)
+        for y in 0..<image.height { for x in 0..<image.width { out[x, y + pad] = image[x, y] } }
+        return out
+    }
+
+    func testBlankEdgesArePiecesOfTheirOwnAtAFastLevel() {
+        let rowBytes = 2_001, rows = 100
+        var input = [UInt8](repeating: 0, count: rowBytes * rows)
+        // Rows 40..<60 hold samples; rows 20 and 90 only a filter byte (still blank).
+        for y in 40..<60 { for x in 1..<rowBytes { input[y * rowBytes + x] = UInt8(truncatingIfNeeded: x * y) } }
+        input[20 * rowBytes] = 2
+        input[90 * rowBytes] = 1
+        XCTAssertEqual(SplitDeflate.pieces(of: input, rowBytes: rowBytes, level: 10), [
+            .init(range: 0..<(40 * rowBytes), level: SplitDeflate.blankLevel),
+            .init(range: (40 * rowBytes)..<(60 * rowBytes), level: 10),
+            .init(range: (60 * rowBytes)..<input.count, level: SplitDeflate.blankLevel),
+        ])
+        XCTAssertEqual(SplitDeflate.pieces(of: input, rowBytes: rowBytes, level: 7), [.init(range: 0..<input.count, level: 7)],
+                       "below the near-optimal levels streams stay whole")
+        // An edge under the minimum stays in the stream: 30 rows of 2,001 bytes are 60,030.
+        var short = input
+        for y in 0..<10 { short[y * rowBytes + 5] = 9 }
+        XCTAssertEqual(SplitDeflate.pieces(of: short, rowBytes: rowBytes, level: 10), [
+            .init(range: 0..<(60 * rowBytes), level: 10),
+            .init(range: (60 * rowBytes)..<input.count, level: SplitDeflate.blankLevel),
+        ])
+        short[95 * rowBytes + 7] = 1
+        XCTAssertEqual(SplitDeflate.pieces(of: short, rowBytes: rowBytes, level: 10), [.init(range: 0..<input.count, level: 10)])
+        let blank = [UInt8](repeating: 0, count: rowBytes * rows)
+        XCTAssertEqual(SplitDeflate.pieces(of: blank, rowBytes: rowBytes, level: 10),
+                       [.init(range: 0..<blank.count, level: SplitDeflate.blankLevel)], "all blank: one fast piece")
+        for source in [input, blank] {
+            let parts = SplitDeflate.pieces(of: source, rowBytes: rowBytes, level: 10)
+            inflates(SplitDeflate.zlib(source, pieces: parts, headerLevel: 10) ?? [], to: source, "\(parts.count) pieces")
+        }
+    }
+
+    func testPaddedStillsDecodeExactlyAndCostLittle() throws {
+        // 300 px of artwork between 160 blank rows above and below: blank edges of 192,640
+        // bytes each, and a remainder over the halving threshold.
+        let image = padded(TestImages.truecolor(.rgba, width: 480, height: 300, seed: 5), pad: 160)
+        let raster = TruecolorLayout(colorType: .rgba).raster(image.pixels, width: image.width, height: image.height)
+        let streams = RasterStreams(raster, compressor: ZlibCompressor(), splitsLargeStreams: true)
+        let parts = SplitDeflate.pieces(of: streams.filtered(.minimumSum), rowBytes: raster.rowBytes + 1, level: 10)
+        XCTAssertEqual(parts.map(\.level), [SplitDeflate.blankLevel, 10, 10, SplitDeflate.blankLevel])
+        let whole = RasterStreams(raster, compressor: ZlibCompressor()).stream(.minimumSum, level: 10)
+        let cut = streams.stream(.minimumSum, level: 10)
+        inflates(cut, to: streams.filtered(.minimumSum), "padded")
+        XCTAssertLessThan(Double(cut.count), Double(whole.count) * 1.02, "the blank edges and the seams cost little")
+        for effort in [Effort.default, .max] {
+            let png = TruecolorStill(image, splitsLargeStreams: true).encode(effort: effort)
+            XCTAssertEqual(try LibPNGDecoder.decode(png), image, "\(effort)")
+        }
+        // The pieces depend on the input alone: the same bytes with no spare core.
+        let ran = expectation(description: "one core")
+        CorePool.shared.run(cores: 1, workers: 1) { _ in
+            XCTAssertEqual(RasterStreams(raster, compressor: ZlibCompressor(), splitsLargeStreams: true).stream(.minimumSum, level: 10), cut)
+            ran.fulfill()
+        }
+        wait(for: [ran], timeout: 60)
+    }
 }
