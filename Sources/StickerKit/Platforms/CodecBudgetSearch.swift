@@ -8,17 +8,17 @@ import WebPEncoding
 /// fits `maxBytes`, through `StickerCodec` only.
 ///
 /// Quality first: lossless when the codec has it and it fits; otherwise the highest quality level
-/// that fits, by bisection over `codec.qualityLevels` (sizes rise with the level on nearly every
+/// that fits, by a search over `codec.qualityLevels` (`LevelSearch`; sizes rise with the level on nearly every
 /// input, not strictly, so the best level seen to fit is kept). When even the lowest level does
 /// not fit, every other frame is dropped (its time given to the frame before) and the levels are
 /// searched again, down to `minFPS`. Resolution is never lowered. Deterministic: same frames,
 /// same bytes.
 ///
-/// Cost: encodes are the whole cost (0.03–0.3 s per 512² frame), so the bisection runs on
+/// Cost: encodes are the whole cost (0.03–0.3 s per 512² frame), so the search runs on
 /// *probes*: a sample of `sampleWindows` windows of `windowLength` consecutive frames when the
 /// animation is longer than `realProbeFrames`, at faster settings for slow codecs (WebM), their
 /// size scaled to the whole. The chosen level is then encoded for real; when that misses the
-/// budget, the real/probe ratio calibrates the probes and the bisection runs again below it.
+/// budget, the real/probe ratio calibrates the probes and the search runs again below it.
 ///
 /// WebP's alpha plane is lossless at `alphaQuality` 100 and can outweigh the colour at any level
 /// (the 30-frame balls APNG at 512 px: 825 KB at level 0 with lossless alpha, 226 KB with alpha
@@ -47,7 +47,7 @@ struct CodecBudgetSearch {
     static let windowLength = 4
     /// Probes aim this far under the budget once a real encode has missed it.
     static let margin = 0.97
-    /// Levels between probes at which the bisection stops (a level or two changes little).
+    /// Levels between probes at which the search stops (a level or two changes little).
     static let levelResolution = 2
     /// A real file smaller than this share of the budget sends the search higher.
     static let underuse = 0.9
@@ -187,22 +187,15 @@ struct CodecBudgetSearch {
             reals[level] = e
             return e
         }
-        /// The highest level in `range` whose probe, times `calibration`, is within `budget`; nil
-        /// when not even the lowest is (or an encode failed: `failed` set).
+        /// The highest level in `range` whose probe, times `calibration`, is within `budget`
+        /// (`LevelSearch`, starting from the levels probed so far); nil when not even the lowest
+        /// is (or an encode failed: `failed` set).
         var failed = false
-        func bisect(_ range: ClosedRange<Int>, calibration: Double, budget: Double) -> Int? {
-            func fits(_ l: Int) -> Bool {
-                guard let p = probe(l) else { failed = true; return false }
-                return p * calibration <= budget
+        func highestFitting(_ range: ClosedRange<Int>, calibration: Double, budget: Double) -> Int? {
+            LevelSearch.highestFitting(in: range, budget: budget, resolution: Self.levelResolution, known: Array(probes.keys)) { l in
+                guard let p = probe(l) else { failed = true; return nil }
+                return p * calibration
             }
-            if fits(range.upperBound) { return range.upperBound }
-            guard !failed, range.lowerBound < range.upperBound, fits(range.lowerBound) else { return nil }
-            var lo = range.lowerBound, hi = range.upperBound   // lo fits, hi does not
-            while hi - lo > Self.levelResolution, !failed {
-                let mid = (lo + hi) / 2
-                if fits(mid) { lo = mid } else { hi = mid }
-            }
-            return failed ? nil : lo
         }
 
         var calibration = 1.0
@@ -211,7 +204,7 @@ struct CodecBudgetSearch {
         var smallest: (bytes: Int, level: Int)? = nil
         var best: EncodedSticker? = nil
         for _ in 0...Self.corrections {
-            guard let level = bisect(range, calibration: calibration, budget: budget) else {
+            guard let level = highestFitting(range, calibration: calibration, budget: budget) else {
                 if failed { return .failed }
                 break
             }
