@@ -87,7 +87,7 @@ let package = Package(
                                                              "StickerEncoding", "TestSupport"]),
         .testTarget(name: "StickerPackagingTests", dependencies: ["StickerPackaging", "StickerKit", "ImageDecoding", "ImageResize",
                                                                  "PNGEncoding", "TestSupport"]),
-        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit", "StickerPackaging"]),
+        .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit", "StickerPackaging", "ImageCore", "ImageDecoding"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,6 @@
 import Foundation
+import ImageCore
+import ImageDecoding
 import XCTest
 
 /// The commands end to end, through the built binary, on the bundled samples.
@@ -146,6 +148,34 @@ final class CommandTests: XCTestCase {
         let replaced = try CLI.run(["icons", "--platform", "line", sample("rocket_640x427.jpg"), "-o", out.path, "--overwrite"])
         XCTAssertEqual(replaced.status, 0, replaced.stderr)
         XCTAssertNotEqual(try png("main.png").bytes, main.bytes)
+    }
+
+    /// From an animation, LINE's main image is an APNG under LINE's animation rules (5–20 frames,
+    /// 1–4 plays within 4 s), 240×240 within 300 KB, that `check --platform line` accepts; the chat
+    /// tab image stays a still. From a still, the main image is a still.
+    func testLineMainImageOfAnAnimationIsAnAPNG() throws {
+        let out = tmp.appendingPathComponent("line-animated")
+        let r = try CLI.run(["icons", "--platform", "line", sample("elephant_480x400_34f.png"), "-o", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let main = try Data(contentsOf: out.appendingPathComponent("main.png"))
+        let decoded = try ImageDecoder.decode([UInt8](main))
+        XCTAssertEqual(decoded.format, .apng)
+        XCTAssertTrue((5...20).contains(decoded.animation.frames.count), "\(decoded.animation.frames.count) frames")
+        XCTAssertEqual([decoded.animation.width, decoded.animation.height], [240, 240])
+        let seconds = decoded.animation.duration.seconds
+        let plays = max(1, decoded.animation.loopCount)
+        XCTAssertTrue((1...4).contains(decoded.animation.loopCount), "loops \(decoded.animation.loopCount)")
+        XCTAssertLessThanOrEqual(seconds * Double(plays), 4.0005)
+        XCTAssertLessThanOrEqual(main.count, 300_000)
+        let tab = try ImageDecoder.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("tab.png"))))
+        XCTAssertEqual(tab.format, .png)
+        let c = try CLI.run(["check", "--platform", "line", out.path])
+        XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
+        XCTAssertTrue(c.stdout.contains("main image (main.png), animated"), c.stdout)
+
+        let still = tmp.appendingPathComponent("line-still")
+        XCTAssertEqual(try CLI.run(["icons", "--platform", "line", sample("oc_teddybear.png"), "-o", still.path]).status, 0)
+        XCTAssertEqual(try ImageDecoder.decode([UInt8](try Data(contentsOf: still.appendingPathComponent("main.png")))).format, .png)
     }
 }
 

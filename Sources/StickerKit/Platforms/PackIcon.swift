@@ -8,18 +8,23 @@ public struct PackIcon: Sendable, Hashable {
     public var fileName: String
     /// What the platform calls it, for people.
     public var role: String
+    /// Made from an animation, the picture is an animation too, under the platform's rules for
+    /// animated stickers (frames, duration, loops) at this size and cap: LINE's main image of an
+    /// animated set is an APNG. Square pictures only.
+    public var animates: Bool
 
-    public init(width: Int, height: Int, maxBytes: Int, fileName: String, role: String) {
+    public init(width: Int, height: Int, maxBytes: Int, fileName: String, role: String, animates: Bool = false) {
         self.width = width
         self.height = height
         self.maxBytes = maxBytes
         self.fileName = fileName
         self.role = role
+        self.animates = animates && width == height
     }
 
     /// A `side × side` picture.
-    public init(side: Int, maxBytes: Int, fileName: String, role: String) {
-        self.init(width: side, height: side, maxBytes: maxBytes, fileName: fileName, role: role)
+    public init(side: Int, maxBytes: Int, fileName: String, role: String, animates: Bool = false) {
+        self.init(width: side, height: side, maxBytes: maxBytes, fileName: fileName, role: role, animates: animates)
     }
 
     /// "96×74".

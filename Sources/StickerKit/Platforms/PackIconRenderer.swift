@@ -1,4 +1,5 @@
 import ImageCore
+import ImageDecoding
 import ImageResize
 
 /// Makes a platform's pack picture (one of `StickerTarget.packIcons`) from one image: the whole
@@ -8,6 +9,25 @@ import ImageResize
 /// geometry); a rectangle (LINE's 96×74 tab) is `Resizer.resize`, the same exact area average
 /// when reducing.
 public enum PackIconRenderer {
+    /// The file of `icon` for `target` from the image file `data`: for a picture that animates
+    /// (`PackIcon.animates`) and an animated `data`, an APNG made as `target` makes its animated
+    /// stickers, on the picture's square and within its cap (`target`'s frame, duration and loop
+    /// rules kept); else the still PNG of the first frame (`render(_:icon:fit:)`). Throws
+    /// `ImageError` when `data` does not decode.
+    public static func render(file data: [UInt8], icon: PackIcon, target: StickerTarget, fit: FitMode = .contain,
+                              limits: Limits = .default) throws -> Result<[UInt8], StickerError> {
+        let outline = data.withUnsafeBytes { ImageOutline.read($0) }
+        guard icon.animates, let outline, outline.frameCount > 1 || outline.format == .apng else {
+            return render(try Artwork.firstFrame(data, limits: limits), icon: icon, fit: fit)
+        }
+        var options = ConversionOptions()
+        options.target = target.animationTarget(for: icon)
+        options.fit = fit
+        options.limits = limits
+        // A platform conversion makes exactly one sticker.
+        return try StickerConverter.convert(data, options: options).outputs[0].result.map(\.bytes)
+    }
+
     /// The PNG file of `icon` from `image`, or why it cannot fit.
     public static func render(_ image: Image, icon: PackIcon, fit: FitMode = .contain) -> Result<[UInt8], StickerError> {
         let fitted = icon.width == icon.height

@@ -64,6 +64,18 @@ public struct StickerTarget: Sendable, Hashable {
     /// The codec for a still or an animation.
     package func codec(animated: Bool) -> StickerCodec { animated ? animationCodec : stillCodec }
 
+    /// The rules an animated pack picture (`PackIcon.animates`) is made and checked by: this
+    /// platform's animation rules (frames, duration, loops, codec) on the picture's square and
+    /// within its cap, with no pack pictures of its own.
+    public func animationTarget(for icon: PackIcon) -> StickerTarget {
+        var picture = self
+        picture.side = icon.width
+        picture.animationBox = nil
+        picture.animationBytes = icon.maxBytes
+        picture.packIcons = []
+        return picture
+    }
+
     /// Whether this is Messages (today's pipeline: `StickerSize`s, `ConversionOptions.maxBytes`).
     public var isMessages: Bool { self == .imessage }
 

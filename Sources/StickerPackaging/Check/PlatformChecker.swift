@@ -106,7 +106,9 @@ public enum PlatformChecker {
         return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
     }
 
-    /// `bytes` as `icon`: a PNG still of exactly its size, within its byte cap.
+    /// `bytes` as `icon`: a PNG still of exactly its size, within its byte cap; or, for a picture
+    /// that animates (`PackIcon.animates`: LINE's main image), an APNG checked as an animated
+    /// sticker of `target.animationTarget(for:)`.
     static func check(_ bytes: [UInt8], path: String, packIcon icon: PackIcon, target: StickerTarget) -> StickerCheckReport {
         var findings: [StickerFinding] = []
         let outline: ImageOutline
@@ -114,6 +116,11 @@ public enum PlatformChecker {
             outline = try Self.outline(bytes)
         } catch {
             return unreadable(error, path: path, bytes: bytes, findings: findings)
+        }
+        if icon.animates && outline.format == .apng {
+            var report = check(bytes, path: path, target: target.animationTarget(for: icon))
+            report.findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(icon.fileName)), animated"))
+            return report
         }
         let facts = StickerFacts(format: outline.format.displayName, width: outline.width, height: outline.height,
                                  frames: outline.frameCount, loopCount: nil, mayHaveAlpha: outline.mayHaveAlpha)
