@@ -158,6 +158,23 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertGreaterThan(a.report.ssim ?? 0, 0.5)
     }
 
+    /// Flat artwork within WhatsApp's 100 KB is lossless WebP: the first, quicker lossless try
+    /// (method 2, effort 50) is kept, pixel-exact; a photo over the cap goes lossy (above).
+    func testWhatsAppStillThatFitsLosslessIsExact() throws {
+        var art = Image(width: 512, height: 512)
+        for y in 0..<512 { for x in 0..<512 {
+            let inside = (x - 256) * (x - 256) + (y - 256) * (y - 256) < 200 * 200
+            art[x, y] = inside ? RGBA(UInt8(40 + x / 64 * 20), 90, 200, 255) : RGBA(0, 0, 0, 0)
+        } }
+        let out = try XCTUnwrap(try StickerConverter.convert(PNGEncoder.encode(art, effort: .fast), options: options(.whatsapp))
+            .outputs.first?.result.get())
+        XCTAssertEqual(out.report.mode, .truecolor, "lossless")
+        XCTAssertLessThanOrEqual(out.bytes.count, 100_000)
+        let decoded = try ImageDecoder.decode(out.bytes)
+        XCTAssertEqual(decoded.format, .webp)
+        XCTAssertEqual(decoded.animation.frames[0].image, art, "a 512 px still at 512 px: every visible pixel exact")
+    }
+
     func testMessagesStaysTheDefaultPipeline() throws {
         let data = PNGEncoder.encode(BudgetSearchTests.photoLike(64, seed: 1), effort: .fast)
         let r = try StickerConverter.convert(data, options: ConversionOptions())
