@@ -37,9 +37,7 @@ final class RasterStreams {
         let key = StreamKey(strategy: strategy, level: level)
         if let s = streams[key] { return s }
         let f = filtered(strategy)
-        let pieces = splitsLargeStreams ? SplitDeflate.pieces(of: f, rowBytes: raster.rowBytes + 1, level: level) : []
-        let whole = pieces.isEmpty || pieces == [SplitDeflate.Piece(range: 0..<f.count, level: level)]
-        let split = whole ? nil : SplitDeflate.zlib(f, pieces: pieces, headerLevel: level)
+        let split = splitsLargeStreams ? SplitDeflate.zlib(f, rowBytes: raster.rowBytes + 1, level: level) : nil
         let s = split ?? compressor.compress(f, level: level)
         streams[key] = s
         return s

@@ -20,7 +20,7 @@ import ImageCore
 /// pieces are compressed in turn on the calling thread.
 enum SplitDeflate {
     /// Pieces a large stream is split into.
-    static let pieces = 2
+    static let largeStreamPieces = 2
     /// Streams of fewer input bytes are compressed whole (a 408-px RGBA still has 666,264).
     static let minimumBytes = 524_288
     /// Blank edges (below) of fewer bytes stay in the stream: about what libdeflate's level 10
@@ -44,7 +44,7 @@ enum SplitDeflate {
     /// compressed in at `level`: at the near-optimal levels, the blank edges apart — the leading
     /// and trailing rows whose samples are all zero, the transparent padding of a fitted
     /// sticker, which level 10 walks slowly for a few hundred bytes — at `blankLevel`, and what
-    /// lies between in `pieces` halves when it is large (`applies`). One piece: compressed whole.
+    /// lies between in `largeStreamPieces` when it is large (`applies`). One piece: compressed whole.
     static func pieces(of input: [UInt8], rowBytes: Int, level: Int) -> [Piece] {
         guard level >= 10, rowBytes > 1, input.count % rowBytes == 0 else { return [Piece(range: 0..<input.count, level: level)] }
         let rows = input.count / rowBytes
@@ -68,7 +68,7 @@ enum SplitDeflate {
         let tail = (rows - bottom) * rowBytes >= minimumBlankBytes ? Piece(range: bottom * rowBytes..<input.count, level: blankLevel) : nil
         if let tail { end = tail.range.lowerBound }
         if start < end {
-            let n = applies(count: end - start, level: level) ? pieces : 1
+            let n = applies(count: end - start, level: level) ? largeStreamPieces : 1
             for i in 0..<n {
                 out.append(Piece(range: (start + (end - start) * i / n)..<(start + (end - start) * (i + 1) / n), level: level))
             }
@@ -77,11 +77,13 @@ enum SplitDeflate {
         return out.isEmpty ? [Piece(range: 0..<input.count, level: level)] : out
     }
 
-    /// The zlib stream of `input` at `level`, compressed in `pieces` pieces; nil when a piece
-    /// could not be compressed or walked (the caller then compresses it whole).
-    static func zlib(_ input: [UInt8], level: Int) -> [UInt8]? {
-        let cuts = (0...pieces).map { input.count * $0 / pieces }
-        return zlib(input, pieces: (0..<pieces).map { Piece(range: cuts[$0]..<cuts[$0 + 1], level: level) }, headerLevel: level)
+    /// The zlib stream at `level` of the filtered rows `input` (rows of `rowBytes` bytes) in its
+    /// `pieces(of:rowBytes:level:)`; nil when that is one piece at `level`, or when a piece could
+    /// not be compressed or walked: the caller then compresses it whole.
+    static func zlib(_ input: [UInt8], rowBytes: Int, level: Int) -> [UInt8]? {
+        let parts = pieces(of: input, rowBytes: rowBytes, level: level)
+        if parts == [Piece(range: 0..<input.count, level: level)] { return nil }
+        return zlib(input, pieces: parts, headerLevel: level)
     }
 
     /// The zlib stream of `input` made of `parts`, consecutive pieces that cover it, each

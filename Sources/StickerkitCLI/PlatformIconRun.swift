@@ -36,14 +36,14 @@ enum PlatformIconRun {
         }
         try stop(inTheWay, terminal)
         let data = try PathChecks.readFile(CommandLineBytes.path(for: image), failing: .failed)
+        let made: [Result<[UInt8], StickerError>]
+        do { made = try PackIconRenderer.render(file: data, target: target) } catch {
+            throw CommandFailure.failed(image, "\(error)")
+        }
         var pictures: [[UInt8]] = []
         var unmade: [CommandFailure] = []
-        for icon in target.packIcons {
-            let made: Result<[UInt8], StickerError>
-            do { made = try PackIconRenderer.render(file: data, icon: icon, target: target) } catch {
-                throw CommandFailure.failed(image, "\(error)")
-            }
-            switch made {
+        for (icon, result) in zip(target.packIcons, made) {
+            switch result {
             case .success(let b): pictures.append(b)
             case .failure(let e): unmade.append(.failed(image, "\(icon.role): \(e)"))
             }

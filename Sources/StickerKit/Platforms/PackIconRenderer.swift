@@ -9,23 +9,30 @@ import ImageResize
 /// geometry); a rectangle (LINE's 96×74 tab) is `Resizer.resize`, the same exact area average
 /// when reducing.
 public enum PackIconRenderer {
-    /// The file of `icon` for `target` from the image file `data`: for a picture that animates
-    /// (`PackIcon.animates`) and an animated `data`, an APNG made as `target` makes its animated
-    /// stickers, on the picture's square and within its cap (`target`'s frame, duration and loop
-    /// rules kept); else the still PNG of the first frame (`render(_:icon:fit:)`). Throws
-    /// `ImageError` when `data` does not decode.
-    public static func render(file data: [UInt8], icon: PackIcon, target: StickerTarget, fit: FitMode = .contain,
-                              limits: Limits = .default) throws -> Result<[UInt8], StickerError> {
+    /// The files of `target`'s pack pictures (`StickerTarget.packIcons`, in order) from the image
+    /// file `data`: a picture that animates (`PackIcon.animates`), from an animated `data`, is an
+    /// APNG made as `target` makes its animated stickers, on the picture's square and within its
+    /// cap (`StickerTarget.animationTarget(for:)`); every other is the still PNG of the first frame
+    /// (`render(_:icon:fit:)`), decoded once for all of them. Throws `ImageError` when `data`
+    /// does not decode.
+    public static func render(file data: [UInt8], target: StickerTarget, fit: FitMode = .contain,
+                              limits: Limits = .default) throws -> [Result<[UInt8], StickerError>] {
         let outline = data.withUnsafeBytes { ImageOutline.read($0) }
-        guard icon.animates, let outline, outline.frameCount > 1 || outline.format == .apng else {
-            return render(try Artwork.firstFrame(data, limits: limits), icon: icon, fit: fit)
+        let animated = outline.map { $0.frameCount > 1 || $0.format == .apng } ?? false
+        var firstFrame: Image? = nil
+        return try target.packIcons.map { icon in
+            if icon.animates && animated {
+                var options = ConversionOptions()
+                options.target = target.animationTarget(for: icon)
+                options.fit = fit
+                options.limits = limits
+                // A platform conversion makes exactly one sticker.
+                return try StickerConverter.convert(data, options: options).outputs[0].result.map(\.bytes)
+            }
+            let image = try firstFrame ?? Artwork.firstFrame(data, limits: limits)
+            firstFrame = image
+            return render(image, icon: icon, fit: fit)
         }
-        var options = ConversionOptions()
-        options.target = target.animationTarget(for: icon)
-        options.fit = fit
-        options.limits = limits
-        // A platform conversion makes exactly one sticker.
-        return try StickerConverter.convert(data, options: options).outputs[0].result.map(\.bytes)
     }
 
     /// The PNG file of `icon` from `image`, or why it cannot fit.
