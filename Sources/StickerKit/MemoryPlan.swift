@@ -17,11 +17,16 @@ struct MemoryPlan {
         budget = available ?? options.limits.maxMemory
     }
 
-    /// The share of the fitted frames of one size, split over the sizes converted together in
-    /// proportion to their pixels.
-    func fittedFrames(side: Int, sizes: [StickerSize]) -> Int {
+    /// The bytes the fitted frames of all sizes may hold together.
+    var fittedFrames: Int { Int(Double(budget) * fittedShare) }
+
+    /// The part of `fittedFrames` that is one size's own: split over the sizes converted together
+    /// in proportion to their pixels. A size may hold more while the others leave room; when
+    /// the total passes `fittedFrames`, the size furthest past its own part gives up its store
+    /// (`FittedFrames.giveUp`), so that none within its part ever does.
+    func fittedPart(side: Int, sizes: [StickerSize]) -> Int {
         let total = sizes.reduce(0) { $0 + $1.pixels * $1.pixels }
-        return Int(Double(budget) * fittedShare * Double(side * side) / Double(max(1, total)))
+        return Int(Double(fittedFrames) * Double(side * side) / Double(max(1, total)))
     }
 
     /// The budget search's shares for a sticker of `side` pixels.

@@ -144,9 +144,10 @@ public enum StickerConverter {
             _ = try walk(source, clock: clock) { frame in union.add(frame) }
             bounds = union
         }
-        // One walk fits every size: each size's frames go into its own store.
+        // One walk fits every size: each size's frames go into its own store, the stores
+        // sharing the fitted frames' budget (`MemoryPlan.fittedPart`).
         var fitters: [FrameFitter] = []
-        var fitted: [FittedFrames] = []
+        let stores = SizeStores(plan: memory)
         var empties: [NearlyEmptySticker] = []
         let facts = try walk(source, clock: clock) { frame in
             if fitters.isEmpty {
@@ -155,20 +156,21 @@ public enum StickerConverter {
                                              options: fitOptions(size, options), visibleBounds: bounds)
                     fitters.append(fitter)
                     empties.append(NearlyEmptySticker())
-                    fitted.append(FittedFrames(side: fitter.size, budget: memory.fittedFrames(side: fitter.size, sizes: sizes),
-                                               uncompressedShare: memory.uncompressedShare))
+                    stores.add(side: fitter.size, part: memory.fittedPart(side: fitter.size, sizes: sizes))
                 }
             }
             for k in fitters.indices {
                 let (image, damage) = fitters[k].fit(frame)
                 image.pixels.withUnsafeBytes { empties[k].add($0) }
-                fitted[k].append(image, damage: fitted[k].count == 0 ? nil : damage, delay: frame.delay)
+                let store = stores.frames[k]
+                store.append(image, damage: store.count == 0 ? nil : damage, delay: frame.delay)
             }
+            stores.settle()
         }
         let animated = facts.frameCount > 1 || facts.format == .apng
         var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
         for (k, size) in sizes.enumerated() {
-            let frames = fitted[k]
+            let frames = stores.frames[k]
             frames.delays[0] = facts.firstFrameDelay
             let builder = StickerBuilder(size: size, side: frames.width, fitWarnings: fitters[k].warnings, loopCount: facts.loopCount)
             if !animated {
@@ -199,7 +201,7 @@ public enum StickerConverter {
                                                                               memory: memory.search(side: frames.width),
                                                                               builder: builder, clock: clock),
                                                    empties[k])))
-            fitted[k] = FittedFrames(side: 1, budget: 0)   // release the frames before the next size
+            stores.release(k)   // the frames go before the next size's search
         }
         return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
                                 warnings: facts.warnings, outputs: outputs, timings: clock.timings)

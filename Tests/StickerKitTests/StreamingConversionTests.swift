@@ -92,6 +92,39 @@ final class StreamingConversionTests: XCTestCase {
         }
     }
 
+    /// Sizes converted together share the fitted frames' budget: a size may pass its own part
+    /// while the others leave room, and when the total passes the budget the size furthest past
+    /// its part gives up its store, handing its bytes back.
+    func testSizesShareTheFittedFramesBudget() throws {
+        var plan = MemoryPlan(options: ConversionOptions(sizes: [.small, .large]), available: 250_000)
+        plan.uncompressedShare = 1   // spans kept as they come: the bytes held are exact
+        XCTAssertEqual(plan.fittedFrames, 100_000)
+        let stores = SizeStores(plan: plan)
+        stores.add(side: 10, part: 20_000)
+        stores.add(side: 20, part: 80_000)
+        let still = Image(width: 10, height: 10, pixels: [UInt8](repeating: 7, count: 400))
+        var rand = BudgetSearchTests.Rand(state: 3)
+        var frame = 0
+        // The small size never changes; the large one changes everywhere on every frame.
+        func next() {
+            stores.frames[0].append(still, damage: frame == 0 ? nil : RowDamage(rows: 10), delay: Delay(centiseconds: 10))
+            let moving = Image(width: 20, height: 20, pixels: (0..<1600).map { _ in rand.byte() })
+            stores.frames[1].append(moving, damage: frame == 0 ? nil : .all(width: 20, rows: 20), delay: Delay(centiseconds: 10))
+            stores.settle()
+            frame += 1
+        }
+        while stores.frames[1].bytes <= 80_000 { next() }
+        // Past its own part, within the budget: both stores stay.
+        XCTAssertFalse(stores.frames[0].replays)
+        XCTAssertFalse(stores.frames[1].replays)
+        XCTAssertLessThanOrEqual(stores.bytes, 100_000)
+        while !stores.frames[1].replays && frame < 200 { next() }
+        XCTAssertTrue(stores.frames[1].replays, "the size furthest past its part gives up")
+        XCTAssertFalse(stores.frames[0].replays, "a size within its part keeps its store")
+        XCTAssertEqual(stores.bytes, stores.frames[0].bytes, "the store given up hands its bytes back")
+        XCTAssertEqual(stores.frames[1].count, frame, "frames are still counted once given up")
+    }
+
     func testDecodingErrorsStayAndNoSizesIsNoWork() throws {
         let cut = try Self.fixture("broken/truncated_gif_40pct.gif")
         XCTAssertThrowsError(try StickerConverter.convert(cut, options: ConversionOptions(sizes: [.small], trim: true))) {

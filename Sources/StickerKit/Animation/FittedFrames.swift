@@ -31,11 +31,22 @@ final class FittedFrames: FrameSequence {
     }
 
     /// Frames of `width × height` (a platform whose canvas follows the artwork's shape, LINE).
-    init(width: Int, height: Int, budget: Int, uncompressedShare: Double = 0.5) {
+    convenience init(width: Int, height: Int, budget: Int, uncompressedShare: Double = 0.5) {
+        self.init(width: width, height: height, budget: budget,
+                  tally: StoreTally(uncompressed: Int(Double(budget) * uncompressedShare)))
+    }
+
+    /// Frames of `side × side` whose store is counted on `tally` with other sizes' (the caller
+    /// keeps their total within the budget they share, `giveUp`), and holds at most `budget`.
+    convenience init(side: Int, budget: Int, tally: StoreTally) {
+        self.init(width: side, height: side, budget: budget, tally: tally)
+    }
+
+    private init(width: Int, height: Int, budget: Int, tally: StoreTally) {
         self.width = width
         self.height = height
         self.budget = budget
-        store = FrameStore(width: width, height: height, bytesPerPixel: 4, uncompressed: Int(Double(budget) * uncompressedShare))
+        store = FrameStore(width: width, height: height, bytesPerPixel: 4, tally: tally)
     }
 
     /// Frames already in memory (tests, and callers that hold frames of sticker size), in a
@@ -62,6 +73,9 @@ final class FittedFrames: FrameSequence {
         image.pixels.withUnsafeBytes { store.append($0, damage: damage) }
         if store.bytes > budget { self.store = nil }
     }
+
+    /// Drops the store: from now on the frames are made again on every walk (`replaying`).
+    func giveUp() { store = nil }
 
     /// Sets how to make the frames again when the store gave up (called once all frames are in).
     func replaying(_ walk: @escaping Walk) {

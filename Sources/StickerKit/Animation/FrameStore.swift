@@ -6,8 +6,9 @@ import ImageCore
 /// frames × width × height; a video costs about what it is. `bytes` says how much is held.
 ///
 /// Walking it (`forEach`) rebuilds each frame in one buffer, so a walk holds one frame however
-/// many there are. Spans are kept as they are up to `uncompressed` bytes, and deflated at
-/// libdeflate's fastest level past that (a walk then inflates them: slower, but far cheaper than
+/// many there are. Spans are kept as they are while the store's `tally` (its own, or one shared
+/// with other stores) holds at most `uncompressed` bytes, and deflated at libdeflate's fastest
+/// level past that (a walk then inflates them: slower, but far cheaper than
 /// decoding and fitting the frames again).
 final class FrameStore: FrameSequence {
     let width: Int
@@ -35,16 +36,26 @@ final class FrameStore: FrameSequence {
 
     private var first: [UInt8] = []
     private var deltas: [Delta] = []
-    /// Bytes of spans kept as they are before new ones are deflated.
-    private let uncompressed: Int
+    /// Bytes held by this store and those sharing its budget, and how many of them may be kept
+    /// as they come before new spans are deflated.
+    private let tally: StoreTally
     private var codec: DeltaCodec?
 
-    init(width: Int, height: Int, bytesPerPixel: Int, uncompressed: Int = .max) {
+    /// A store whose spans are kept as they are up to `uncompressed` bytes of its own.
+    convenience init(width: Int, height: Int, bytesPerPixel: Int, uncompressed: Int = .max) {
+        self.init(width: width, height: height, bytesPerPixel: bytesPerPixel, tally: StoreTally(uncompressed: uncompressed))
+    }
+
+    /// A store counted on `tally` with others: spans are deflated once all of them together hold
+    /// `tally.uncompressed` bytes.
+    init(width: Int, height: Int, bytesPerPixel: Int, tally: StoreTally) {
         self.width = width
         self.height = height
         self.bytesPerPixel = bytesPerPixel
-        self.uncompressed = uncompressed
+        self.tally = tally
     }
+
+    deinit { tally.remove(bytes) }
 
     /// Bytes a frame costs in the store at most (the first frame, or a frame that changes
     /// everywhere).
@@ -58,6 +69,7 @@ final class FrameStore: FrameSequence {
         if count == 0 {
             first = [UInt8](samples.prefix(frameBytes))
             bytes += first.count
+            tally.add(first.count)
             return
         }
         var spans: [Span] = []
@@ -80,14 +92,16 @@ final class FrameStore: FrameSequence {
         }
         let size = data.count
         var compressed = false
-        if bytes + size > uncompressed {
+        if tally.bytes + size > tally.uncompressed {
             if codec == nil { codec = DeltaCodec() }
             if let packed = codec!.compress(data) {
                 data = packed
                 compressed = true
             }
         }
-        bytes += data.count + spans.count * MemoryLayout<Span>.stride + MemoryLayout<Delta>.stride
+        let held = data.count + spans.count * MemoryLayout<Span>.stride + MemoryLayout<Delta>.stride
+        bytes += held
+        tally.add(held)
         deltas.append(Delta(spans: spans, data: data, size: size, compressed: compressed))
     }
 
