@@ -78,6 +78,10 @@ final class StreamingConversionTests: XCTestCase {
             frames.append(next)
             damages.append(d)
         }
+        // Flat frames too, whose spans are packed as runs.
+        let flat = frames.indices.map { i in [UInt8]((0..<(side * side)).flatMap { p -> [UInt8] in p % side < 5 + i ? [9, 9, 9, 255] : [0, 0, 0, 0] }) }
+        let flatDamage = (1..<flat.count).map { _ in RowDamage.all(width: side, rows: side) }
+        for (frames, damages) in [(frames, damages), (flat, flatDamage)] {
         for uncompressed in [Int.max, 0] {
             let store = FrameStore(width: side, height: side, bytesPerPixel: 4, uncompressed: uncompressed)
             for (i, f) in frames.enumerated() { f.withUnsafeBytes { store.append($0, damage: i == 0 ? nil : damages[i - 1]) } }
@@ -89,6 +93,7 @@ final class StreamingConversionTests: XCTestCase {
             }
             XCTAssertEqual(seen, frames.count)
             if uncompressed == 0 { XCTAssertLessThan(store.bytes, frames.count * side * side * 4) }
+        }
         }
     }
 

@@ -7,8 +7,8 @@ import ImageCore
 ///
 /// Walking it (`forEach`) rebuilds each frame in one buffer, so a walk holds one frame however
 /// many there are. Spans are kept as they are while the store's `tally` (its own, or one shared
-/// with other stores) holds at most `uncompressed` bytes, and deflated at libdeflate's fastest
-/// level past that (a walk then inflates them: slower, but far cheaper than
+/// with other stores) holds at most `uncompressed` bytes, and packed past that (`DeltaCodec`:
+/// runs of equal pixels where the spans are made of them, and libdeflate's fastest level) (a walk then inflates them: slower, but far cheaper than
 /// decoding and fitting the frames again).
 final class FrameStore: FrameSequence {
     let width: Int
@@ -93,7 +93,7 @@ final class FrameStore: FrameSequence {
         let size = data.count
         var compressed = false
         if tally.bytes + size > tally.uncompressed {
-            if codec == nil { codec = DeltaCodec() }
+            if codec == nil { codec = DeltaCodec(unit: bytesPerPixel) }
             if let packed = codec!.compress(data) {
                 data = packed
                 compressed = true
