@@ -147,7 +147,7 @@ public enum StickerConverter {
         // One walk fits every size: each size's frames go into its own store, the stores
         // sharing the fitted frames' budget (`MemoryPlan.fittedPart`).
         var fitters: [FrameFitter] = []
-        let stores = SizeStores(plan: memory)
+        let stores = SizeStores(plan: memory, sizes: sizes)
         var empties: [NearlyEmptySticker] = []
         let facts = try walk(source, clock: clock) { frame in
             if fitters.isEmpty {
@@ -156,7 +156,7 @@ public enum StickerConverter {
                                              options: fitOptions(size, options), visibleBounds: bounds)
                     fitters.append(fitter)
                     empties.append(NearlyEmptySticker())
-                    stores.add(side: fitter.size, part: memory.fittedPart(side: fitter.size, sizes: sizes))
+                    stores.add(side: fitter.size)
                 }
             }
             for k in fitters.indices {

@@ -101,29 +101,32 @@ final class StreamingConversionTests: XCTestCase {
     /// while the others leave room, and when the total passes the budget the size furthest past
     /// its part gives up its store, handing its bytes back.
     func testSizesShareTheFittedFramesBudget() throws {
-        var plan = MemoryPlan(options: ConversionOptions(sizes: [.small, .large]), available: 250_000)
-        plan.uncompressedShare = 1   // spans kept as they come: the bytes held are exact
-        XCTAssertEqual(plan.fittedFrames, 100_000)
-        let stores = SizeStores(plan: plan)
-        stores.add(side: 10, part: 20_000)
-        stores.add(side: 20, part: 80_000)
-        let still = Image(width: 10, height: 10, pixels: [UInt8](repeating: 7, count: 400))
+        var plan = MemoryPlan(options: ConversionOptions(sizes: [.small, .large]), available: 25_000_000)
+        plan.uncompressedShare = 1
+        XCTAssertEqual(plan.fittedFrames, 10_000_000)
+        let largePart = plan.fittedPart(side: 618, sizes: [.small, .large])
+        XCTAssertEqual(largePart, 10_000_000 * 618 * 618 / (300 * 300 + 618 * 618))
+        let stores = SizeStores(plan: plan, sizes: [.small, .large])
+        stores.add(side: 300)
+        stores.add(side: 618)
+        let still = Image(width: 300, height: 300)
+        // Noise: spans that do not pack, so the bytes held are the frames'.
         var rand = BudgetSearchTests.Rand(state: 3)
+        let moving = Image(width: 618, height: 618, pixels: (0..<(618 * 618 * 4)).map { _ in rand.byte() })
         var frame = 0
         // The small size never changes; the large one changes everywhere on every frame.
         func next() {
-            stores.frames[0].append(still, damage: frame == 0 ? nil : RowDamage(rows: 10), delay: Delay(centiseconds: 10))
-            let moving = Image(width: 20, height: 20, pixels: (0..<1600).map { _ in rand.byte() })
-            stores.frames[1].append(moving, damage: frame == 0 ? nil : .all(width: 20, rows: 20), delay: Delay(centiseconds: 10))
+            stores.frames[0].append(still, damage: frame == 0 ? nil : RowDamage(rows: 300), delay: Delay(centiseconds: 10))
+            stores.frames[1].append(moving, damage: frame == 0 ? nil : .all(width: 618, rows: 618), delay: Delay(centiseconds: 10))
             stores.settle()
             frame += 1
         }
-        while stores.frames[1].bytes <= 80_000 { next() }
+        while stores.frames[1].bytes <= largePart && frame < 20 { next() }
         // Past its own part, within the budget: both stores stay.
         XCTAssertFalse(stores.frames[0].replays)
         XCTAssertFalse(stores.frames[1].replays)
-        XCTAssertLessThanOrEqual(stores.bytes, 100_000)
-        while !stores.frames[1].replays && frame < 200 { next() }
+        XCTAssertLessThanOrEqual(stores.bytes, 10_000_000)
+        while !stores.frames[1].replays && frame < 20 { next() }
         XCTAssertTrue(stores.frames[1].replays, "the size furthest past its part gives up")
         XCTAssertFalse(stores.frames[0].replays, "a size within its part keeps its store")
         XCTAssertEqual(stores.bytes, stores.frames[0].bytes, "the store given up hands its bytes back")

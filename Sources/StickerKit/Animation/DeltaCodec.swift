@@ -15,7 +15,7 @@ final class DeltaCodec {
     private let compressor: OpaquePointer?
     private let decompressor: OpaquePointer?
     /// Bytes per pixel: runs are of whole pixels.
-    let unit: Int
+    private let unit: Int
 
     /// What the first byte of a packed block says.
     private enum Form: UInt8 {
@@ -93,38 +93,27 @@ final class DeltaCodec {
     /// `bytes` as runs of equal pixels of `unit` bytes: per run a 2-byte little-endian length
     /// (1…65535 pixels), then the pixel. Nil as soon as that passes `limit` bytes.
     static func runs(_ bytes: [UInt8], unit: Int, limit: Int) -> [UInt8]? {
-        let pixels = bytes.count / unit
-        let record = 2 + unit
+        unit == 4 ? runs(bytes, of: UInt32.self, limit: limit) : runs(bytes, of: UInt8.self, limit: limit)
+    }
+
+    private static func runs<Pixel: FixedWidthInteger>(_ bytes: [UInt8], of _: Pixel.Type, limit: Int) -> [UInt8]? {
+        let unit = MemoryLayout<Pixel>.size
+        let pixels = bytes.count / unit, record = 2 + unit
         var out = [UInt8](repeating: 0, count: limit + record)
         var n = 0
         let fits: Bool = bytes.withUnsafeBytes { src in
             out.withUnsafeMutableBytes { dst in
-                let d = dst.baseAddress!
+                let p = src.baseAddress!, d = dst.baseAddress!
                 var i = 0
-                if unit == 4 {
-                    let p = src.baseAddress!
-                    while i < pixels {
-                        let v = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-                        var e = i + 1
-                        while e < pixels && e - i < 65535 && p.loadUnaligned(fromByteOffset: e * 4, as: UInt32.self) == v { e += 1 }
-                        if n + record > limit { return false }
-                        d.storeBytes(of: UInt16(e - i).littleEndian, toByteOffset: n, as: UInt16.self)
-                        d.storeBytes(of: v, toByteOffset: n + 2, as: UInt32.self)
-                        n += record
-                        i = e
-                    }
-                } else {
-                    let p = src.bindMemory(to: UInt8.self).baseAddress!
-                    while i < pixels {
-                        let v = p[i]
-                        var e = i + 1
-                        while e < pixels && e - i < 65535 && p[e] == v { e += 1 }
-                        if n + record > limit { return false }
-                        d.storeBytes(of: UInt16(e - i).littleEndian, toByteOffset: n, as: UInt16.self)
-                        d.storeBytes(of: v, toByteOffset: n + 2, as: UInt8.self)
-                        n += record
-                        i = e
-                    }
+                while i < pixels {
+                    let v = p.loadUnaligned(fromByteOffset: i * unit, as: Pixel.self)
+                    var e = i + 1
+                    while e < pixels && e - i < 65535 && p.loadUnaligned(fromByteOffset: e * unit, as: Pixel.self) == v { e += 1 }
+                    if n + record > limit { return false }
+                    d.storeBytes(of: UInt16(e - i).littleEndian, toByteOffset: n, as: UInt16.self)
+                    d.storeBytes(of: v, toByteOffset: n + 2, as: Pixel.self)
+                    n += record
+                    i = e
                 }
                 return true
             }
@@ -135,27 +124,26 @@ final class DeltaCodec {
     /// Rebuilds the `count` bytes of `runs` (as `runs(_:unit:limit:)` writes them) into `out`;
     /// false when they do not make exactly `count` bytes.
     static func expand(_ runs: [UInt8], unit: Int, count: Int, into out: UnsafeMutableRawPointer) -> Bool {
-        let record = 2 + unit
+        unit == 4 ? expand(runs, of: UInt32.self, count: count, into: out) : expand(runs, of: UInt8.self, count: count, into: out)
+    }
+
+    private static func expand<Pixel: FixedWidthInteger>(_ runs: [UInt8], of _: Pixel.Type, count: Int,
+                                                         into out: UnsafeMutableRawPointer) -> Bool {
+        let unit = MemoryLayout<Pixel>.size, record = 2 + unit
         guard runs.count % record == 0 else { return false }
         return runs.withUnsafeBytes { src in
             let s = src.baseAddress!
             var at = 0, k = 0
             while k < runs.count {
-                let length = Int(UInt16(littleEndian: s.loadUnaligned(fromByteOffset: k, as: UInt16.self))) * unit
-                if at + length > count { return false }
-                if unit == 4 {
-                    let v = s.loadUnaligned(fromByteOffset: k + 2, as: UInt32.self)
-                    if length == 4 {
-                        out.storeBytes(of: v, toByteOffset: at, as: UInt32.self)
-                    } else if Int(bitPattern: out + at) % 4 == 0 {
-                        (out + at).assumingMemoryBound(to: UInt32.self).update(repeating: v, count: length / 4)
-                    } else {
-                        for j in stride(from: 0, to: length, by: 4) { out.storeBytes(of: v, toByteOffset: at + j, as: UInt32.self) }
-                    }
+                let pixels = Int(UInt16(littleEndian: s.loadUnaligned(fromByteOffset: k, as: UInt16.self)))
+                if at + pixels * unit > count { return false }
+                let v = s.loadUnaligned(fromByteOffset: k + 2, as: Pixel.self)
+                if Int(bitPattern: out + at) % MemoryLayout<Pixel>.alignment == 0 {
+                    (out + at).assumingMemoryBound(to: Pixel.self).update(repeating: v, count: pixels)
                 } else {
-                    (out + at).assumingMemoryBound(to: UInt8.self).update(repeating: s.load(fromByteOffset: k + 2, as: UInt8.self), count: length)
+                    for j in 0..<pixels { out.storeBytes(of: v, toByteOffset: at + j * unit, as: Pixel.self) }
                 }
-                at += length
+                at += pixels * unit
                 k += record
             }
             return at == count

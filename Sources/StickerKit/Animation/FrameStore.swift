@@ -8,8 +8,8 @@ import ImageCore
 /// Walking it (`forEach`) rebuilds each frame in one buffer, so a walk holds one frame however
 /// many there are. Spans are kept as they are while the store's `tally` (its own, or one shared
 /// with other stores) holds at most `uncompressed` bytes, and packed past that (`DeltaCodec`:
-/// runs of equal pixels where the spans are made of them, and libdeflate's fastest level) (a walk then inflates them: slower, but far cheaper than
-/// decoding and fitting the frames again).
+/// runs of equal pixels where the spans are made of them, libdeflate's fastest level). A walk
+/// then unpacks them: slower, but far cheaper than decoding and fitting the frames again.
 final class FrameStore: FrameSequence {
     let width: Int
     let height: Int
@@ -37,7 +37,7 @@ final class FrameStore: FrameSequence {
     private var first: [UInt8] = []
     private var deltas: [Delta] = []
     /// Bytes held by this store and those sharing its budget, and how many of them may be kept
-    /// as they come before new spans are deflated.
+    /// as they come before new spans are packed.
     private let tally: StoreTally
     private var codec: DeltaCodec?
 
@@ -46,7 +46,7 @@ final class FrameStore: FrameSequence {
         self.init(width: width, height: height, bytesPerPixel: bytesPerPixel, tally: StoreTally(uncompressed: uncompressed))
     }
 
-    /// A store counted on `tally` with others: spans are deflated once all of them together hold
+    /// A store counted on `tally` with others: spans are packed once all of them together hold
     /// `tally.uncompressed` bytes.
     init(width: Int, height: Int, bytesPerPixel: Int, tally: StoreTally) {
         self.width = width

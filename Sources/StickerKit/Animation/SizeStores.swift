@@ -5,26 +5,26 @@ import ImageCore
 /// (`MemoryPlan.fittedPart`) while the others leave room, and spans are deflated once all the
 /// stores together pass the plan's uncompressed share. When the total passes the budget, the
 /// size furthest past its own part gives up its store (its frames are then made again on every
-/// walk), so that a size within its part never does.
-///
-/// Before, each size had only its part: at `--size all` the colour cube's 408-px frames were
-/// decoded and fitted again on every walk while the 300-px store used a third of its part
-/// (callgrind: 41.79 → 41.27 G instructions for the file).
+/// walk), so that a size within its part never does (NOTES.md: what that saved).
 final class SizeStores {
     private(set) var frames: [FittedFrames] = []
     private var parts: [Int] = []
     private let tally: StoreTally
-    private let budget: Int
+    private let plan: MemoryPlan
+    private let sizes: [StickerSize]
+    private var budget: Int { plan.fittedFrames }
 
-    init(plan: MemoryPlan) {
-        budget = plan.fittedFrames
-        tally = StoreTally(uncompressed: Int(Double(budget) * plan.uncompressedShare))
+    /// Stores for `sizes`, converted together within `plan`.
+    init(plan: MemoryPlan, sizes: [StickerSize]) {
+        self.plan = plan
+        self.sizes = sizes
+        tally = StoreTally(uncompressed: Int(Double(plan.fittedFrames) * plan.uncompressedShare))
     }
 
-    /// Adds the store of a size of `side` pixels whose own part is `part` bytes.
-    func add(side: Int, part: Int) {
+    /// Adds the store of the next size, fitted to `side` pixels.
+    func add(side: Int) {
         frames.append(FittedFrames(side: side, budget: budget, tally: tally))
-        parts.append(part)
+        parts.append(plan.fittedPart(side: side, sizes: sizes))
     }
 
     /// Bytes the stores hold together.
