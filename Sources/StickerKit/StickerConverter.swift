@@ -156,10 +156,10 @@ public enum StickerConverter {
                                              options: fitOptions(size, options), visibleBounds: bounds)
                     fitters.append(fitter)
                     empties.append(NearlyEmptySticker())
-                    stores.add(side: fitter.size)
+                    stores.add(side: fitter.size, canvasPixels: frame.canvasWidth * frame.canvasHeight)
                 }
             }
-            for k in fitters.indices {
+            for k in fitters.indices where stores.isFilling(k) {
                 let (image, damage) = fitters[k].fit(frame)
                 image.pixels.withUnsafeBytes { empties[k].add($0) }
                 let store = stores.frames[k]
@@ -170,6 +170,23 @@ public enum StickerConverter {
         let animated = facts.frameCount > 1 || facts.format == .apng
         var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
         for (k, size) in sizes.enumerated() {
+            if !stores.isFilling(k) {
+                // A size that left the shared walk fills its store in a walk of its own.
+                let store = stores.refill(k)
+                var fitter: FrameFitter?
+                empties[k] = NearlyEmptySticker()
+                _ = try walk(source, clock: clock) { frame in
+                    if fitter == nil {
+                        fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
+                                             options: Self.fitOptions(size, options), visibleBounds: bounds)
+                    }
+                    let (image, damage) = fitter!.fit(frame)
+                    image.pixels.withUnsafeBytes { empties[k].add($0) }
+                    store.append(image, damage: store.count == 0 ? nil : damage, delay: frame.delay)
+                    stores.settle()
+                }
+                fitters[k] = fitter!
+            }
             let frames = stores.frames[k]
             frames.delays[0] = facts.firstFrameDelay
             let builder = StickerBuilder(size: size, side: frames.width, fitWarnings: fitters[k].warnings, loopCount: facts.loopCount)

@@ -14,14 +14,18 @@ final class StreamingConversionTests: XCTestCase {
         [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(path)))
     }
 
-    /// Plans that keep nothing as it comes (every span deflated) and keep nothing at all (every
-    /// walk decodes and fits again).
+    /// Plans that keep nothing as it comes (every span deflated), keep nothing at all (every
+    /// walk decodes and fits again), and make larger sizes leave the shared walk.
     static func plans(_ options: ConversionOptions) -> [(String, MemoryPlan)] {
         var deflated = MemoryPlan(options: options)
         deflated.uncompressedShare = 0
         var replayed = MemoryPlan(options: options)
         replayed.fittedShare = 0
-        return [("deflated", deflated), ("replayed", replayed)]
+        // A share passed after the first frame: larger sizes leave the shared walk and fill
+        // their stores in walks of their own.
+        var deferred = MemoryPlan(options: options)
+        deferred.uncompressedShare = 400_000 / Double(deferred.fittedFrames)
+        return [("deflated", deflated), ("replayed", replayed), ("deferred", deferred)]
     }
 
     func assertTiersChangeNothing(_ path: String, _ options: ConversionOptions, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -107,8 +111,9 @@ final class StreamingConversionTests: XCTestCase {
         let largePart = plan.fittedPart(side: 618, sizes: [.small, .large])
         XCTAssertEqual(largePart, 10_000_000 * 618 * 618 / (300 * 300 + 618 * 618))
         let stores = SizeStores(plan: plan, sizes: [.small, .large])
-        stores.add(side: 300)
-        stores.add(side: 618)
+        // A canvas as large as the largest size: no size leaves the walk (see the next test).
+        stores.add(side: 300, canvasPixels: 618 * 618)
+        stores.add(side: 618, canvasPixels: 618 * 618)
         let still = Image(width: 300, height: 300)
         // Noise: spans that do not pack, so the bytes held are the frames'.
         var rand = BudgetSearchTests.Rand(state: 3)
@@ -131,6 +136,49 @@ final class StreamingConversionTests: XCTestCase {
         XCTAssertFalse(stores.frames[0].replays, "a size within its part keeps its store")
         XCTAssertEqual(stores.bytes, stores.frames[0].bytes, "the store given up hands its bytes back")
         XCTAssertEqual(stores.frames[1].count, frame, "frames are still counted once given up")
+    }
+
+    /// Frames much larger than the source's canvas: once the stores together pass the
+    /// uncompressed share, the largest size leaves the shared walk instead of being packed, and
+    /// later fills a store of its own with the share to itself.
+    func testLargeSizesOfSmallCanvasesLeaveTheSharedWalk() throws {
+        var plan = MemoryPlan(options: ConversionOptions(sizes: [.small, .regular, .large]), available: 25_000_000)
+        plan.uncompressedShare = 0.5
+        let sizes: [StickerSize] = [.small, .regular, .large]
+        func frames(_ side: Int, _ seed: UInt64) -> Image {
+            var rand = BudgetSearchTests.Rand(state: seed)
+            return Image(width: side, height: side, pixels: (0..<(side * side * 4)).map { _ in rand.byte() })
+        }
+        for (canvas, leaves) in [(100 * 100, true), (600 * 600, false)] {
+            let stores = SizeStores(plan: plan, sizes: sizes)
+            for size in sizes { stores.add(side: size.pixels, canvasPixels: canvas) }
+            let images = sizes.map { frames($0.pixels, UInt64($0.pixels)) }
+            var frame = 0
+            while frame < 12 {
+                for k in sizes.indices where stores.isFilling(k) {
+                    stores.frames[k].append(images[k], damage: frame == 0 ? nil : .all(width: sizes[k].pixels, rows: sizes[k].pixels),
+                                            delay: Delay(centiseconds: 10))
+                }
+                stores.settle()
+                frame += 1
+            }
+            let what = "canvas of \(canvas) pixels"
+            XCTAssertTrue(stores.isFilling(0), what)
+            XCTAssertEqual(stores.isFilling(2), !leaves, what)
+            XCTAssertEqual(stores.frames[0].count, 12, what)
+            if leaves {
+                XCTAssertEqual(stores.frames[2].count, 0, "\(what): the size that left holds nothing")
+                XCTAssertLessThanOrEqual(stores.bytes, plan.fittedFrames, what)
+                stores.release(0)
+                stores.release(1)
+                let own = stores.refill(2)
+                XCTAssertTrue(stores.isFilling(2) && !stores.isFilling(0), what)
+                XCTAssertEqual(own.count, 0, what)
+                XCTAssertTrue(own === stores.frames[2], what)
+            } else {
+                XCTAssertEqual(stores.frames[2].count, 12, what)
+            }
+        }
     }
 
     func testDecodingErrorsStayAndNoSizesIsNoWork() throws {
