@@ -4,8 +4,12 @@ with the project's quality judge, in one run, so that the figures compare like w
 
   scripts/evaluate.py CORPUS_DIR... [--sizes 300,408,618] [--max-kb 500] [--peers vips_pngquant,stickerconvert]
                       [--judge ../shared/tools/judge.py] [--work /tmp/sk-eval] [--jobs 2]
-                      [--json Benchmarks/results/NAME.json [--title TEXT]]
+                      [--all-sizes] [--json Benchmarks/results/NAME.json [--title TEXT]]
   scripts/evaluate.py CORPUS_DIR... --platform signal|whatsapp|discord|telegram [--peers stickerconvert] ...
+
+--all-sizes also times one stickerkit run with --size all (every size of a file from one decode, as a
+user converts a folder), checks its stickers against the per-size runs byte for byte, and compares it
+with each peer's three per-size runs summed.
 
 Prints, per size and tool: files, contract failures, mean/min SSIM, mean PSNR, mean bytes and wall time;
 then the files where stickerkit is more than 0.01 SSIM below a peer. Peers are run by
@@ -22,7 +26,7 @@ judge at the platform's side with its containers (--formats) and the cap for eac
 then the summary per size and tool, the speed-ups over each peer and every judged file): writing it
 over a file in Benchmarks/results/ and running scripts/readme-tables puts the run in the README.
 """
-import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile, time
+import argparse, concurrent.futures as cf, filecmp, json, os, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 import resource
 
@@ -90,6 +94,9 @@ def main():
     ap.add_argument("--title", default=None, help="the measurement file's title (default: from the inputs and peers)")
     ap.add_argument("--platform", default=None, choices=sorted(PLATFORMS), help="convert for this app (see above)")
     ap.add_argument("--no-judge", action="store_true", help="only convert and time (no quality scores)")
+    ap.add_argument("--all-sizes", action="store_true",
+                    help="also time stickerkit once with --size all (every size in one run, each file decoded once), "
+                         "check its stickers are the per-size runs' and compare it with the peers' per-size runs summed")
     ap.add_argument("--reuse-peers", action="store_true",
                     help="keep peer outputs already in --work (from an earlier run with the same files) and the wall times saved with them in times.json; only missing outputs are made")
     a = ap.parse_args()
@@ -136,6 +143,24 @@ def main():
         times[("stickerkit", size)] = time.time() - t0
         cpu[("stickerkit", size)] = child_cpu() - c0
         save_times()
+
+    # stickerkit: every size in one run (`--size all`), the way a user converts a folder.
+    together = None
+    if a.all_sizes and not platform and sorted(sizes) == sorted(SIZE_NAMES):
+        out = work / "stickerkit-all"
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        t0 = time.time(); c0 = child_cpu()
+        subprocess.run([a.stickerkit, "resize", *map(str, inputs), "-o", str(out), "--size", "all",
+                        "--max-bytes", str(limit), "--force", "--quiet", *a.extra.split()])
+        together = dict(wall=time.time() - t0, cpu=child_cpu() - c0)
+        side = {name: size for size, name in SIZE_NAMES.items()}
+        def twin(f):
+            return work / "stickerkit" / str(side[f.parent.name]) / f.name
+        made = sorted(f for f in out.rglob("*.png") if f.parent.name in side)
+        same = sum(1 for f in made if twin(f).exists() and filecmp.cmp(f, twin(f), shallow=False))
+        together.update(stickers=len(made), identical=same)
 
     # Inputs that share a stem (big_buck_bunny….gif and ….webp) must not share an output: the first
     # keeps the stem, the others take their whole name (stickerkit's own rule; its report, read
@@ -221,7 +246,9 @@ def main():
                             fails=None, mean_ssim=None, min_ssim=None, mean_psnr=None, mean_kb=None,
                             wall=times.get((tool, size)), cpu=cpu.get((tool, size)))
                        for size in sizes for tool in tools]
-            write_measurement(a, inputs, sizes, limit, peers, summary, [])
+            write_measurement(a, inputs, sizes, limit, peers, summary, [], all_sizes_summary(together, peers, times, cpu, sizes))
+        else:
+            all_sizes_summary(together, peers, times, cpu, sizes)
         return
 
     # judge: one process per input with every output listed in a jobs file.
@@ -298,12 +325,32 @@ def main():
         print("\nstickerkit contract failures:")
         for k, f in sorted(fails, key=lambda x: (x[0][1], x[0][2])):
             print(f"  {k[1]} {k[2]}: {f}")
+    both = all_sizes_summary(together, peers, times, cpu, sizes)
     if a.json:
         files = [dict(v, tool=k[0], target_size=k[1], file=k[2]) for k, v in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2]))]
-        write_measurement(a, inputs, sizes, limit, peers, summary, files)
+        write_measurement(a, inputs, sizes, limit, peers, summary, files, both)
 
 
-def write_measurement(a, inputs, sizes, limit, peers, summary, files):
+def all_sizes_summary(together, peers, times, cpu, sizes):
+    """The `--size all` run against each peer's per-size runs summed; printed, and for the measurement file."""
+    if not together:
+        return None
+    out = dict(together, speedup=[])
+    print(f"\nall {len(sizes)} sizes in one stickerkit run (--size all): {together['wall']:.1f} s wall, {together['cpu']:.1f} s CPU; "
+          f"{together['identical']} of {together['stickers']} stickers byte-identical to the per-size runs'")
+    for peer in peers:
+        wall = [times.get((peer, s)) for s in sizes]
+        c = [cpu.get((peer, s)) for s in sizes]
+        if all(wall):
+            row = dict(tool=peer, peer_wall=sum(wall), wall=sum(wall) / together["wall"],
+                       peer_cpu=sum(c) if all(c) else None, cpu=(sum(c) / together["cpu"]) if all(c) and together["cpu"] else None)
+            out["speedup"].append(row)
+            print(f"  against {peer}'s per-size runs ({row['peer_wall']:.1f} s wall): {row['wall']:.1f}x the throughput"
+                  + (f", CPU {row['cpu']:.1f}x" if row["cpu"] else ""))
+    return out
+
+
+def write_measurement(a, inputs, sizes, limit, peers, summary, files, together=None):
     """The run as a measurement file for Benchmarks/results/ (rendered by scripts/readme-tables)."""
     def row(size, tool):
         return next((r for r in summary if r["size"] == size and r["tool"] == tool), None)
@@ -322,6 +369,8 @@ def write_measurement(a, inputs, sizes, limit, peers, summary, files):
         data.update(platform=a.platform)
     data.update(corpus=corpus, inputs=len(inputs), max_bytes=limit, jobs=a.jobs, sizes=sizes,
                 summary=summary, speedup=speedup, files=files)
+    if together:
+        data.update(size_all=together)
     resultfile.write(a.json, data)
     print(f"\nmeasurement written to {a.json} (scripts/readme-tables renders the README from it)")
 
