@@ -73,7 +73,7 @@ final class DeltaCodec {
         var out = [UInt8](repeating: 0, count: header.count + bound)
         let n = bytes.withUnsafeBytes { i in
             out.withUnsafeMutableBytes { o in
-                o.copyMemory(from: UnsafeRawBufferPointer(start: header, count: header.count))
+                header.withUnsafeBytes { o.copyMemory(from: $0) }
                 return libdeflate_deflate_compress(compressor, i.baseAddress, i.count, o.baseAddress! + header.count, bound)
             }
         }
