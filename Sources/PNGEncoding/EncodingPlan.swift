@@ -15,6 +15,14 @@ struct EncodingPlan {
     /// this level instead of `level`: there level 10 saves little over 7 at twice the time,
     /// unlike on filtered photos (NOTES.md). Stills at `.default` only (`still(_:)`).
     var unfilteredLevel: Int? = nil
+    /// When set, a filtered winner whose ranking sample deflates at level 1 to less than
+    /// `compressibleRatio` of its bytes is compressed at this level instead of `level`: the
+    /// near-optimal levels cost about the same per input byte whatever the rows hold but save a
+    /// share of the compressed bytes, so on rows that compress that well they buy few bytes for
+    /// their time (NOTES.md, "Compressible stills"). Sampled trials only (`still(_:)`).
+    var compressibleLevel: Int? = nil
+    /// Level-1 sample bytes ÷ sample input bytes under which `compressibleLevel` applies.
+    static let compressibleRatio = 0.06
     /// Plans whose result is also computed, the smallest stream winning: lets `.max` promise it
     /// is never larger than `.default` (libdeflate's level 12 is not always below level 10).
     var alternatives: [EncodingPlan] = []
@@ -64,13 +72,16 @@ struct EncodingPlan {
     }
 
     /// The plan of a truecolour still (not of APNG frames) at `effort`: `plan(effort, kind:
-    /// .truecolor)`, except that at `.default` an unfiltered winner is compressed at level 7,
-    /// and `.max` is never larger than that `.default`.
+    /// .truecolor)`, except that at `.default` an unfiltered winner, and a filtered one whose
+    /// rows compress very well, are compressed at level 7, and `.max` is never larger than that
+    /// `.default`.
     static func still(_ effort: Effort) -> EncodingPlan {
         var p = plan(effort, kind: .truecolor)
         switch effort {
         case .fast: break
-        case .default: p.unfilteredLevel = 7
+        case .default:
+            p.unfilteredLevel = 7
+            p.compressibleLevel = 7
         case .max: p.alternatives = [still(.default)]
         }
         return p
@@ -121,16 +132,23 @@ struct EncodingPlan {
         }
         // Stable: on equal trial sizes the earlier strategy wins.
         let ranked: [FilterStrategy]
+        var compressible: Set<FilterStrategy> = []
         if sampledTrials {
             let sizes = strategies.map { streams.sampleSize($0, level: trialLevel) }
             ranked = strategies.indices.sorted { (sizes[$0], $0) < (sizes[$1], $1) }.map { strategies[$0] }
+            if compressibleLevel != nil {
+                let sampleBytes = Double(streams.sampledRowCount * (streams.raster.rowBytes + 1))
+                compressible = Set(strategies.indices.filter { Double(sizes[$0]) < EncodingPlan.compressibleRatio * sampleBytes }
+                    .map { strategies[$0] })
+            }
         } else {
             let sizes = strategies.map { streams.stream($0, level: trialLevel).count }
             ranked = strategies.indices.sorted { (sizes[$0], $0) < (sizes[$1], $1) }.map { strategies[$0] }
         }
         var best: [UInt8] = []
         for s in ranked.prefix(max(1, finalists)) {
-            let stream = streams.stream(s, level: s == .none ? unfilteredLevel ?? level : level)
+            let stream = streams.stream(s, level: s == .none ? unfilteredLevel ?? level
+                                                : compressible.contains(s) ? compressibleLevel ?? level : level)
             if best.isEmpty || stream.count < best.count { best = stream }
         }
         return best

@@ -34,15 +34,17 @@ package final class TruecolorStill {
         encode(plan: EncodingPlan.still(effort)).bytes
     }
 
-    /// The file at `effort`, or, when that is larger than `maxBytes` because its unfiltered
-    /// stream was compressed at the plan's lower level (`EncodingPlan.unfilteredLevel`), the
-    /// file at the full level if that is smaller: a budget is never missed for the time saved.
+    /// The file at `effort`, or, when that is larger than `maxBytes` because its stream was
+    /// compressed at one of the plan's lower levels (`EncodingPlan.unfilteredLevel`,
+    /// `compressibleLevel`), the file at the full level if that is smaller: a budget is never
+    /// missed for the time saved.
     package func encode(effort: Effort, within maxBytes: Int) -> [UInt8] {
         let plan = EncodingPlan.still(effort)
         let bytes = encode(plan: plan).bytes
-        guard bytes.count > maxBytes, plan.unfilteredLevel != nil else { return bytes }
+        guard bytes.count > maxBytes, plan.unfilteredLevel != nil || plan.compressibleLevel != nil else { return bytes }
         var full = plan
         full.unfilteredLevel = nil
+        full.compressibleLevel = nil
         let again = encode(plan: full).bytes
         return again.count < bytes.count ? again : bytes
     }
