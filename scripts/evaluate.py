@@ -241,14 +241,13 @@ def main():
                 cratio = (c / ours_cpu) if (c and ours_cpu and tool != "stickerkit") else None
                 print(f"{size:>5} {tool:<16} {made:>5} {t or 0:>8.1f} {(made / t) if t else 0:>8.2f} {c or 0:>8.1f} "
                       f"{(f'{ratio:.1f}x') if ratio else '':>16} {(f'{cratio:.1f}x') if cratio else '':>15}")
+        both = all_sizes_summary(together, peers, times, cpu, sizes)
         if a.json:
             summary = [dict(size=size, tool=tool, files=sum(1 for i in inputs if out_path(tool, size, i).exists()),
                             fails=None, mean_ssim=None, min_ssim=None, mean_psnr=None, mean_kb=None,
                             wall=times.get((tool, size)), cpu=cpu.get((tool, size)))
                        for size in sizes for tool in tools]
-            write_measurement(a, inputs, sizes, limit, peers, summary, [], all_sizes_summary(together, peers, times, cpu, sizes))
-        else:
-            all_sizes_summary(together, peers, times, cpu, sizes)
+            write_measurement(a, inputs, sizes, limit, peers, summary, [], both)
         return
 
     # judge: one process per input with every output listed in a jobs file.

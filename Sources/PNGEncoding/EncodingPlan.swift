@@ -137,9 +137,8 @@ struct EncodingPlan {
             let sizes = strategies.map { streams.sampleSize($0, level: trialLevel) }
             ranked = strategies.indices.sorted { (sizes[$0], $0) < (sizes[$1], $1) }.map { strategies[$0] }
             if compressibleLevel != nil {
-                let sampleBytes = Double(streams.sampledRowCount * (streams.raster.rowBytes + 1))
-                compressible = Set(strategies.indices.filter { Double(sizes[$0]) < EncodingPlan.compressibleRatio * sampleBytes }
-                    .map { strategies[$0] })
+                let limit = EncodingPlan.compressibleRatio * Double(streams.sampledByteCount)
+                compressible = Set(strategies.indices.filter { Double(sizes[$0]) < limit }.map { strategies[$0] })
             }
         } else {
             let sizes = strategies.map { streams.stream($0, level: trialLevel).count }

@@ -61,6 +61,9 @@ final class RasterStreams {
     /// Rows in the ranking sample.
     var sampledRowCount: Int { sampleRows.reduce(0) { $0 + $1.count } }
 
+    /// Filtered bytes in the ranking sample (each row with its filter byte).
+    var sampledByteCount: Int { sampledRowCount * (raster.rowBytes + 1) }
+
     /// The raw deflate size, at `level`, of the sample's rows filtered under `strategy` (one
     /// stream of the bands one after another). Cheap next to compressing the whole raster.
     func sampleSize(_ strategy: FilterStrategy, level: Int) -> Int {

@@ -51,6 +51,7 @@ final class TruecolorStillTests: XCTestCase {
                                   compressor: ZlibCompressor())
         XCTAssertEqual(large.sampleRows.first, 0..<16)
         XCTAssertEqual(large.sampledRowCount, 5 * 16)   // bands at 0, 64, 128, 192, 256
+        XCTAssertEqual(large.sampledByteCount, 5 * 16 * (300 * 4 + 1))
         let short = RasterStreams(Raster(width: 2000, height: 100, bitsPerPixel: 32, data: [UInt8](repeating: 7, count: 2000 * 100 * 4)),
                                   compressor: ZlibCompressor())
         XCTAssertEqual(short.sampleRows, [0..<100])
@@ -77,8 +78,7 @@ final class TruecolorStillTests: XCTestCase {
             let streams = RasterStreams(layout.raster(image.pixels, width: image.width, height: image.height), compressor: ZlibCompressor())
             let sizes = [FilterStrategy.none, .minimumSum].map { streams.sampleSize($0, level: 1) }
             let winner: FilterStrategy = sizes[1] < sizes[0] ? .minimumSum : .none
-            let sampleBytes = Double(streams.sampledRowCount * (streams.raster.rowBytes + 1))
-            let compressible = Double(min(sizes[0], sizes[1])) < EncodingPlan.compressibleRatio * sampleBytes
+            let compressible = Double(min(sizes[0], sizes[1])) < EncodingPlan.compressibleRatio * Double(streams.sampledByteCount)
             let level = winner == .none || compressible ? 7 : 10
             cases.insert("\(winner == .none ? "unfiltered" : "filtered") at \(level)")
             let expected = streams.stream(winner, level: level)
