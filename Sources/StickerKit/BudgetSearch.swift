@@ -82,7 +82,7 @@ enum BudgetSearch {
                 if lt.quality < minQuality {
                     return .failure(.belowMinimumQuality(quality: lt.quality, minimum: minQuality, colors: nil, budget: maxBytes))
                 }
-                let metrics = clock.measure(\.other) { QualityMetrics.compare(image, lt.image) }
+                let metrics = builder.metrics { clock.measure(\.other) { QualityMetrics.compare(image, lt.image) } }
                 return .success(builder.still(lt.bytes, mode: .truecolorLossy, colors: nil, dithering: nil, effort: effort,
                                               quality: lt.quality, metrics: metrics, posterizeStep: lt.step))
             }
@@ -142,7 +142,7 @@ enum BudgetSearch {
             return .failure(.belowMinimumQuality(quality: chosen.result.quality, minimum: minQuality, colors: chosen.colors,
                                                  budget: maxBytes))
         }
-        let metrics = clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) }
+        let metrics = builder.metrics { clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) } }
         let indexed = chosen.result.frames[0]
         let finalBytes = finalEncode(chosen.bytes, effort: effort, clock: clock) { PNGEncoder.encode(indexed, effort: $0) }
         return .success(output(finalBytes, mode: .palette, colors: chosen.result.palette.count, dithering: 1,

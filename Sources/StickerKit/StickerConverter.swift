@@ -78,7 +78,8 @@ public enum StickerConverter {
         for (k, size) in options.sizes.enumerated() {
             let image = clock.measure(\.resize) { fitters[k].finish() }
             image.pixels.withUnsafeBytes { empties.append(NearlyEmptySticker()); empties[k].add($0) }
-            let builder = StickerBuilder(size: size, side: image.width, fitWarnings: fitters[k].warnings, loopCount: 0)
+            let builder = StickerBuilder(size: size, side: image.width, fitWarnings: fitters[k].warnings, loopCount: 0,
+                                         measuresQuality: options.measuresQuality)
             outputs.append((size, withEmptyWarning(BudgetSearch.encodeStill(image, options: options, builder: builder, clock: clock),
                                                    empties[k])))
         }
@@ -189,7 +190,8 @@ public enum StickerConverter {
             }
             let frames = stores.frames[k]
             frames.delays[0] = facts.firstFrameDelay
-            let builder = StickerBuilder(size: size, side: frames.width, fitWarnings: fitters[k].warnings, loopCount: facts.loopCount)
+            let builder = StickerBuilder(size: size, side: frames.width, fitWarnings: fitters[k].warnings, loopCount: facts.loopCount,
+                                         measuresQuality: options.measuresQuality)
             if !animated {
                 var first: Image?
                 try frames.forEach { i, samples, _ in

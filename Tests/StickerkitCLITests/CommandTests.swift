@@ -37,6 +37,34 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
     }
 
+    /// SSIM and PSNR are measured only for the report (or -v): a run without one writes the
+    /// same bytes, and the report gives every lossy sticker its scores.
+    func testQualityIsMeasuredForTheReportAndNeverChangesTheBytes() throws {
+        let inputs = [sample("elephant_480x400_34f.png"), sample("rocket_640x427.jpg")]
+        let plain = tmp.appendingPathComponent("plain"), reported = tmp.appendingPathComponent("reported")
+        let report = tmp.appendingPathComponent("report.json")
+        let a = try CLI.run(["resize"] + inputs + ["-o", plain.path, "--size", "small", "--max-kb", "60"])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        let b = try CLI.run(["resize"] + inputs + ["-o", reported.path, "--size", "small", "--max-kb", "60", "--report", report.path])
+        XCTAssertEqual(b.status, 0, b.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as! [String: Any]
+        var modes: [String] = []
+        for f in json["files"] as! [[String: Any]] {
+            let output = (f["outputs"] as! [[String: Any]])[0]
+            let details = output["details"] as! [String: Any]
+            modes.append(details["mode"] as! String)
+            let ssim = try XCTUnwrap(details["ssim"] as? Double, "\(f["input"]!)")
+            XCTAssertGreaterThan(ssim, 0.9)
+            XCTAssertLessThan(ssim, 1)
+            XCTAssertNotNil(details["psnr"] as? Double)
+            let path = output["path"] as! String
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)),
+                           try Data(contentsOf: plain.appendingPathComponent(name)), name)
+        }
+        XCTAssertEqual(modes.sorted(), ["palette", "truecolor-lossy"], "both kinds of lossy sticker")
+    }
+
     /// A platform run's report names the platform's side (or the platform, for LINE's shaped
     /// canvas), not Messages' size names; LINE's outputs pass `check --platform line`.
     func testPlatformRunsNameTheirSizeAndLinePassesItsCheck() throws {

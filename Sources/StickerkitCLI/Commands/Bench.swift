@@ -55,7 +55,9 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let options = platform.apply(to: try conversion.conversionOptions(sizes: size.sizes), budgetGiven: conversion.budget.given)
+        var options = platform.apply(to: try conversion.conversionOptions(sizes: size.sizes), budgetGiven: conversion.budget.given)
+        // As `resize` without --report or -v: no SSIM for the reports nobody reads here.
+        options.measuresQuality = false
         let terminal = Terminal(quiet: false)
         let found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init())
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }

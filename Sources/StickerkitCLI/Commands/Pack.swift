@@ -150,7 +150,8 @@ struct Pack: ParsableCommand {
         let terminal = Terminal(quiet: quiet)
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
-        let options = try conversion.conversionOptions(sizes: [grid.size])
+        var options = try conversion.conversionOptions(sizes: [grid.size])
+        options.measuresQuality = reportOption.report != nil
         let size = options.sizes[0]
         let update = StickerCatalog.UpdateOptions(prune: prune, overwrite: overwrite)
 

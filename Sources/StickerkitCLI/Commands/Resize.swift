@@ -42,10 +42,12 @@ struct Resize: ParsableCommand {
 
     func run() throws {
         let terminal = Terminal(quiet: quiet)
-        let options = platform.apply(to: try conversion.conversionOptions(sizes: size.sizes), budgetGiven: conversion.budget.given)
+        var options = platform.apply(to: try conversion.conversionOptions(sizes: size.sizes), budgetGiven: conversion.budget.given)
         let started = Date()
         let outputPath = output.path
         let reportPath = report.path
+        // SSIM and PSNR only where they are shown: the report and -v.
+        options.measuresQuality = reportPath != nil || verbose
         let shard = try self.shard.map(Shard.init(parsing:))
 
         // Every path problem is a usage error found before any conversion.
