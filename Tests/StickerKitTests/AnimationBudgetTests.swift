@@ -185,6 +185,21 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertEqual(s.model.calibration(2), max(c1, c4), accuracy: 1e-12, "100 is as near 200 as 50: the larger ratio")
     }
 
+    /// A prediction does not depend on what was predicted before it: one-frame estimates are
+    /// shared between frame rates and windows (`SizeModel`'s heads), and a model that made other
+    /// predictions first gives the same numbers as a fresh one.
+    func testPredictionsDoNotDependOnTheirOrder() throws {
+        let input = Self.animation(frames: 120, side: 48, delay: Delay(numerator: 1, denominator: 24), loops: 0)
+        let settings = [(64, 1), (64, 2), (100, 2), (64, 3), (100, 1), (32, 3)]
+        let warm = try search(input, maxBytes: 500_000)
+        let inOrder = settings.map { warm.model.rawPrediction($0.0, $0.1) }
+        for (k, (n, step)) in settings.enumerated() {
+            let fresh = try search(input, maxBytes: 500_000)
+            XCTAssertEqual(fresh.model.rawPrediction(n, step), inOrder[k], "\(n) colours at step \(step)")
+        }
+        XCTAssertEqual(Set(inOrder).count, settings.count, "every setting predicts its own size")
+    }
+
     func testTightBudgetDropsFramesButKeepsTheTimeline() throws {
         let input = Self.animation(frames: 40, side: 300, delay: Delay(centiseconds: 4), loops: 0)
         let r = try StickerConverter.convert(try encode(input), options: ConversionOptions(sizes: [.small], maxBytes: 60_000, minFPS: 5))

@@ -15,6 +15,10 @@ extension AnimationBudget {
         private let clock: StageClock
         /// Raw predictions (the estimator's scale) by setting.
         private(set) var predictions: [Setting: Double] = [:]
+        /// The estimator's size of one frame alone (a window's head) by colour count and frame:
+        /// every prediction starts with frame 0, at every frame rate, and the first window's head
+        /// is that frame again.
+        private var heads: [Int: [Int: Double]] = [:]
         /// Real bytes per predicted byte by frame rate (step), learned from every real encode
         /// (the estimator alone runs 0–8 % above the real size; samples miss some of the
         /// animation, and miss more at some frame rates than at others).
@@ -106,6 +110,13 @@ extension AnimationBudget {
                     Double((try? PNGEncoder.estimatedAnimationSize(frames: frames, delays: Array(d), loopCount: loops)) ?? Int.max)
                 }
             }
+            /// Frame `j` of the sample alone (a one-frame estimate does not depend on its delay).
+            func head(_ j: Int) -> Double {
+                if let h = heads[n]?[s.indices[j]] { return h }
+                let h = estimate(s.indices[j..<(j + 1)], s.delays[j..<(j + 1)])
+                heads[n, default: [:]][s.indices[j]] = h
+                return h
+            }
             let p: Double
             if s.indices.count >= kept {
                 p = estimate(s.indices[...], s.delays[...])
@@ -114,15 +125,14 @@ extension AnimationBudget {
                 // file is its first frame plus the windows' per-frame *differences* times the
                 // rest. (Averaging whole windows over-predicted long, mostly still animations —
                 // a terminal recording — several times over.)
-                let first = estimate(s.indices[0..<1], s.delays[0..<1])
+                let first = head(0)
                 var diffs = 0.0, count = 0
                 var w = 0
                 while w < s.indices.count {
                     let end = min(w + AnimationBudget.windowLength, s.indices.count)
                     if end - w > 1 {
                         let whole = estimate(s.indices[w..<end], s.delays[w..<end])
-                        let head = estimate(s.indices[w..<(w + 1)], s.delays[w..<(w + 1)])
-                        diffs += max(0, whole - head)
+                        diffs += max(0, whole - head(w))
                         count += end - w - 1
                     }
                     w = end
