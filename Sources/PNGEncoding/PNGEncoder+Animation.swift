@@ -98,13 +98,22 @@ extension PNGEncoder {
     }
 
     /// The truecolour animation of RGBA frames read from a sequence: a first walk finds the
-    /// smallest colour type that holds them all, a second encodes.
+    /// smallest colour type that holds them all, a second encodes. Each frame's stream follows
+    /// the rules of a truecolour still (`EncodingPlan.still`: at `.default` an unfiltered or very
+    /// compressible stream is compressed at level 7, not 10); when that file is larger than
+    /// `maxBytes`, it is made again at the full level and the smaller is returned, so a budget
+    /// is never missed for the time saved.
     package static func encodeAnimation(truecolor frames: any FrameSequence, delays: [Delay], loopCount: Int = 0,
-                                        effort: Effort = .default, alwaysAnimated: Bool = false) throws -> [UInt8] {
+                                        effort: Effort = .default, alwaysAnimated: Bool = false,
+                                        within maxBytes: Int = .max) throws -> [UInt8] {
         var e = try APNGEncoder(truecolor: frames, layout: try TruecolorLayout(fitting: frames), delays: delays,
                                 loopCount: loopCount)
         e.alwaysAnimated = alwaysAnimated
-        return try e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+        let still = EncodingPlan.still(effort)
+        let bytes = try e.encode { $0 == .truecolor ? still : EncodingPlan.plan(effort, kind: $0) }.bytes
+        guard bytes.count > maxBytes, still.unfilteredLevel != nil || still.compressibleLevel != nil else { return bytes }
+        let again = try e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+        return again.count < bytes.count ? again : bytes
     }
 
     /// The same frames encoded with a layout from `encodeAnimationWithLayout`: only the chosen

@@ -108,6 +108,31 @@ final class TruecolorStillTests: XCTestCase {
         }
     }
 
+    /// Truecolour animation frames follow the still rules at `.default` (level 7 for an
+    /// unfiltered or very compressible stream), and a file that misses its budget that way is
+    /// made at level 10.
+    func testTruecolorAnimationFramesFollowTheStillRulesAndMeetABudgetAtLevel10() throws {
+        let a = TestImages.blockArt(width: 240, height: 200, seed: 7), b = TestImages.blockArt(width: 240, height: 200, seed: 8)
+        let frames = ArrayFrames(width: 240, height: 200, bytesPerPixel: 4, frames: [a.pixels, b.pixels])
+        let delays = [Delay(milliseconds: 100), Delay(milliseconds: 100)]
+        func encode(_ plan: @escaping (EncodingPlan.Kind) -> EncodingPlan) throws -> [UInt8] {
+            var e = try APNGEncoder(truecolor: frames, layout: try TruecolorLayout(fitting: frames), delays: delays, loopCount: 0)
+            e.alwaysAnimated = true
+            return try e.encode(plan).bytes
+        }
+        let at7 = try encode { $0 == .truecolor ? EncodingPlan.still(.default) : EncodingPlan.plan(.default, kind: $0) }
+        let at10 = try encode { EncodingPlan.plan(.default, kind: $0) }
+        XCTAssertLessThan(at10.count, at7.count, "the test frames must gain from level 10")
+        func written(within maxBytes: Int) throws -> [UInt8] {
+            try PNGEncoder.encodeAnimation(truecolor: frames, delays: delays, effort: .default, alwaysAnimated: true, within: maxBytes)
+        }
+        XCTAssertEqual(try written(within: .max), at7, "no budget: the level-7 file")
+        XCTAssertEqual(try written(within: at7.count), at7, "fits: the level-7 file")
+        XCTAssertEqual(try written(within: at7.count - 1), at10, "over: the level-10 file")
+        let decoded = try APNGTestDecoder.decode(at10)
+        XCTAssertEqual(decoded.frames.map(\.pixels), [a.pixels, b.pixels])
+    }
+
     func testMayFitIsNeverFalseForAFileThatFits() {
         var r = SeededRandom(11)
         let noise = Image(width: 300, height: 300, pixels: (0..<(300 * 300 * 4)).map { _ in r.byte() })
