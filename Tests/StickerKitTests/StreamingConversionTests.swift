@@ -101,11 +101,28 @@ final class StreamingConversionTests: XCTestCase {
         }
     }
 
+    /// The plan's parts leave room in the budget for what it does not count (the encoders'
+    /// buffers); Messages' stores take more of it than the other platforms', whose encoders
+    /// hold frames of their own.
+    func testThePlanLeavesRoomForWhatItDoesNotCount() {
+        for target in StickerTarget.all {
+            var options = ConversionOptions(sizes: [.small, .regular, .large])
+            options.target = target
+            let plan = MemoryPlan(options: options, available: 200_000_000)
+            let search = plan.search(side: 618)
+            let parts = plan.fittedFrames + search.indexed + search.samples
+            XCTAssertLessThanOrEqual(parts, 150_000_000, "\(target): at most three quarters of the budget")
+            XCTAssertEqual(plan.fittedShare, target.isMessages ? MemoryPlan.messagesFittedShare : MemoryPlan.platformFittedShare)
+        }
+        XCTAssertGreaterThan(MemoryPlan.messagesFittedShare, MemoryPlan.platformFittedShare)
+    }
+
     /// Sizes converted together share the fitted frames' budget: a size may pass its own part
     /// while the others leave room, and when the total passes the budget the size furthest past
     /// its part gives up its store, handing its bytes back.
     func testSizesShareTheFittedFramesBudget() throws {
         var plan = MemoryPlan(options: ConversionOptions(sizes: [.small, .large]), available: 25_000_000)
+        plan.fittedShare = 0.4
         plan.uncompressedShare = 1
         XCTAssertEqual(plan.fittedFrames, 10_000_000)
         let largePart = plan.fittedPart(side: 618, sizes: [.small, .large])
