@@ -23,6 +23,16 @@ struct EncodingPlan {
     var compressibleLevel: Int? = nil
     /// Level-1 sample bytes ÷ sample input bytes under which `compressibleLevel` applies.
     static let compressibleRatio = 0.06
+
+    /// This plan without its lower levels (`unfilteredLevel`, `compressibleLevel`), or nil when
+    /// it has none: what a file that missed its budget at a lower level is made again with.
+    var atFullLevel: EncodingPlan? {
+        guard unfilteredLevel != nil || compressibleLevel != nil else { return nil }
+        var full = self
+        full.unfilteredLevel = nil
+        full.compressibleLevel = nil
+        return full
+    }
     /// Plans whose result is also computed, the smallest stream winning: lets `.max` promise it
     /// is never larger than `.default` (libdeflate's level 12 is not always below level 10).
     var alternatives: [EncodingPlan] = []

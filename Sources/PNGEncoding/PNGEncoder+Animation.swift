@@ -111,8 +111,8 @@ extension PNGEncoder {
         e.alwaysAnimated = alwaysAnimated
         let still = EncodingPlan.still(effort)
         let bytes = try e.encode { $0 == .truecolor ? still : EncodingPlan.plan(effort, kind: $0) }.bytes
-        guard bytes.count > maxBytes, still.unfilteredLevel != nil || still.compressibleLevel != nil else { return bytes }
-        let again = try e.encode { EncodingPlan.plan(effort, kind: $0) }.bytes
+        guard bytes.count > maxBytes, let full = still.atFullLevel else { return bytes }
+        let again = try e.encode { $0 == .truecolor ? full : EncodingPlan.plan(effort, kind: $0) }.bytes
         return again.count < bytes.count ? again : bytes
     }
 

@@ -41,10 +41,7 @@ package final class TruecolorStill {
     package func encode(effort: Effort, within maxBytes: Int) -> [UInt8] {
         let plan = EncodingPlan.still(effort)
         let bytes = encode(plan: plan).bytes
-        guard bytes.count > maxBytes, plan.unfilteredLevel != nil || plan.compressibleLevel != nil else { return bytes }
-        var full = plan
-        full.unfilteredLevel = nil
-        full.compressibleLevel = nil
+        guard bytes.count > maxBytes, let full = plan.atFullLevel else { return bytes }
         let again = encode(plan: full).bytes
         return again.count < bytes.count ? again : bytes
     }
