@@ -55,15 +55,32 @@ extension APNGEncoder {
             return (candidates[best], needStream ? bestStream : nil)
         }
         if candidates.count > 1 {
-            var bestSize = Int.max
+            var bestSize = Double.infinity
             for (i, c) in candidates.enumerated() {
-                let size = c.filtered.withUnsafeBufferPointer {
-                    compressor.compressedSize($0.baseAddress!, count: $0.count, level: APNGEncoder.rankingLevel)
-                }
+                let size = APNGEncoder.rankingSize(c, compressor: compressor)
                 if size < bestSize { best = i; bestSize = size }
             }
         }
         return (candidates[best], needStream ? compressor.compress(candidates[best].filtered, level: level) : nil)
+    }
+
+    /// A candidate's deflated size at `rankingLevel`, from the rows of its ranking sample
+    /// (`RasterStreams.sampleRows`: a quarter of a large raster, in bands) scaled to all its
+    /// rows. The bands keep the rows' neighbours, and candidates of one frame share most of
+    /// their rows, so the sample ranks them as the whole rasters do at a quarter of the cost.
+    static func rankingSize(_ c: Candidate, compressor: ZlibCompressor) -> Double {
+        let h = c.raster.height, stride = c.raster.rowBytes + 1
+        let rows = RasterStreams.sampleRows(height: h, rowBytes: c.raster.rowBytes)
+        return c.filtered.withUnsafeBufferPointer { f in
+            if rows.count == 1 && rows[0] == 0..<h {
+                return Double(compressor.compressedSize(f.baseAddress!, count: f.count, level: rankingLevel))
+            }
+            var sample: [UInt8] = []
+            sample.reserveCapacity(rows.reduce(0) { $0 + $1.count } * stride)
+            for r in rows { sample.append(contentsOf: f[(r.lowerBound * stride)..<(r.upperBound * stride)]) }
+            let n = sample.withUnsafeBufferPointer { compressor.compressedSize($0.baseAddress!, count: $0.count, level: rankingLevel) }
+            return Double(n) * Double(h) / Double(sample.count / stride)
+        }
     }
 
     var kind: EncodingPlan.Kind {

@@ -52,10 +52,13 @@ final class RasterStreams {
     static let sampleMinimumBytes = 65_536
 
     /// The rows of the ranking sample.
-    var sampleRows: [Range<Int>] {
-        let h = raster.height
-        if h < RasterStreams.sampleMinimumRows || h * (raster.rowBytes + 1) < RasterStreams.sampleMinimumBytes { return [0..<h] }
-        return stride(from: 0, to: h, by: RasterStreams.samplePeriod).map { $0..<min(h, $0 + RasterStreams.sampleBand) }
+    var sampleRows: [Range<Int>] { RasterStreams.sampleRows(height: raster.height, rowBytes: raster.rowBytes) }
+
+    /// The rows of the ranking sample of a raster `height` rows of `rowBytes` bytes (before
+    /// their filter bytes).
+    static func sampleRows(height h: Int, rowBytes: Int) -> [Range<Int>] {
+        if h < sampleMinimumRows || h * (rowBytes + 1) < sampleMinimumBytes { return [0..<h] }
+        return stride(from: 0, to: h, by: samplePeriod).map { $0..<min(h, $0 + sampleBand) }
     }
 
     /// Rows in the ranking sample.

@@ -324,4 +324,32 @@ final class APNGEncoderTests: XCTestCase {
         XCTAssertEqual(APNGEncoder.compressInParallel([], plan: plan, compressor: ZlibCompressor()), [])
     }
 
+
+    func testLargeCandidatesAreRankedOnASampleOfTheirRows() {
+        var seed: UInt64 = 11
+        func next() -> UInt8 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt8(seed >> 60) }
+        func candidate(width w: Int, height h: Int, noisyEvery k: Int) -> APNGEncoder.Candidate {
+            let r = Raster(width: w, height: h, bitsPerPixel: 8, data: (0..<(w * h)).map { i in i % k == 0 ? next() : UInt8(i / w % 7) })
+            return APNGEncoder.Candidate(dispose: .none, blend: .source, rect: CanvasRect(x: 0, y: 0, width: w, height: h), raster: r,
+                                         filtered: ScanlineFilter.filter(r, strategy: .none))
+        }
+        func whole(_ c: APNGEncoder.Candidate) -> Double {
+            Double(c.filtered.withUnsafeBufferPointer {
+                ZlibCompressor().compressedSize($0.baseAddress!, count: $0.count, level: APNGEncoder.rankingLevel)
+            })
+        }
+        // Under the sampling thresholds a candidate is ranked whole.
+        let small = candidate(width: 300, height: 100, noisyEvery: 3)
+        XCTAssertEqual(APNGEncoder.rankingSize(small, compressor: ZlibCompressor()), whole(small))
+        // A large one by a quarter of its rows, scaled: close to the whole size, and in the same
+        // order as the whole sizes.
+        let noisy = candidate(width: 408, height: 408, noisyEvery: 2), calm = candidate(width: 408, height: 408, noisyEvery: 9)
+        for c in [noisy, calm] {
+            let sampled = APNGEncoder.rankingSize(c, compressor: ZlibCompressor())
+            XCTAssertNotEqual(sampled, whole(c))
+            XCTAssertEqual(sampled / whole(c), 1, accuracy: 0.05)
+        }
+        XCTAssertLessThan(APNGEncoder.rankingSize(calm, compressor: ZlibCompressor()),
+                          APNGEncoder.rankingSize(noisy, compressor: ZlibCompressor()))
+    }
 }
