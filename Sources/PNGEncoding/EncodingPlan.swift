@@ -97,6 +97,19 @@ struct EncodingPlan {
         return p
     }
 
+    /// This plan with its streams written at `level`.
+    func at(level: Int) -> EncodingPlan {
+        EncodingPlan(level: level, strategies: strategies, trialLevel: trialLevel, finalists: finalists,
+                     sampledTrials: sampledTrials, unfilteredLevel: unfilteredLevel, compressibleLevel: compressibleLevel,
+                     alternatives: alternatives)
+    }
+
+    /// The level a palette animation a little over its budget is first shrunk at
+    /// (`PNGEncoder.shrinkAnimation`), below the effort's own; nil when there is none.
+    static func shrinkLevel(_ effort: Effort) -> Int? {
+        level(effort) > 7 ? 7 : nil
+    }
+
     /// The libdeflate level of the stream written at `effort`.
     private static func level(_ effort: Effort) -> Int {
         switch effort {

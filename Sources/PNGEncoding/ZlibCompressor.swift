@@ -41,6 +41,23 @@ final class ZlibCompressor {
 
     private var scratch: [UInt8] = []
 
+    /// The bytes of the zlib stream `stream`, which holds at most `capacity`; nil when it is not
+    /// a valid stream of at most that many bytes (or libdeflate cannot allocate).
+    static func inflate(_ stream: [UInt8], capacity: Int) -> [UInt8]? {
+        guard let d = libdeflate_alloc_decompressor() else { return nil }
+        defer { libdeflate_free_decompressor(d) }
+        var out = [UInt8](repeating: 0, count: max(capacity, 1))
+        var n = 0
+        let result = stream.withUnsafeBytes { s in
+            out.withUnsafeMutableBytes { o in
+                libdeflate_zlib_decompress(d, s.baseAddress, s.count, o.baseAddress, o.count, &n)
+            }
+        }
+        guard result == LIBDEFLATE_SUCCESS else { return nil }
+        out.removeLast(out.count - n)
+        return out
+    }
+
     /// The size of the raw deflate stream of `count` bytes at `level`, without keeping it: the
     /// measure the brute-force filter strategy compares rows with.
     func compressedSize(_ p: UnsafePointer<UInt8>, count: Int, level: Int) -> Int {

@@ -173,4 +173,52 @@ final class APNGLayoutTests: XCTestCase {
         }
         XCTAssertGreaterThan(partial, 0, "some budget between the two was met without recompressing every frame")
     }
+
+    /// `shrinkAnimation` a little over the budget: the measured level-7 saving covers the
+    /// excess, so the file fits with level-6 and level-7 streams only, the pixels unchanged.
+    func testShrinkTriesTheLighterLevelWhenItsMeasuredSavingCovers() throws {
+        let palette = TestImages.palette(24, translucent: false, seed: 5)
+        let w = 160, h = 160
+        let frames = (0..<8).map { f in
+            IndexedImage(width: w, height: h, palette: palette, indices: (0..<(w * h)).map { i in
+                let x = i % w, y = i / w
+                let dx = x - 30 - 12 * f, dy = y - 80 + 5 * f
+                if dx * dx + dy * dy < 400 { return UInt8(12 + (x ^ y) % 5) }
+                return UInt8((x / 6 + y / 10 + (x * y) % 3) % 9)
+            })
+        }
+        let delays = [Delay](repeating: Delay(milliseconds: 50), count: frames.count)
+        let (fast, layout) = try PNGEncoder.encodeAnimationWithLayout(frames: frames, delays: delays, loopCount: 0,
+                                                                      effort: .fast, alwaysAnimated: true)
+        XCTAssertEqual(PNGEncoder.sampledSaving(layout, level: 6), 0, "the probe's own level saves nothing")
+        let light = try XCTUnwrap(PNGEncoder.sampledSaving(layout, level: 7))
+        let full = try XCTUnwrap(PNGEncoder.sampledSaving(layout, level: 10))
+        XCTAssertGreaterThan(light, 0)
+        XCTAssertGreaterThan(full, light)
+        let streams = Double(layout.streamBytes.reduce(0, +))
+        let budget = fast.count - Int(light * streams / (PNGEncoder.lightMargin * 2))
+        let shrunk = try PNGEncoder.shrinkAnimation(frames: frames, delays: delays, alwaysAnimated: true, layout: layout,
+                                                    effort: .default, maxBytes: budget)
+        XCTAssertLessThanOrEqual(shrunk.count, budget)
+        try assertDecodesExactly(shrunk, frames, delays, loopCount: 0, "shrunk")
+        // Every frame's stream is its level-6 or its level-7 one; some are level 7.
+        var streamsRead: [[UInt8]] = []
+        for chunk in try PNGChunkParser.parse(shrunk) {
+            switch chunk.type {
+            case "fcTL": streamsRead.append([])
+            case "IDAT": streamsRead[streamsRead.count - 1] += chunk.data
+            case "fdAT": streamsRead[streamsRead.count - 1] += chunk.data.dropFirst(4)
+            default: break
+            }
+        }
+        let compressor = ZlibCompressor()
+        var atSeven = 0
+        for stream in streamsRead {
+            let raw = try XCTUnwrap(ZlibCompressor.inflate(stream, capacity: (w + 1) * h))
+            let six = compressor.compress(raw, level: 6), seven = compressor.compress(raw, level: 7)
+            XCTAssertTrue(stream == six || stream == seven)
+            if stream == seven && seven != six { atSeven += 1 }
+        }
+        XCTAssertGreaterThan(atSeven, 0)
+    }
 }
