@@ -229,4 +229,65 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertEqual(out.animation.loopCount, 1)
         XCTAssertGreaterThanOrEqual(out.animation.frames.count, 2, "viewers take a one-frame APNG for a still")
     }
+
+    /// Frames of `input` walked into arrays (each whole frame as the sequence gives it).
+    static func walked(_ frames: any FrameSequence) throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        try frames.forEach { _, samples, _ in out.append([UInt8](samples.prefix(frames.width * frames.height * frames.bytesPerPixel))) }
+        return out
+    }
+
+    /// A lazy remap fills on its first whole walk exactly what an eager one holds; a walk that
+    /// stops keeps nothing, and the next walk starts again.
+    func testLazyRemapFillsOnItsFirstWholeWalk() throws {
+        struct Stop: Error {}
+        let input = Self.animation(frames: 12, side: 96, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let s = try search(input, maxBytes: 1_000_000_000)
+        let kept = KeptFrames(base: s.frames, indices: [0, 2, 4, 6, 8, 10])
+        let mapper = s.palettes.mapper(40)
+        let eager = IndexedFrames(kept, mapper: mapper, budget: 1 << 30)
+        let lazy = IndexedFrames(kept, mapper: mapper, budget: 1 << 30, lazy: true)
+        XCTAssertTrue(eager.isFilled)
+        XCTAssertFalse(lazy.isFilled)
+        var read = 0
+        XCTAssertThrowsError(try lazy.forEach { i, _, _ in read += 1; if i == 2 { throw Stop() } })
+        XCTAssertEqual(read, 3)
+        XCTAssertFalse(lazy.isFilled)
+        let frames = try Self.walked(lazy)
+        XCTAssertTrue(lazy.isFilled)
+        XCTAssertEqual(frames, try Self.walked(eager))
+        XCTAssertEqual(lazy.used, eager.used)
+        XCTAssertEqual(lazy.meanSquaredError, eager.meanSquaredError)
+        XCTAssertEqual(try Self.walked(lazy), frames, "later walks read the kept indices")
+    }
+
+    /// A probe that may stop is encoded with every palette entry assumed in use; when it does
+    /// not stop and fewer were, it is made again with the real ones: the file is the one an
+    /// eager remap gives.
+    func testAStoppingProbeIsTheFileOfAnEagerRemap() throws {
+        // Six colours; frame 1 alone has a seventh, which no frame kept at step 2 uses.
+        let side = 64
+        let colours = (0..<6).map { RGBA(UInt8(40 * $0), UInt8(200 - 30 * $0), 90, 255) }
+        let frames = (0..<8).map { f -> Frame in
+            var img = Image(width: side, height: side)
+            for y in 0..<side { for x in 0..<side { img[x, y] = colours[(x / 8 + y / 8 + f) % 6] } }
+            if f == 1 { for y in 0..<10 { for x in 0..<10 { img[x, y] = RGBA(255, 255, 0, 255) } } }
+            return Frame(image: img, delay: Delay(milliseconds: 100))
+        }
+        let input = Animation(width: side, height: side, frames: frames, loopCount: 0)
+        for step in [1, 2] {
+            let s = try search(input, maxBytes: 1_000_000_000)
+            let probe = s.probes.probe(256, step)
+            XCTAssertFalse(probe.bytes.isEmpty)
+            let t = s.timeline.kept(step)
+            let eager = IndexedFrames(KeptFrames(base: s.frames, indices: t.indices), mapper: s.palettes.mapper(256), budget: 1 << 30)
+            XCTAssertEqual(eager.used.filter { $0 }.count, step == 1 ? 7 : 6)
+            guard case .file(let bytes, _) = try PNGEncoder.probeAnimation(frames: eager, palette: eager.palette.colors,
+                                                                           used: eager.used, delays: t.delays, loopCount: 0,
+                                                                           alwaysAnimated: true, stopPast: .max) else {
+                return XCTFail("the eager probe stopped")
+            }
+            XCTAssertEqual(probe.bytes, bytes, "step \(step)")
+        }
+    }
 }

@@ -65,6 +65,9 @@ extension AnimationBudget {
         func encode(_ n: Int, _ step: Int, effort: Effort, from probe: Encoded? = nil, fitting: Int? = nil,
                     stopPast: Int? = nil) -> Encoded {
             let t = timeline.kept(step)
+            if let stopPast, effort == .fast, probe == nil, cached(n, step) == nil {
+                return stoppingProbe(n, step, stopPast: stopPast)
+            }
             let indexed = remap(n, step)
             let palette = indexed.palette.colors, used = indexed.used
             guard indexed.isComplete else {
@@ -109,6 +112,51 @@ extension AnimationBudget {
                            estimate: estimate)
         }
 
+        /// A `.fast` probe that stops past `stopPast` bytes, its frames remapped as the encoder
+        /// reads them (`IndexedFrames` lazy): a probe that stops early — the top colour count of
+        /// a short, busy timeline, several times over the budget — remaps only the frames it
+        /// wrote. The palette entries in use are known only once every frame is read, so the
+        /// encode assumes all of them; when it does not stop and fewer were in use, it is made
+        /// again from the kept remap with the real ones (the file must not depend on how it
+        /// was found).
+        private func stoppingProbe(_ n: Int, _ step: Int, stopPast: Int) -> Encoded {
+            let t = timeline.kept(step)
+            let mapper = palettes.mapper(n)
+            let kept = KeptFrames(base: frames, indices: t.indices)
+            let indexed = IndexedFrames(kept, mapper: mapper, budget: indexedBudget, lazy: true)
+            let palette = indexed.palette.colors
+            let all = (0..<256).map { $0 < palette.count }
+            let weights = changedPixels(kept: t.indices)
+            func run(_ used: [Bool]) -> APNGProbe? {
+                clock.measure(\.encode) {
+                    try? PNGEncoder.probeAnimation(frames: indexed, palette: palette, used: used, delays: t.delays,
+                                                   loopCount: loops, alwaysAnimated: true, stopPast: stopPast, weights: weights)
+                }
+            }
+            var result = run(all)
+            if case .file? = result, indexed.isFilled, indexed.used != all { result = run(indexed.used) }
+            switch result {
+            case .file(let bytes, let layout)?:
+                remapped.append((Setting(colors: n, step: step), indexed))
+                if remapped.count > 2 { remapped.removeFirst() }
+                let mse = indexed.meanSquaredError
+                return Encoded(colors: n, step: step, effort: .fast, indices: t.indices, bytes: bytes, palette: palette.count,
+                               mse: mse, exact: indexed.palette.exact && mse == 0, layout: layout)
+            case .over(let estimatedBytes)?:
+                return Encoded(colors: n, step: step, effort: .fast, indices: t.indices, bytes: [], palette: palette.count,
+                               mse: 0, exact: false, estimate: estimatedBytes)
+            case nil:
+                return Encoded(colors: n, step: step, effort: .fast, indices: t.indices, bytes: [], palette: palette.count,
+                               mse: 0, exact: false)
+            }
+        }
+
+        /// The remapped frames of a setting, if kept.
+        private func cached(_ n: Int, _ step: Int) -> IndexedFrames? {
+            let key = Setting(colors: n, step: step)
+            return remapped.first(where: { $0.setting == key })?.frames
+        }
+
         /// Pixels that changed from each kept frame to the next (those of the frames dropped
         /// between them added, at most the whole frame): where a probe that stops early expects
         /// the rest of its bytes.
@@ -122,7 +170,7 @@ extension AnimationBudget {
         /// The kept frames at `step` remapped to `n` colours: the last setting or two are kept.
         func remap(_ n: Int, _ step: Int) -> IndexedFrames {
             let key = Setting(colors: n, step: step)
-            if let hit = remapped.first(where: { $0.setting == key }) { return hit.frames }
+            if let hit = cached(n, step) { return hit }
             let mapper = palettes.mapper(n)
             let kept = KeptFrames(base: frames, indices: timeline.kept(step).indices)
             let indexed = clock.measure(\.quantize) { IndexedFrames(kept, mapper: mapper, budget: indexedBudget) }
