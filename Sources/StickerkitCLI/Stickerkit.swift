@@ -16,7 +16,6 @@ struct Stickerkit: ParsableCommand {
     /// cannot be used, found before any work). Every error is one escaped line — `PATH: error:
     /// WHAT` or `error: WHAT` — never followed by usage text (`--help` shows that).
     static func main() {
-        AllocatorPolicy.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let problem = DashedArgument.problem(in: arguments) { stop(problem) }
         var command: any ParsableCommand

@@ -2,26 +2,45 @@
 import Glibc
 #endif
 
-/// How the process's allocator treats large blocks, set once before any work.
+/// Gives the allocator's freed memory back to the system between a batch's files, when the
+/// process holds much of it.
 ///
-/// glibc's malloc serves blocks from 128 KiB up by `mmap` and unmaps them when freed, until one
-/// such block is freed: from then on its threshold rises to that block's size (up to 32 MiB), and
-/// blocks below it come from the heaps, where freed pages stay resident. In a batch two jobs run
-/// on their own threads and heaps, and each heap keeps the high-water mark of the heaviest job it
-/// ran: the whole batch's peak was the sum of the two heaviest jobs' peaks, whenever they ran.
-/// A fixed threshold of 16 MiB (a 618 px store's chunks, big arrays of frames) sends those blocks
-/// back to the system as soon as they are freed. Measured in NOTES.md (StickerKit, Memory).
+/// glibc's malloc serves blocks from its heaps once its mmap threshold has risen (to the largest
+/// block freed, up to 32 MiB), and a heap keeps its freed pages resident: each of a batch's job
+/// threads kept the high-water mark of the heaviest file it had converted, so the whole batch
+/// peaked at the sum of the two heaviest jobs whenever they ran. After a file, when the resident
+/// set is over `trimAbove`, `malloc_trim(0)` returns the free pages (a few times a batch: only
+/// around the heavy animations). Measured in NOTES.md (StickerKit, Memory).
 enum AllocatorPolicy {
-    /// Blocks at least this large are mapped on their own and returned when freed.
-    static let mmapThreshold: Int32 = 16 << 20
+    /// Resident bytes above which a finished file's freed memory is given back.
+    static let trimAbove = 250_000_000
 
-    /// Applies the policy (glibc only; elsewhere the system allocator is left as it is).
-    static func apply() {
+    /// Called when a file is done (glibc only; elsewhere the allocator is left as it is).
+    static func fileDone() {
         #if canImport(Glibc)
-        // `mallopt` is not in Swift's Glibc module; glibc exports it. M_MMAP_THRESHOLD is -3.
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        _ = mallopt(-3, mmapThreshold)
+        guard residentBytes() > trimAbove, let trim = mallocTrim else { return }
+        _ = trim(0)
         #endif
     }
+
+    #if canImport(Glibc)
+    /// `malloc_trim`, which glibc exports but Swift's Glibc module does not declare.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+
+    /// The process's resident set (`/proc/self/statm`, in pages), or 0 when unreadable.
+    static func residentBytes() -> Int {
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return 0 }
+        let fields = String(decoding: buffer[0..<n], as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+    #endif
 }

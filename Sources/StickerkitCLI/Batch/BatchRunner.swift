@@ -132,6 +132,7 @@ struct BatchRunner: Sendable {
         ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
                            estimatedWork: { BatchRunner.estimatedWork(inputs[$0].location, options: settings.options) }) { i in
             let entry = process(inputs[i], plan: plan, ownership: ownership)
+            AllocatorPolicy.fileDone()
             let done = finished.withLock { f in
                 f.entries[i] = entry
                 f.count += 1
