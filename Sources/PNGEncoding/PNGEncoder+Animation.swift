@@ -174,7 +174,6 @@ extension PNGEncoder {
         // twelfth of the extra time per byte saved (NOTES.md). Level 10 takes over when it is
         // not enough.
         var current = layout
-        var bytes: [UInt8]? = nil
         let excess = Double(layout.fileBytes - maxBytes)
         let streams = Double(layout.streamBytes.reduce(0, +))
         if let light = EncodingPlan.shrinkLevel(effort), let saving = sampledSaving(layout, level: light),
@@ -183,10 +182,9 @@ extension PNGEncoder {
                                      saving: saving, maxBytes: maxBytes)
             if r.bytes.count <= maxBytes { return r.bytes }
             current = r.layout
-            bytes = r.bytes
         }
-        let r = try shrinkRounds(e, current, plan: planFor, saving: expectedSaving, maxBytes: maxBytes)
-        return r.rounds > 0 ? r.bytes : try bytes ?? e.encode(planFor, reusing: layout, only: []).bytes
+        // `current` is over the budget here, so at least one round runs and gives the file.
+        return try shrinkRounds(e, current, plan: planFor, saving: expectedSaving, maxBytes: maxBytes).bytes
     }
 
     /// The share of their bytes that compressing again at `level` saves on the densest written
@@ -216,14 +214,16 @@ extension PNGEncoder {
 
     /// Rounds of `shrink` under one plan: written frames compressed again under `plan` a few
     /// at a time, densest first, until the file fits `maxBytes` or every frame has been.
+    /// - Precondition: `layout.fileBytes > maxBytes` (at least one round runs).
     private static func shrinkRounds(_ e: APNGEncoder, _ layout: APNGLayout, plan: (EncodingPlan.Kind) -> EncodingPlan,
-                                     saving expected: Double, maxBytes: Int) throws -> (bytes: [UInt8], layout: APNGLayout, rounds: Int) {
+                                     saving expected: Double, maxBytes: Int) throws -> (bytes: [UInt8], layout: APNGLayout) {
         let order = densestFirst(layout)
         var current = layout
         var bytes: [UInt8] = []
         var done = Set<Int>()
         var total = layout.fileBytes
         var round = 0
+        precondition(total > maxBytes && !order.isEmpty)
         while total > maxBytes && done.count < order.count {
             // Enough frames that the expected saving (`expected` of their streams) covers the
             // excess one and a half times; the third round takes every frame left.
@@ -242,7 +242,7 @@ extension PNGEncoder {
             total = r.bytes.count
             round += 1
         }
-        return (bytes, current, round)
+        return (bytes, current)
     }
 
     /// What recompressing a level-6 palette stream at level 10 is expected to save, as a share of

@@ -64,10 +64,10 @@ extension AnimationBudget {
         /// extrapolated size (`PNGEncoder.probeAnimation`).
         func encode(_ n: Int, _ step: Int, effort: Effort, from probe: Encoded? = nil, fitting: Int? = nil,
                     stopPast: Int? = nil) -> Encoded {
-            let t = timeline.kept(step)
             if let stopPast, effort == .fast, probe == nil, cached(n, step) == nil {
                 return stoppingProbe(n, step, stopPast: stopPast)
             }
+            let t = timeline.kept(step)
             let indexed = remap(n, step)
             let palette = indexed.palette.colors, used = indexed.used
             guard indexed.isComplete else {
@@ -121,9 +121,7 @@ extension AnimationBudget {
         /// was found).
         private func stoppingProbe(_ n: Int, _ step: Int, stopPast: Int) -> Encoded {
             let t = timeline.kept(step)
-            let mapper = palettes.mapper(n)
-            let kept = KeptFrames(base: frames, indices: t.indices)
-            let indexed = IndexedFrames(kept, mapper: mapper, budget: indexedBudget, lazy: true)
+            let indexed = indexedFrames(n, step, lazy: true)
             let palette = indexed.palette.colors
             let all = (0..<256).map { $0 < palette.count }
             let weights = changedPixels(kept: t.indices)
@@ -137,8 +135,7 @@ extension AnimationBudget {
             if case .file? = result, indexed.isFilled, indexed.used != all { result = run(indexed.used) }
             switch result {
             case .file(let bytes, let layout)?:
-                remapped.append((Setting(colors: n, step: step), indexed))
-                if remapped.count > 2 { remapped.removeFirst() }
+                keep(indexed, n, step)
                 let mse = indexed.meanSquaredError
                 return Encoded(colors: n, step: step, effort: .fast, indices: t.indices, bytes: bytes, palette: palette.count,
                                mse: mse, exact: indexed.palette.exact && mse == 0, layout: layout)
@@ -169,14 +166,23 @@ extension AnimationBudget {
 
         /// The kept frames at `step` remapped to `n` colours: the last setting or two are kept.
         func remap(_ n: Int, _ step: Int) -> IndexedFrames {
-            let key = Setting(colors: n, step: step)
             if let hit = cached(n, step) { return hit }
-            let mapper = palettes.mapper(n)
-            let kept = KeptFrames(base: frames, indices: timeline.kept(step).indices)
-            let indexed = clock.measure(\.quantize) { IndexedFrames(kept, mapper: mapper, budget: indexedBudget) }
-            remapped.append((key, indexed))
-            if remapped.count > 2 { remapped.removeFirst() }
+            let indexed = clock.measure(\.quantize) { indexedFrames(n, step, lazy: false) }
+            keep(indexed, n, step)
             return indexed
+        }
+
+        /// The kept frames at `step` remapped to `n` colours, made anew (with `lazy`, on their
+        /// first walk).
+        private func indexedFrames(_ n: Int, _ step: Int, lazy: Bool) -> IndexedFrames {
+            let kept = KeptFrames(base: frames, indices: timeline.kept(step).indices)
+            return IndexedFrames(kept, mapper: palettes.mapper(n), budget: indexedBudget, lazy: lazy)
+        }
+
+        /// Keeps `indexed` as the remap of `n` colours at `step`, with the one kept before it.
+        private func keep(_ indexed: IndexedFrames, _ n: Int, _ step: Int) {
+            remapped.append((Setting(colors: n, step: step), indexed))
+            if remapped.count > 2 { remapped.removeFirst() }
         }
 
         /// Drops remapped frames of settings other than `keeping`.
