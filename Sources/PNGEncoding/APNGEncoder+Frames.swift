@@ -356,6 +356,13 @@ extension APNGEncoder {
     }
 
     /// The APNG file of `frames`.
+    /// Bytes of a still PNG with this encoder's header and palette holding a stream of
+    /// `stream` bytes: the file without frames, less its acTL chunk, plus the IDAT chunks.
+    func stillFileBytes(stream: Int) -> Int {
+        let chunks = max(1, (stream + PNGChunkWriter.maxDataChunk - 1) / PNGChunkWriter.maxDataChunk)
+        return file([]).count - (12 + 8) + stream + 12 * chunks
+    }
+
     private func file(_ frames: [APNGFrame]) -> [UInt8] {
         switch source {
         case .indexed(let layout, _):

@@ -274,8 +274,21 @@ extension PNGEncoder {
     ///
     /// - Throws: as `encodeAnimation`.
     package static func estimatedAnimationSize(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0) throws -> Int {
-        let r = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
-            .encode { EncodingPlan.estimate(kind: $0) }
-        return EncodingPlan.estimatedSize(fileBytes: r.bytes.count, streamBytes: r.streamBytes)
+        try estimatedAnimationSizes(frames: frames, delays: delays, loopCount: loopCount).all
+    }
+
+    /// `estimatedAnimationSize` of `frames`, and from the same encode the estimate of their
+    /// first frame alone: its stream in a still PNG of its own. (A one-frame encode of it
+    /// would write only the palette entries that frame uses, relabelled, and may pack them into
+    /// fewer bits: a few bytes apart, and no second compression of the frame.)
+    ///
+    /// - Throws: as `encodeAnimation`.
+    package static func estimatedAnimationSizes(frames: [IndexedImage], delays: [Delay],
+                                                loopCount: Int = 0) throws -> (all: Int, first: Int) {
+        let encoder = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
+        let r = try encoder.encode { EncodingPlan.estimate(kind: $0) }
+        let all = EncodingPlan.estimatedSize(fileBytes: r.bytes.count, streamBytes: r.streamBytes)
+        guard frames.count > 1, let first = r.layout.streamBytes.first else { return (all, all) }
+        return (all, EncodingPlan.estimatedSize(fileBytes: encoder.stillFileBytes(stream: first), streamBytes: first))
     }
 }

@@ -272,6 +272,22 @@ final class APNGEncoderTests: XCTestCase {
         XCTAssertLessThan(estimate, actual * 13 / 10)
     }
 
+    func testTheFirstFrameEstimateIsThatOfTheFrameAlone() throws {
+        let palette = TestImages.palette(30, translucent: true, seed: 7)
+        var frames = Self.walk(width: 60, height: 40, frames: 6, palette: palette, seed: 8)
+        // Frame 0 uses every entry, so a file of it alone has the same palette and stream.
+        var indices = frames[0].indices
+        for i in 0..<palette.count { indices[i * 7] = UInt8(i) }
+        frames[0] = IndexedImage(width: 60, height: 40, palette: palette, indices: indices)
+        let delays = Self.randomDelays(6, seed: 2)
+        let both = try PNGEncoder.estimatedAnimationSizes(frames: frames, delays: delays, loopCount: 0)
+        XCTAssertEqual(both.first, try PNGEncoder.estimatedAnimationSize(frames: [frames[0]], delays: [delays[0]], loopCount: 0))
+        XCTAssertEqual(both.all, try PNGEncoder.estimatedAnimationSize(frames: frames, delays: delays, loopCount: 0))
+        XCTAssertLessThan(both.first, both.all)
+        let one = try PNGEncoder.estimatedAnimationSizes(frames: [frames[0]], delays: [delays[0]], loopCount: 0)
+        XCTAssertEqual(one.first, one.all)
+    }
+
     func testPillowReadsEveryFrameAndDuration() throws {
         var checked = 0
         let palettes = [TestImages.palette(7, translucent: true, seed: 1), TestImages.palette(100, translucent: false, seed: 2),

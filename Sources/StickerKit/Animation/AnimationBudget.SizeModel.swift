@@ -15,10 +15,6 @@ extension AnimationBudget {
         private let clock: StageClock
         /// Raw predictions (the estimator's scale) by setting.
         private(set) var predictions: [Setting: Double] = [:]
-        /// The estimator's size of one frame alone (a window's head) by colour count and frame:
-        /// every prediction starts with frame 0, at every frame rate, and the first window's head
-        /// is that frame again.
-        private var heads: [Int: [Int: Double]] = [:]
         /// Real bytes per predicted byte by frame rate (step), learned from every real encode
         /// (the estimator alone runs 0–8 % above the real size; samples miss some of the
         /// animation, and miss more at some frame rates than at others).
@@ -104,35 +100,34 @@ extension AnimationBudget {
             let kept = timeline.keptCount(step)
             // The whole sample at once: one walk over the frames.
             _ = samples.images(s.indices)
-            func estimate(_ idx: ArraySlice<Int>, _ d: ArraySlice<Delay>) -> Double {
+            /// The estimate of the frames at `idx`, and of the first of them alone (from the same
+            /// encode: no second compression of a window's first frame).
+            func estimate(_ idx: ArraySlice<Int>, _ d: ArraySlice<Delay>) -> (all: Double, first: Double) {
                 let frames = idx.map { samples.indexed(n, $0).image }
                 return clock.measure(\.encode) {
-                    Double((try? PNGEncoder.estimatedAnimationSize(frames: frames, delays: Array(d), loopCount: loops)) ?? Int.max)
+                    guard let r = try? PNGEncoder.estimatedAnimationSizes(frames: frames, delays: Array(d), loopCount: loops)
+                    else { return (Double(Int.max), Double(Int.max)) }
+                    return (Double(r.all), Double(r.first))
                 }
-            }
-            /// Frame `j` of the sample alone (a one-frame estimate does not depend on its delay).
-            func head(_ j: Int) -> Double {
-                if let h = heads[n]?[s.indices[j]] { return h }
-                let h = estimate(s.indices[j..<(j + 1)], s.delays[j..<(j + 1)])
-                heads[n, default: [:]][s.indices[j]] = h
-                return h
             }
             let p: Double
             if s.indices.count >= kept {
-                p = estimate(s.indices[...], s.delays[...])
+                p = estimate(s.indices[...], s.delays[...]).all
             } else {
                 // Each window starts with a whole frame, which an animation pays for once: the
                 // file is its first frame plus the windows' per-frame *differences* times the
                 // rest. (Averaging whole windows over-predicted long, mostly still animations —
-                // a terminal recording — several times over.)
-                let first = head(0)
+                // a terminal recording — several times over.) A window's head is its first
+                // frame alone, estimated from the window's own encode.
+                var first = 0.0
                 var diffs = 0.0, count = 0
                 var w = 0
                 while w < s.indices.count {
                     let end = min(w + AnimationBudget.windowLength, s.indices.count)
+                    let r = estimate(s.indices[w..<end], s.delays[w..<end])
+                    if w == 0 { first = r.first }
                     if end - w > 1 {
-                        let whole = estimate(s.indices[w..<end], s.delays[w..<end])
-                        diffs += max(0, whole - head(w))
+                        diffs += max(0, r.all - r.first)
                         count += end - w - 1
                     }
                     w = end
