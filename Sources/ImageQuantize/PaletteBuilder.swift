@@ -244,6 +244,7 @@ enum PaletteBuilder {
                           assignment: UnsafeMutableBufferPointer<Int32>) -> [SIMD4<Float>] {
         guard p.count > 0, k > 0 else { return [] }
         var boxes = [box(p, 0, p.count)]
+        var scratch = SortScratch()
         while boxes.count < k {
             var pick = -1
             var bestSSE = 0.0
@@ -254,8 +255,8 @@ enum PaletteBuilder {
             let b = boxes[pick]
             var axis = 0
             for a in 1..<4 where b.spread[a] > b.spread[axis] { axis = a }
-            var slice = UnsafeMutableBufferPointer(rebasing: p[b.start..<b.end])
-            slice.sort { l, r in l.x[axis] < r.x[axis] }
+            let slice = UnsafeMutableBufferPointer(rebasing: p[b.start..<b.end])
+            sortStably(slice, axis: axis, scratch: &scratch)
             let cut = bestCut(slice, total: b)
             boxes[pick] = box(p, b.start, b.start + cut)
             boxes.append(box(p, b.start + cut, b.end))
@@ -267,6 +268,88 @@ enum PaletteBuilder {
             for j in b.start..<b.end { assignment[j] = Int32(i) }
         }
         return means
+    }
+
+    /// Buffers reused by the sorts of one median cut.
+    struct SortScratch {
+        var keys = [UInt64]()
+        var other = [UInt64]()
+        var points = [WeightedPoint]()
+    }
+
+    /// Sorts `s` by coordinate `axis`, rising, equal coordinates kept in their order: what
+    /// `sort { $0.x[axis] < $1.x[axis] }` gives (Swift's sort is stable), without moving the
+    /// 32-byte points in every merge. Each point's key is its coordinate mapped to an unsigned
+    /// integer of the same order (−0 taken as +0, which `<` does not tell apart) above its
+    /// position, so the keys are distinct and any sort of them is the stable order; long
+    /// slices sort them by a stable radix sort of the coordinate half, short ones by `sort()`.
+    /// The points are then moved once. (Coordinates are never NaN: they are colours and means
+    /// of colours.)
+    static func sortStably(_ s: UnsafeMutableBufferPointer<WeightedPoint>, axis: Int, scratch: inout SortScratch) {
+        let n = s.count
+        guard n > 1 else { return }
+        if scratch.keys.count < n {
+            scratch.keys = [UInt64](repeating: 0, count: n)
+            scratch.other = [UInt64](repeating: 0, count: n)
+            scratch.points = [WeightedPoint](repeating: WeightedPoint(x: .zero, w: 0), count: n)
+        }
+        scratch.keys.withUnsafeMutableBufferPointer { kb in
+            scratch.other.withUnsafeMutableBufferPointer { ob in
+                scratch.points.withUnsafeMutableBufferPointer { pb in
+                    let keys = kb.baseAddress!, other = ob.baseAddress!, saved = pb.baseAddress!
+                    for i in 0..<n {
+                        var bits = s[i].x[axis].bitPattern
+                        if bits == 0x8000_0000 { bits = 0 }
+                        let order = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+                        keys[i] = UInt64(order) << 32 | UInt64(i)
+                    }
+                    var sorted = keys
+                    if n < radixMinimum {
+                        var short = UnsafeMutableBufferPointer(start: keys, count: n)
+                        short.sort()
+                    } else {
+                        sorted = radixSortHigh(keys, other, n)
+                    }
+                    saved.update(from: s.baseAddress!, count: n)
+                    for k in 0..<n { s[k] = saved[Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: sorted[k]))] }
+                }
+            }
+        }
+    }
+
+    /// Slices at least this long are sorted by `radixSortHigh`.
+    static let radixMinimum = 512
+
+    /// Stable LSD radix sort of `keys[0..<n]` by their high 32 bits (three passes of 11 bits),
+    /// ping-ponging with `other`; returns the buffer that holds the result. Keys that are made in
+    /// rising low halves stay in that order among equal high halves.
+    static func radixSortHigh(_ keys: UnsafeMutablePointer<UInt64>, _ other: UnsafeMutablePointer<UInt64>, _ n: Int) -> UnsafeMutablePointer<UInt64> {
+        var src = keys, dst = other
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 3 << 11)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0, count: 3 << 11)
+        for i in 0..<n {
+            let h = Int(truncatingIfNeeded: src[i] >> 32)
+            counts[h & 0x7FF] += 1
+            counts[2048 + (h >> 11) & 0x7FF] += 1
+            counts[4096 + (h >> 22)] += 1
+        }
+        for pass in 0..<3 {
+            let c = counts + pass << 11
+            let shift = UInt64(32 + 11 * pass)
+            // A pass whose digit is the same for every key leaves the order as it is.
+            if c[Int(truncatingIfNeeded: (src[0] >> shift) & 0x7FF)] == n { continue }
+            var total = 0
+            for d in 0..<2048 { let t = c[d]; c[d] = total; total += t }
+            for i in 0..<n {
+                let key = src[i]
+                let d = Int(truncatingIfNeeded: (key >> shift) & 0x7FF)
+                dst[c[d]] = key
+                c[d] += 1
+            }
+            swap(&src, &dst)
+        }
+        return src
     }
 
     /// The cut 1..<count of sorted points minimising the summed squared deviations of both sides,

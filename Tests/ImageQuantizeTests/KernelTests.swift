@@ -116,6 +116,34 @@ final class KernelTests: XCTestCase {
         XCTAssertEqual(capped.entries().counts.reduce(0) { $0 + Int($1) }, 400 * 400)
     }
 
+    func testMedianCutSortIsTheStableSortByAxis() {
+        var rng = SeededRandom(seed: 28)
+        var scratch = PaletteBuilder.SortScratch()
+        // Short (sort of keys) and long (radix) slices; few distinct coordinates so that ties
+        // are common, negative and positive values, and −0 beside +0 (equal under `<`).
+        for n in [1, 2, 7, 300, 511, 512, 2000, 9000] {
+            var points = [WeightedPoint]()
+            for i in 0..<n {
+                func coordinate() -> Float {
+                    switch rng.below(6) {
+                    case 0: return -0.0
+                    case 1: return 0
+                    default: return Float(rng.below(41) - 20) * 3.25
+                    }
+                }
+                points.append(WeightedPoint(x: SIMD4(coordinate(), coordinate(), coordinate(), Float(rng.below(300))), w: Float(i)))
+            }
+            for axis in 0..<4 {
+                var expected = points
+                expected.sort { $0.x[axis] < $1.x[axis] }
+                var got = points
+                got.withUnsafeMutableBufferPointer { PaletteBuilder.sortStably($0, axis: axis, scratch: &scratch) }
+                XCTAssertEqual(got.map(\.w), expected.map(\.w), "n \(n) axis \(axis)")
+                XCTAssertEqual(got.map { $0.x[axis].bitPattern }, expected.map { $0.x[axis].bitPattern })
+            }
+        }
+    }
+
     func testPointReductionKeepsWeightAndMean() {
         var rng = SeededRandom(seed: 27)
         var colors = [UInt32](), counts = [UInt32]()
