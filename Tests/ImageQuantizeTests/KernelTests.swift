@@ -51,6 +51,33 @@ final class KernelTests: XCTestCase {
         }
     }
 
+    func testGroupedWalkGivesTheListWalksAnswer() {
+        var rng = SeededRandom(seed: 29)
+        // Coarse grids make many equal distances, so the lowest-index rule decides often.
+        for (n, step) in [(49, 64), (64, 32), (200, 16), (256, 48), (256, 1)] {
+            var entries = (0..<n).map { _ in
+                ErrorSpace.point(RGBA(UInt8(rng.below(256 / step) * step), UInt8(rng.below(256 / step) * step),
+                                      UInt8(rng.below(256 / step) * step), rng.below(3) == 0 ? UInt8(rng.below(256 / step) * step) : 255))
+            }
+            entries[n - 1] = entries[0]
+            let search = NearestColorSearch(entries)
+            let v = search.view
+            XCTAssertNotNil(v.groups)
+            for _ in 0..<3000 {
+                var x = ErrorSpace.point(RGBA(UInt8(rng.below(256 / step) * step), UInt8(rng.below(256 / step) * step),
+                                              UInt8(rng.below(256 / step) * step), UInt8(rng.below(256 / step) * step)))
+                if rng.below(4) == 0 { x = ErrorSpace.point(RGBA(rng.byte(), rng.byte(), rng.byte(), rng.byte())) }
+                let guess = rng.below(n)
+                let d = ErrorSpace.distance2(x, entries[guess])
+                let grouped = v.walkGroups(x, guess, d, v.groups!)
+                let listed = v.walkList(x, guess, d)
+                XCTAssertEqual(grouped.index, listed.index, "n=\(n)")
+                XCTAssertEqual(grouped.distance2.bitPattern, listed.distance2.bitPattern, "n=\(n)")
+                XCTAssertEqual(grouped.index, search.nearestByScan(x).index, "n=\(n)")
+            }
+        }
+    }
+
     func testNeighbourListsAreTheNearestEntriesInOrder() {
         var rng = SeededRandom(seed: 28)
         // Both list builders (insertion for short lists, quickselect for long ones), serial and
