@@ -350,7 +350,7 @@ final class Remapper {
         let x = ErrorSpace.point(RGBA(memoryOrder: v))
         // Start from the previous answer or from the last answer in this colour's coarse cell,
         // whichever is closer: after a hard edge the previous pixel is a poor start.
-        let c = cell(of: x)
+        let c = cell(of: v)
         var start = guess
         var startD = ErrorSpace.distance2(x, search.points[guess])
         let g = Int(cells[c])
@@ -360,18 +360,20 @@ final class Remapper {
         }
         let r = search.nearest(x, guess: start, distance2: startD)
         cells[c] = Int16(truncatingIfNeeded: r.index)
-        cache[h] = CacheEntry(key: v, index: Int32(r.index), distance2: r.distance2)
+        cache[h] = CacheEntry(key: v, index: Int32(truncatingIfNeeded: r.index), distance2: r.distance2)
         return r
     }
 
-    /// Coarse cells of colour space (4 bits of each channel seen over grey, 2 bits of alpha),
-    /// from the point (coordinates are over grey minus 127.5, alpha × √¾).
+    /// Coarse cells of colour space: the high 4 bits of R, G and B and 2 bits of alpha, taken from
+    /// the packed colour (memory order) with shifts and masks. Cells only choose where a search
+    /// starts, never its answer. (From the point over grey, as before, opaque colours fall in
+    /// the same cells; translucent ones are grouped by their straight colour instead, and the
+    /// four float-to-integer conversions and their range checks per cache miss are gone.)
     static let cellCount = 1 << 14
 
     @inline(__always)
-    static func cell(of x: SIMD4<Float>) -> Int {
-        let r = Int(x.x + 128), g = Int(x.y + 128), b = Int(x.z + 128), a = Int(x.w * (1 / ErrorSpace.alphaScale))
-        return (r >> 4) | (g >> 4) << 4 | (b >> 4) << 8 | (a >> 6) << 12
+    static func cell(of v: UInt32) -> Int {
+        Int(truncatingIfNeeded: (v >> 4) & 0xF | (v >> 8) & 0xF0 | (v >> 12) & 0xF00 | (v >> 18) & 0x3000)
     }
 
     /// Undithered remap of rows `y0..<y1` of a `w`-wide frame, each row's error into
