@@ -159,12 +159,18 @@ enum PaletteBuilder {
     /// share their high bits are merged into their weighted mean, dropping one more low bit of
     /// every channel (alpha one bit behind) until they fit.
     static func reducedPoints(_ colors: [UInt32], _ counts: [UInt32], limit: Int) -> [WeightedPoint] {
-        var exact = [WeightedPoint]()
-        exact.reserveCapacity(colors.count)
-        for i in 0..<colors.count where colors[i] != 0 {
-            exact.append(WeightedPoint(x: ErrorSpace.point(RGBA(memoryOrder: colors[i])), w: Float(counts[i])))
+        // Counted first: past `limit` the exact points would be made only to be dropped (32
+        // bytes a colour, ~10⁶ colours on a video: tens of MB faulted in for nothing).
+        var visible = 0
+        for c in colors where c != 0 { visible += 1 }
+        if visible <= limit {
+            var exact = [WeightedPoint]()
+            exact.reserveCapacity(visible)
+            for i in 0..<colors.count where colors[i] != 0 {
+                exact.append(WeightedPoint(x: ErrorSpace.point(RGBA(memoryOrder: colors[i])), w: Float(counts[i])))
+            }
+            return exact
         }
-        if exact.count <= limit { return exact }
         var bits = 1
         while true {
             let rgbLow = UInt32((1 << bits) - 1)
