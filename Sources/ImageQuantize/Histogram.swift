@@ -139,13 +139,25 @@ public struct Histogram: Sendable {
     }
 
     /// Reinserts every colour into a table of `newCapacity` slots (a power of two), merging
-    /// colours that coincide under the current bit mask.
+    /// colours that coincide under the current bit mask. At the same capacity (`dropOneBit`)
+    /// the table is cleared and refilled in place from a copy of its occupied slots, in table
+    /// order: the same table as a fresh one, without faulting in another whole table (32 MB
+    /// at a million colours) for a copy of used × 8 bytes.
     mutating func rehash(_ newCapacity: Int) {
-        let old = slots
         var bits: UInt32 = 0
         while (1 << bits) < newCapacity { bits += 1 }
+        let old: [UInt64]
+        if 1 << bits == slots.count {
+            var kept = [UInt64]()
+            kept.reserveCapacity(used)
+            for v in slots where v != 0 { kept.append(v) }
+            old = kept
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else {
+            old = slots
+            slots = [UInt64](repeating: 0, count: 1 << bits)
+        }
         shift = 32 - bits
-        slots = [UInt64](repeating: 0, count: 1 << bits)
         let mask = Histogram.colorMask(droppedBits)
         let sh = shift
         var u = 0
