@@ -139,6 +139,7 @@ struct APNGCanvas {
         var kept = 0
         // The base inside the disposed rectangle: clear keys.
         let clearRow = disposed == nil ? [] : [UInt32](repeating: clearKey, count: width)
+        let opaque = APNGCanvas.opaqueKeys(alpha)
         let ok = clearRow.withUnsafeBufferPointer { cb in target.withUnsafeBufferPointer { tb in
             previous.withUnsafeBufferPointer { pb in
                 out.withUnsafeMutableBufferPointer { ob in
@@ -161,7 +162,8 @@ struct APNGCanvas {
                                 }
                             }
                             let base = clear ? cb.baseAddress! + x : p + x
-                            let n = APNGCanvas.overSpan(t + x, base: base, count: spanEnd - x, alpha: alpha, keep: keep, into: o + x)
+                            let n = APNGCanvas.overSpan(t + x, base: base, count: spanEnd - x, alpha: alpha, opaque: opaque,
+                                                        keep: keep, into: o + x)
                             if n < 0 { return false }
                             kept += n
                             x = spanEnd
@@ -229,12 +231,33 @@ struct APNGCanvas {
     }
 
     /// Writes `t`, or `keep` where it equals `base`; returns how many pixels were kept, or -1 when
-    /// a changed pixel is not opaque.
+    /// a changed pixel is not opaque. With `opaque`, the opaque keys are exactly those `k` with
+    /// `k &- opaque.from < opaque.count` (wrapping): runs of 64 pixels are then written and
+    /// checked without branches or table loads (the loop vectorises). Otherwise each changed
+    /// pixel's alpha is read (`alpha`: palette key → alpha; nil: RGBA keys).
     @inline(never)
     static func overSpan(_ t: UnsafePointer<UInt32>, base: UnsafePointer<UInt32>, count: Int, alpha: UnsafePointer<UInt8>?,
-                         keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Int {
+                         opaque: (from: UInt32, count: UInt32)?, keep: UInt32, into o: UnsafeMutablePointer<UInt32>) -> Int {
         var kept = 0
         var x = 0
+        if let opaque {
+            while x < count {
+                let end = min(count, x &+ 64)
+                var n: UInt32 = 0
+                var refused: UInt32 = 0
+                while x < end {
+                    let k = t[x]
+                    let same: UInt32 = k == base[x] ? 1 : 0
+                    o[x] = same != 0 ? keep : k
+                    n &+= same
+                    refused |= (k &- opaque.from >= opaque.count ? 1 : 0) & (same ^ 1)
+                    x &+= 1
+                }
+                if refused != 0 { return -1 }
+                kept &+= Int(n)
+            }
+            return kept
+        }
         while x < count {
             let k = t[x]
             if k == base[x] {
@@ -253,6 +276,22 @@ struct APNGCanvas {
     private static func isOpaque(_ k: UInt32, _ alpha: UnsafePointer<UInt8>?) -> Bool {
         if let alpha { return alpha[Int(k)] == 255 }
         return UInt8(truncatingIfNeeded: UInt32(littleEndian: k) >> 24) == 255
+    }
+
+    /// The keys `alpha` (258 palette keys → alpha; nil: RGBA keys, alpha in the last byte) calls
+    /// opaque, as one wrapping range `k &- from < count`; nil when they are not one range (or
+    /// RGBA keys on a big-endian machine).
+    static func opaqueKeys(_ alpha: UnsafePointer<UInt8>?) -> (from: UInt32, count: UInt32)? {
+        guard let alpha else {
+            // Alpha is the key's most significant byte: opaque keys are 0xFF000000 and above.
+            return UInt32(littleEndian: 1) == 1 ? (0xFF00_0000, 0x0100_0000) : nil
+        }
+        var first = -1, end = -1
+        for k in 0..<258 where alpha[k] == 255 {
+            if first < 0 { first = k } else if k != end { return nil }
+            end = k + 1
+        }
+        return first < 0 ? (0, 0) : (UInt32(first), UInt32(end - first))
     }
 
     /// Compares the rows of a frame's samples with the previous frame's (`rowBytes` each; equal
