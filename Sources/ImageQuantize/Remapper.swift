@@ -416,7 +416,20 @@ final class Remapper {
         while x < w {
             let raw = px[x]
             var e = x &+ 1
-            while e < w && px[e] == raw { e &+= 1 }
+            if e < w && px[e] == raw {
+                // A run: look for its end four pixels at a time (two 8-byte compares), then
+                // finish pixel by pixel. Same end as the pixel-by-pixel scan.
+                e &+= 1
+                let pair = UInt64(raw) | UInt64(raw) << 32
+                let raw8 = UnsafeRawPointer(px)
+                while e &+ 4 <= w {
+                    let a = raw8.loadUnaligned(fromByteOffset: e &* 4, as: UInt64.self)
+                    let c = raw8.loadUnaligned(fromByteOffset: e &* 4 &+ 8, as: UInt64.self)
+                    if (a ^ pair) | (c ^ pair) != 0 { break }
+                    e &+= 4
+                }
+                while e < w && px[e] == raw { e &+= 1 }
+            }
             let v = UInt32(littleEndian: raw)
             let index: Int
             if v >> 24 == 0 && transparent >= 0 {
