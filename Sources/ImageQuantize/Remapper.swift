@@ -365,10 +365,9 @@ final class Remapper {
     }
 
     /// Coarse cells of colour space: the high 4 bits of R, G and B and 2 bits of alpha, taken from
-    /// the packed colour (memory order) with shifts and masks. Cells only choose where a search
-    /// starts, never its answer. (From the point over grey, as before, opaque colours fall in
-    /// the same cells; translucent ones are grouped by their straight colour instead, and the
-    /// four float-to-integer conversions and their range checks per cache miss are gone.)
+    /// the packed colour (memory order) with shifts and masks, so a cache miss pays no
+    /// float-to-integer conversions. Cells only choose where a search starts, never its answer;
+    /// translucent colours are grouped by their straight colour.
     static let cellCount = 1 << 14
 
     @inline(__always)

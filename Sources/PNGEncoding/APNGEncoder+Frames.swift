@@ -355,7 +355,6 @@ extension APNGEncoder {
         }
     }
 
-    /// The APNG file of `frames`.
     /// Bytes of a still PNG with this encoder's header and palette holding a stream of
     /// `stream` bytes: the file without frames, less its acTL chunk, plus the IDAT chunks.
     func stillFileBytes(stream: Int) -> Int {
@@ -363,6 +362,7 @@ extension APNGEncoder {
         return file([]).count - (12 + 8) + stream + 12 * chunks
     }
 
+    /// The APNG file of `frames`.
     private func file(_ frames: [APNGFrame]) -> [UInt8] {
         switch source {
         case .indexed(let layout, _):
