@@ -25,7 +25,11 @@ final class Interrupts {
                 AtomicFile.stopAndRemovePending()
                 terminal.finishProgress()
                 terminal.error("stickerkit: interrupted; finished stickers are kept, partial ones removed (rerun to continue)")
-                exit(128 + sig)
+                // `_exit`, not `exit`: the job threads are still running, and `exit` would
+                // run the process's exit handlers and destructors under them. Every output
+                // is already on disk or removed; only buffered standard output is left.
+                fflush(nil)
+                _exit(128 + sig)
             }
             source.resume()
             return source
