@@ -107,10 +107,14 @@ extension APNGEncoder {
     /// frames, and throws `Stopped` with the whole file's size extrapolated from the frames
     /// walked (`estimatedSize`, by `weights` when given: one per input frame).
     ///
+    /// Without `firstStream` (no `reusing`), the first frame is laid out but not compressed: its
+    /// stream is left empty, for callers that want only what the later frames add.
+    ///
     /// The frames are walked once, in order; the canvas model holds what the frame before left.
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan,
                 reusing given: APNGLayout? = nil, only: Set<Int>? = nil,
-                stopPast: Int? = nil, weights: [Int] = []) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
+                stopPast: Int? = nil, weights: [Int] = [],
+                firstStream: Bool = true) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
         if let given { try check(given) }
         /// The given stream of written frame `w` when it is kept as it is.
         func kept(_ w: Int) -> [UInt8]? {
@@ -173,7 +177,8 @@ extension APNGEncoder {
             if i == 0 {
                 keys(ofSamples: samples, into: &canvas.previous)
                 laid = [given?.frames[0] ?? APNGLayout.Frame(start: 0, end: 1, rect: full, blend: .source, dispose: .none)]
-                streams = [kept(0) ?? plan.compress(raster(ofSamples: samples, canvas, rect: full), with: compressor)]
+                streams = [kept(0) ?? (firstStream || given != nil
+                    ? plan.compress(raster(ofSamples: samples, canvas, rect: full), with: compressor) : [])]
                 writtenBytes += streams[0].count + APNGEncoder.frameOverhead
                 firstBytes = writtenBytes
                 return

@@ -291,4 +291,19 @@ extension PNGEncoder {
         guard frames.count > 1, let first = r.layout.streamBytes.first else { return (all, all) }
         return (all, EncodingPlan.estimatedSize(fileBytes: encoder.stillFileBytes(stream: first), streamBytes: first))
     }
+
+    /// What `frames` after the first add to the estimate: `all - first` of
+    /// `estimatedAnimationSizes`, without compressing the first frame (laid out, as the later
+    /// frames' differences need, but its stream left empty). The streams' scaling rounds once
+    /// for the later frames instead of once for all and once for the first, so it can be one
+    /// byte from that difference. 0 for a single frame.
+    ///
+    /// - Throws: as `encodeAnimation`.
+    package static func estimatedLaterFramesSize(frames: [IndexedImage], delays: [Delay], loopCount: Int = 0) throws -> Int {
+        guard frames.count > 1 else { return 0 }
+        let encoder = try APNGEncoder(indexed: frames, delays: delays, loopCount: loopCount)
+        let r = try encoder.encode({ EncodingPlan.estimate(kind: $0) }, firstStream: false)
+        let all = EncodingPlan.estimatedSize(fileBytes: r.bytes.count, streamBytes: r.streamBytes)
+        return all - encoder.stillFileBytes(stream: 0)
+    }
 }

@@ -110,6 +110,14 @@ extension AnimationBudget {
                     return (Double(r.all), Double(r.first))
                 }
             }
+            /// What the frames at `idx` after the first add to it (the first is laid out, not
+            /// compressed: only the first window's head is used).
+            func later(_ idx: ArraySlice<Int>, _ d: ArraySlice<Delay>) -> Double {
+                let frames = idx.map { samples.indexed(n, $0).image }
+                return clock.measure(\.encode) {
+                    (try? PNGEncoder.estimatedLaterFramesSize(frames: frames, delays: Array(d), loopCount: loops)).map(Double.init) ?? 0
+                }
+            }
             let p: Double
             if s.indices.count >= kept {
                 p = estimate(s.indices[...], s.delays[...]).all
@@ -117,19 +125,22 @@ extension AnimationBudget {
                 // Each window starts with a whole frame, which an animation pays for once: the
                 // file is its first frame plus the windows' per-frame *differences* times the
                 // rest. (Averaging whole windows over-predicted long, mostly still animations —
-                // a terminal recording — several times over.) A window's head is its first
-                // frame alone, estimated from the window's own encode.
+                // a terminal recording — several times over.) The file's head is the first
+                // window's first frame alone, estimated from that window's own encode; the
+                // other windows' heads are laid out but never compressed.
                 var first = 0.0
                 var diffs = 0.0, count = 0
                 var w = 0
                 while w < s.indices.count {
                     let end = min(w + AnimationBudget.windowLength, s.indices.count)
-                    let r = estimate(s.indices[w..<end], s.delays[w..<end])
-                    if w == 0 { first = r.first }
-                    if end - w > 1 {
-                        diffs += max(0, r.all - r.first)
-                        count += end - w - 1
+                    if w == 0 {
+                        let r = estimate(s.indices[w..<end], s.delays[w..<end])
+                        first = r.first
+                        if end - w > 1 { diffs += max(0, r.all - r.first) }
+                    } else if end - w > 1 {
+                        diffs += max(0, later(s.indices[w..<end], s.delays[w..<end]))
                     }
+                    if end - w > 1 { count += end - w - 1 }
                     w = end
                 }
                 p = first + diffs / Double(max(1, count)) * Double(kept - 1)
