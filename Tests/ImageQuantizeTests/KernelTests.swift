@@ -191,6 +191,40 @@ final class KernelTests: XCTestCase {
         XCTAssertLessThan((d * d).sum(), 1e-4)
     }
 
+    func testMergedGroupsAreTheColoursFirstAppearancesInHistogramOrder() {
+        // A smooth gradient's colours, in the histogram's own table order (the order its hash
+        // sorts them in, which `mergeByKey`'s table must not take as its own), grouped by two
+        // masks: the same groups, in first-appearance order, with the same weights and means
+        // as a plain dictionary gives.
+        var image = Image(width: 256, height: 128)
+        for y in 0..<128 { for x in 0..<256 { image[x, y] = RGBA(UInt8(x), UInt8(y * 2), UInt8((x + y) & 255), 255) } }
+        var histogram = Histogram()
+        histogram.add(image)
+        let (colors, counts) = histogram.entries()
+        for mask in [UInt32(0xFFFE_FEFE), 0xFCF8_F8F8] {
+            var order: [UInt32] = [], sums: [UInt32: (SIMD4<Double>, Double)] = [:]
+            for (c, n) in zip(colors, counts) where c != 0 {
+                var key = c & mask
+                if key == 0 { key = 0xFFFF_FFFF }
+                if sums[key] == nil { order.append(key); sums[key] = (.zero, 0) }
+                let x = ErrorSpace.point(RGBA(memoryOrder: c))
+                sums[key]!.0 += SIMD4<Double>(Double(x.x), Double(x.y), Double(x.z), Double(x.w)) * Double(n)
+                sums[key]!.1 += Double(n)
+            }
+            guard let merged = PaletteBuilder.mergeByKey(colors, counts, mask: mask, limit: order.count) else {
+                XCTFail("mask \(String(mask, radix: 16)): \(order.count) groups did not fit a limit of \(order.count)"); continue
+            }
+            XCTAssertEqual(merged.count, order.count)
+            for (p, key) in zip(merged, order) {
+                let (sum, w) = sums[key]!
+                let m = sum / w
+                XCTAssertEqual(p.w, Float(w))
+                XCTAssertEqual(p.x, SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w)))
+            }
+            XCTAssertNil(PaletteBuilder.mergeByKey(colors, counts, mask: mask, limit: order.count - 1))
+        }
+    }
+
     func testTransparentPixelsTakeNoDiffusedErrorEvenAtFullStrength() {
         // A faint shadow with holes, remapped with a map that asks for full dithering everywhere:
         // error must flow (the result differs from the plain remap) but never into the holes.
