@@ -409,7 +409,7 @@ enum PaletteBuilder {
         var weights = [Double](repeating: 0, count: k)
         var previous = Double.infinity
         for _ in 0..<maxIterations {
-            let search = NearestColorSearch(centroids, listLength: NearestColorSearch.shortListLength)
+            let search = NearestColorSearch(centroids, listLength: NearestColorSearch.listLength)
             let error = sums.withUnsafeMutableBufferPointer { s in
                 weights.withUnsafeMutableBufferPointer { w in
                     assignStep(p.baseAddress!, p.count, search.view, assignment.baseAddress!, s.baseAddress!, w.baseAddress!, k)
