@@ -133,14 +133,12 @@ extension AnimationBudget {
                 var w = 0
                 while w < s.indices.count {
                     let end = min(w + AnimationBudget.windowLength, s.indices.count)
-                    if w == 0 {
-                        let r = estimate(s.indices[w..<end], s.delays[w..<end])
-                        first = r.first
-                        if end - w > 1 { diffs += max(0, r.all - r.first) }
-                    } else if end - w > 1 {
-                        diffs += max(0, later(s.indices[w..<end], s.delays[w..<end]))
+                    let head = w == 0 ? estimate(s.indices[w..<end], s.delays[w..<end]) : nil
+                    if let head { first = head.first }
+                    if end - w > 1 {
+                        diffs += max(0, head.map { $0.all - $0.first } ?? later(s.indices[w..<end], s.delays[w..<end]))
+                        count += end - w - 1
                     }
-                    if end - w > 1 { count += end - w - 1 }
                     w = end
                 }
                 p = first + diffs / Double(max(1, count)) * Double(kept - 1)
