@@ -420,10 +420,16 @@ extension APNGEncoder {
         let w = width
         let s = frameSamples.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let cropped = [UInt8](unsafeUninitializedCapacity: n) { out, count in
-            layout.remap.withUnsafeBufferPointer { m in
+            if layout.keepsIndices {
                 for row in 0..<rect.height {
-                    APNGEncoder.remapRow(s + (rect.y + row) * w + rect.x, count: rect.width, table: m.baseAddress!,
-                                         into: out.baseAddress! + row * rect.width)
+                    (out.baseAddress! + row * rect.width).initialize(from: s + (rect.y + row) * w + rect.x, count: rect.width)
+                }
+            } else {
+                layout.remap.withUnsafeBufferPointer { m in
+                    for row in 0..<rect.height {
+                        APNGEncoder.remapRow(s + (rect.y + row) * w + rect.x, count: rect.width, table: m.baseAddress!,
+                                             into: out.baseAddress! + row * rect.width)
+                    }
                 }
             }
             count = n
@@ -498,6 +504,20 @@ extension APNGEncoder {
     @inline(never)
     static func narrow(_ s: UnsafePointer<UInt32>, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
         var i = 0
+        // `table` maps every key below 256 to itself (`samples`): a block of keys that are all
+        // plain indices is narrowed without it (both loops vectorise); a block holding a
+        // special key goes through the table.
+        let block = 64
+        while i &+ block <= count {
+            var high: UInt32 = 0
+            for j in i..<(i &+ block) { high |= s[j] }
+            if high < 256 {
+                for j in i..<(i &+ block) { o[j] = UInt8(truncatingIfNeeded: s[j]) }
+            } else {
+                for j in i..<(i &+ block) { o[j] = table[Int(s[j])] }
+            }
+            i &+= block
+        }
         while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 }

@@ -11,6 +11,9 @@ struct PaletteLayout {
     let translucentCount: Int
     /// Old index → written index, for all 256 possible old indices.
     let remap: [UInt8]
+    /// True when every old index in use is written as itself (the usual case: a palette already
+    /// in written order with every entry in use), so indices can be copied, not looked up.
+    let keepsIndices: Bool
     /// 1, 2, 4 or 8.
     let bitDepth: Int
     /// A written entry with alpha 0, if any.
@@ -52,6 +55,7 @@ struct PaletteLayout {
         self.palette = groups[0] + groups[1] + groups[2]
         self.translucentCount = groups[0].count + groups[1].count
         self.remap = remap
+        keepsIndices = (0..<256).allSatisfy { !used[$0] || Int(remap[$0]) == $0 }
         self.bitDepth = PaletteLayout.bitDepth(forEntries: max(palette.count, 1))
         self.transparentIndex = groups[0].isEmpty ? nil : 0
     }

@@ -388,4 +388,43 @@ final class APNGEncoderTests: XCTestCase {
         XCTAssertLessThan(APNGEncoder.rankingSize(calm, compressor: ZlibCompressor()),
                           APNGEncoder.rankingSize(noisy, compressor: ZlibCompressor()))
     }
+
+    func testNarrowingKeysEqualsTheTableLookupWithSpecialKeysAnywhere() {
+        var table = [UInt8](repeating: 0, count: 258)
+        for n in 0..<256 { table[n] = UInt8(n) }
+        table[256] = 7
+        table[257] = 3
+        var seed: UInt64 = 5
+        func next() -> UInt32 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt32(seed >> 33) }
+        for count in [0, 1, 63, 64, 65, 200, 1000] {
+            // Plain indices, with special keys in some blocks only (and at both ends of one).
+            var keys = (0..<count).map { _ in next() % 256 }
+            for i in keys.indices where i % 150 == 149 || i == 64 || i == 127 { keys[i] = 256 + next() % 2 }
+            var narrowed = [UInt8](repeating: 0, count: count)
+            keys.withUnsafeBufferPointer { k in
+                table.withUnsafeBufferPointer { t in
+                    narrowed.withUnsafeMutableBufferPointer { o in
+                        if count > 0 { APNGEncoder.narrow(k.baseAddress!, count: count, table: t.baseAddress!, into: o.baseAddress!) }
+                    }
+                }
+            }
+            XCTAssertEqual(narrowed, keys.map { table[Int($0)] }, "\(count) keys")
+        }
+    }
+
+    func testALayoutKeepsIndicesOnlyWhenEveryUsedIndexIsWrittenAsItself() {
+        let ordered = [RGBA(0, 0, 0, 0), RGBA(9, 9, 9, 128), RGBA(255, 0, 0, 255), RGBA(0, 255, 0, 255)]
+        let all = (0..<256).map { $0 < ordered.count }
+        XCTAssertTrue(PaletteLayout(palette: ordered, used: all).keepsIndices)
+        // An unused entry before a used one moves it down.
+        var gap = all
+        gap[2] = false
+        XCTAssertFalse(PaletteLayout(palette: ordered, used: gap).keepsIndices)
+        // Only the last entries unused: the others keep their places.
+        var tail = all
+        tail[3] = false
+        XCTAssertTrue(PaletteLayout(palette: ordered, used: tail).keepsIndices)
+        // An opaque entry before a translucent one is moved behind it.
+        XCTAssertFalse(PaletteLayout(palette: [RGBA(255, 0, 0, 255), RGBA(9, 9, 9, 128)], used: (0..<256).map { $0 < 2 }).keepsIndices)
+    }
 }
