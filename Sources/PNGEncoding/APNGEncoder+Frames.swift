@@ -466,16 +466,12 @@ extension APNGEncoder {
     private func samples(_ keys: [UInt32], width w: Int, height h: Int) -> Raster {
         switch source {
         case .indexed(let layout, _):
-            var table = [UInt8](repeating: 0, count: 258)
-            for n in 0..<256 { table[n] = UInt8(n) }
-            table[256] = UInt8(layout.palette.firstIndex(of: RGBA(0, 0, 0, 0)) ?? 0)
-            table[257] = layout.transparentIndex ?? 0
+            let clear = UInt8(layout.palette.firstIndex(of: RGBA(0, 0, 0, 0)) ?? 0)
             var indices = [UInt8](repeating: 0, count: keys.count)
-            table.withUnsafeBufferPointer { t in
-                keys.withUnsafeBufferPointer { k in
-                    indices.withUnsafeMutableBufferPointer { o in
-                        APNGEncoder.narrow(k.baseAddress!, count: k.count, table: t.baseAddress!, into: o.baseAddress!)
-                    }
+            keys.withUnsafeBufferPointer { k in
+                indices.withUnsafeMutableBufferPointer { o in
+                    APNGEncoder.narrow(k.baseAddress!, count: k.count, clear: clear, keep: layout.transparentIndex ?? 0,
+                                       into: o.baseAddress!)
                 }
             }
             return indices.withUnsafeBufferPointer {
@@ -501,12 +497,13 @@ extension APNGEncoder {
         while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
     }
 
+    /// Palette keys → indices: a key below 256 is its index, `clearKey` (256) becomes `clear`
+    /// and `keepKey` (257) becomes `keep`. A block of keys that are all indices is narrowed in
+    /// one loop the compiler vectorises.
     @inline(never)
-    static func narrow(_ s: UnsafePointer<UInt32>, count: Int, table: UnsafePointer<UInt8>, into o: UnsafeMutablePointer<UInt8>) {
+    static func narrow(_ s: UnsafePointer<UInt32>, count: Int, clear: UInt8, keep: UInt8, into o: UnsafeMutablePointer<UInt8>) {
+        @inline(__always) func index(_ k: UInt32) -> UInt8 { k < 256 ? UInt8(truncatingIfNeeded: k) : k == 256 ? clear : keep }
         var i = 0
-        // `table` maps every key below 256 to itself (`samples`): a block of keys that are all
-        // plain indices is narrowed without it (both loops vectorise); a block holding a
-        // special key goes through the table.
         let block = 64
         while i &+ block <= count {
             var high: UInt32 = 0
@@ -514,10 +511,10 @@ extension APNGEncoder {
             if high < 256 {
                 for j in i..<(i &+ block) { o[j] = UInt8(truncatingIfNeeded: s[j]) }
             } else {
-                for j in i..<(i &+ block) { o[j] = table[Int(s[j])] }
+                for j in i..<(i &+ block) { o[j] = index(s[j]) }
             }
             i &+= block
         }
-        while i < count { o[i] = table[Int(s[i])]; i &+= 1 }
+        while i < count { o[i] = index(s[i]); i &+= 1 }
     }
 }
