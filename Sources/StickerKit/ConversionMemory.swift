@@ -5,8 +5,8 @@ import ImageResize
 /// What one conversion will hold at its peak, estimated from the file's structure before
 /// anything is decoded, against `Limits.maxMemory`. The parts that do not depend on the frame
 /// count are fixed by the file: the process itself, the file's bytes, what the decoder holds
-/// (`ImageOutline.decodingMemory`: a still's whole image, an animation's composited box), and
-/// the stickers being made. An animation's fitted frames and the budget search's copies are not
+/// (`ImageOutline.decodingMemory`: a still's whole image — a JPEG's at the size `DecodeReduction`
+/// lets it be decoded at — an animation's composited box), and the stickers being made. An animation's fitted frames and the budget search's copies are not
 /// fixed: they take what is left (`MemoryPlan`), giving up and decoding again when it runs out,
 /// so they need only a working minimum. A still whose whole image would pass the budget is
 /// decoded row by row instead when its structure allows (`ImageOutline.rowDecodingMemory`):
@@ -40,8 +40,11 @@ struct ConversionMemory {
     let wholeEstimate: Int
 
     init(_ data: [UInt8], options: ConversionOptions) {
+        // A JPEG is decoded reduced when the stickers need far fewer pixels (`DecodeReduction`).
+        let reduction = DecodeReduction.minimumLongSide(options)
         let (outline, decoding, rowDecoding) = data.withUnsafeBytes {
-            (ImageOutline.read($0), ImageOutline.decodingMemory($0) ?? 0, ImageOutline.rowDecodingMemory($0))
+            (ImageOutline.read($0), ImageOutline.decodingMemory($0, minimumLongSide: reduction) ?? 0,
+             ImageOutline.rowDecodingMemory($0, minimumLongSide: reduction))
         }
         let stickers = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
         let whole = ConversionMemory.total([ConversionMemory.process, data.count, decoding, stickers])

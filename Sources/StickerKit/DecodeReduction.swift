@@ -10,8 +10,11 @@ enum DecodeReduction {
     /// The long side to keep, or nil (full size) when the fit is not the plain `contain` in
     /// encoded values that was measured: `cover` scales the short side to the sticker, and
     /// `linear` averages in linear light where libjpeg's reduced IDCT averages encoded values.
+    /// Other platforms than Messages decode at full size (`PlatformFrames`). The memory
+    /// estimate (`ConversionMemory`) counts the image at the size this gives.
     static func minimumLongSide(_ options: ConversionOptions) -> Int? {
-        guard options.fit == .contain, !options.linear, let largest = options.sizes.map(\.pixels).max() else { return nil }
+        guard options.target.isMessages, options.fit == .contain, !options.linear,
+              let largest = options.sizes.map(\.pixels).max() else { return nil }
         return margin * largest
     }
 }

@@ -119,4 +119,42 @@ final class JPEGScaleTests: XCTestCase {
         }
         return total / Double(count)
     }
+
+    /// The memory estimate counts the image at the size the decode gives it: a turned file's
+    /// image and its turned copy reduced alike, rows of the reduced width, and the image of a
+    /// file that is never reduced (CMYK) at full size.
+    func testMemoryEstimatesCountTheImageAtItsDecodedSize() throws {
+        func whole(_ bytes: [UInt8], _ floor: Int?) -> Int? {
+            bytes.withUnsafeBytes { ImageOutline.decodingMemory($0, minimumLongSide: floor) }
+        }
+        func rows(_ bytes: [UInt8], _ floor: Int?) -> Int? {
+            bytes.withUnsafeBytes { ImageOutline.rowDecodingMemory($0, minimumLongSide: floor) }
+        }
+        // Stored 2560×1600, baseline, turned by its EXIF orientation: two images.
+        let turned = try OtherFormatFixture.bytes("jpeg/large_orient_6.jpg")
+        XCTAssertEqual(whole(turned, nil), 2 * 2560 * 1600 * 4)
+        XCTAssertEqual(whole(turned, 640), 2 * 640 * 400 * 4)
+        XCTAssertEqual(whole(turned, 641), 2 * 1280 * 800 * 4)
+        // What the decode really makes at that floor.
+        let (image, _) = try Self.frames(turned, options: DecodeOptions(minimumLongSide: 640))
+        XCTAssertEqual(2 * image.width * image.height * 4, whole(turned, 640))
+        // Not turned: one image; its rows, of the reduced width.
+        let stored = try OtherFormatFixture.bytes("jpeg/large_2560x1600.jpg")
+        XCTAssertEqual(whole(stored, 640), 640 * 400 * 4)
+        XCTAssertEqual(rows(stored, nil), 2560 * 4 * 64)
+        XCTAssertEqual(rows(stored, 640), 640 * 4 * 64)
+        XCTAssertNil(rows(turned, 640))
+        // CMYK is decoded at full size whatever the floor.
+        let cmyk = try OtherFormatFixture.bytes("jpeg/cmyk.jpg")
+        XCTAssertEqual(whole(cmyk, 8), whole(cmyk, nil))
+        // A progressive file's coefficients are the file's, whatever the scale.
+        let progressive = try OtherFormatFixture.bytes("jpeg/progressive.jpg")
+        let info = try XCTUnwrap(progressive.withUnsafeBytes { ImageOutline.read($0) })
+        let reduced = try XCTUnwrap(whole(progressive, 1)), full = try XCTUnwrap(whole(progressive, nil))
+        let d = JPEGScale.denominator(width: info.width, height: info.height, minimumLongSide: 1)
+        XCTAssertEqual(d, 8)
+        XCTAssertEqual(full - reduced, info.width * info.height * 4
+                       - JPEGScale.reduced(info.width, by: d) * JPEGScale.reduced(info.height, by: d) * 4)
+        XCTAssertGreaterThan(reduced, JPEGScale.reduced(info.width, by: d) * JPEGScale.reduced(info.height, by: d) * 4)
+    }
 }

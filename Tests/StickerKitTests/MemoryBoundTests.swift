@@ -351,9 +351,10 @@ final class MemoryBoundTests: XCTestCase {
 
     func testA10000SquareJPEGIsConvertedRowByRowWithinTheBudget() throws {
         // Its RGBA image alone would be 400 MB: the estimate counts the decoder's rows and each
-        // size's window of rows instead (about 17 rows of 40 KB at 618 px).
+        // size's window of rows instead (about 17 rows of 40 KB at 618 px). `cover`, which is
+        // never decoded reduced (`DecodeReduction`), so the rows are the file's own width.
         let jpeg = try Self.jpeg("rocket_640x427.jpg", claiming: 10_000, 10_000)
-        let options = ConversionOptions(sizes: StickerSize.allCases, effort: .fast, lenient: true)
+        let options = ConversionOptions(sizes: StickerSize.allCases, fit: .cover, effort: .fast, lenient: true)
         let memory = ConversionMemory(jpeg, options: options)
         XCTAssertTrue(memory.byRows)
         let stickers = StickerSize.allCases.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
@@ -365,6 +366,39 @@ final class MemoryBoundTests: XCTestCase {
         // A progressive file needs its coefficients whole (libjpeg keeps them between scans):
         // 10000² at 4:2:0 is 300 MB of them, refused from the structure.
         assertRefusedForMemory(try Self.jpeg("progressive.jpg", claiming: 10_000, 10_000), atLeast: 256_000_000)
+    }
+
+    /// `jpeg` with an EXIF block whose orientation is `orientation`, right after SOI.
+    static func withOrientation(_ jpeg: [UInt8], _ orientation: UInt8) -> [UInt8] {
+        // TIFF, big-endian: header, IFD0 with one entry (0x0112 SHORT 1 = orientation), no next IFD.
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[2...])
+    }
+
+    func testA10000SquareJPEGTurnedByEXIFIsDecodedReducedWithinTheBudget() throws {
+        // A turn needs the whole image, and at full size two of them (the decode and its turned
+        // copy, 800 MB): over the budget. The stickers need a long side of 4 × 618 at most, so
+        // the decode is reduced to 1/4 (2500²) and both images fit: the estimate counts them so.
+        let jpeg = Self.withOrientation(try Self.jpeg("rocket_640x427.jpg", claiming: 10_000, 10_000), 6)
+        let options = ConversionOptions(sizes: StickerSize.allCases, effort: .fast, lenient: true)
+        let memory = ConversionMemory(jpeg, options: options)
+        XCTAssertFalse(memory.byRows)
+        let stickers = StickerSize.allCases.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
+        XCTAssertEqual(memory.estimate - stickers - ConversionMemory.process - jpeg.count, 2 * 2500 * 2500 * 4)
+        let result = try StickerConverter.convert(jpeg, options: options)
+        XCTAssertEqual(result.width, 10_000)
+        XCTAssertTrue(result.warnings.contains { $0.contains("EXIF orientation 6") }, "\(result.warnings)")
+        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+        // Decoded at full size (`cover` is never reduced), the same file is refused from its structure.
+        let cover = ConversionOptions(sizes: [.small], fit: .cover)
+        XCTAssertThrowsError(try StickerConverter.convert(jpeg, options: cover)) { error in
+            guard let e = error as? ImageError, case let .overMemory(estimate, _)? = e.reason as? LimitsError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertGreaterThanOrEqual(estimate, 2 * 10_000 * 10_000 * 4)
+        }
     }
 
     func testStillsConvertedByRowsAreTheBytesOfTheWholeImage() throws {

@@ -16,32 +16,36 @@ extension ImageOutline {
     /// - WebP stills: the RGBA image and as much again (libwebp's lossless decoder keeps ARGB).
     /// - JPEG: the RGBA image, a turned copy when its EXIF orientation turns it, the CMYK samples for
     ///   4-component files, and a progressive file's coefficients (2 bytes each, every block of
-    ///   every component, as libjpeg keeps them between scans).
-    public static func decodingMemory(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    ///   every component, as libjpeg keeps them between scans). The image and its turned copy
+    ///   are at the size the decode reduces it to with `minimumLongSide`
+    ///   (`DecodeOptions.minimumLongSide`: libjpeg's DCT scaling, never for CMYK); the
+    ///   coefficients are the file's, whatever the scale.
+    public static func decodingMemory(_ bytes: UnsafeRawBufferPointer, minimumLongSide: Int? = nil) -> Int? {
         guard let format = ImageFormat.identify(bytes) else { return nil }
         var walk = OutlineWalk(bytes, inspecting: false)
         walk.walksAllFrames = true
         try? walk.walk(format)
-        return walk.decodingMemory
+        return walk.decodingMemory(minimumLongSide: minimumLongSide)
     }
 
     /// The most bytes decoding the file in `bytes` row by row (`ImageDecoder.decodeRows`) holds
     /// at once, from its structure alone: nil when the file cannot be decoded by rows (see
     /// `decodeRows`) or `read` would be nil. The rows' consumer (a `RowFitter`) is not counted.
     /// - PNG (non-interlaced stills): two scanlines, one RGBA row, zlib's window and state.
-    /// - JPEG: the rows libjpeg works on and ours (a few dozen rows of the image's width), and
-    ///   a progressive file's coefficients, which libjpeg keeps whole between scans.
-    public static func rowDecodingMemory(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    /// - JPEG: the rows libjpeg works on and ours (a few dozen rows of the image's width, as
+    ///   reduced with `minimumLongSide`), and a progressive file's coefficients, which libjpeg
+    ///   keeps whole between scans.
+    public static func rowDecodingMemory(_ bytes: UnsafeRawBufferPointer, minimumLongSide: Int? = nil) -> Int? {
         guard let format = ImageFormat.identify(bytes) else { return nil }
         var walk = OutlineWalk(bytes, inspecting: false)
         try? walk.walk(format)
-        return walk.rowDecodingMemory
+        return walk.rowDecodingMemory(minimumLongSide: minimumLongSide)
     }
 }
 
 extension OutlineWalk {
     /// See `ImageOutline.decodingMemory`; nil until the canvas size is known.
-    var decodingMemory: Int? {
+    func decodingMemory(minimumLongSide: Int?) -> Int? {
         guard let width, let height else { return nil }
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         let rgba = Self.product(width, height, 4)
@@ -66,15 +70,17 @@ extension OutlineWalk {
             let largest = frameRects.map { Self.product($0.width, $0.height, 8) }.max() ?? 0
             return Self.sum([held, largest])
         case .jpeg:
-            var parts = [rgba, jpegCoefficients(width: width, height: height)]
-            if jpegTurned { parts.append(rgba) }
+            let reduced = jpegDecodedSize(minimumLongSide: minimumLongSide)
+            let image = Self.product(reduced.width, reduced.height, 4)
+            var parts = [image, jpegCoefficients(width: width, height: height)]
+            if jpegTurned { parts.append(image) }
             if jpegSampling.count == 4 { parts.append(rgba) }
             return Self.sum(parts)
         }
     }
 
     /// See `ImageOutline.rowDecodingMemory`.
-    var rowDecodingMemory: Int? {
+    func rowDecodingMemory(minimumLongSide: Int?) -> Int? {
         guard let width, let height else { return nil }
         if format == .png {
             guard !pngInterlaced, frames <= 1 else { return nil }
@@ -85,8 +91,16 @@ extension OutlineWalk {
         guard format == .jpeg, !jpegTurned else { return nil }
         // libjpeg's MCU rows and upsampling buffers, and our chunk of rows before and after the
         // colour conversion: 64 rows of RGBA is above all of them together.
-        let rows = Self.product(width, 4, 64)
+        let rows = Self.product(jpegDecodedSize(minimumLongSide: minimumLongSide).width, 4, 64)
         return Self.sum([rows, jpegCoefficients(width: width, height: height)])
+    }
+
+    /// The size a JPEG is decoded at, as stored (before any EXIF turn): reduced by libjpeg's DCT
+    /// scaling as `JPEGDecoder` chooses it for `minimumLongSide`, except 4-component (CMYK) files.
+    private func jpegDecodedSize(minimumLongSide: Int?) -> (width: Int, height: Int) {
+        guard let width, let height else { return (0, 0) }
+        let scale = jpegSampling.count == 4 ? 1 : JPEGScale.denominator(width: width, height: height, minimumLongSide: minimumLongSide)
+        return (JPEGScale.reduced(width, by: scale), JPEGScale.reduced(height, by: scale))
     }
 
     /// A progressive JPEG's coefficients (2 bytes each, every block of every component, as
