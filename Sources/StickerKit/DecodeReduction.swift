@@ -10,11 +10,18 @@ enum DecodeReduction {
     /// The long side to keep, or nil (full size) when the fit is not the plain `contain` in
     /// encoded values that was measured: `cover` scales the short side to the sticker, and
     /// `linear` averages in linear light where libjpeg's reduced IDCT averages encoded values.
-    /// Other platforms than Messages decode at full size (`PlatformFrames`). The memory
-    /// estimate (`ConversionMemory`) counts the image at the size this gives.
+    /// The side is the largest sticker's: of `options.sizes` for Messages, else the platform's
+    /// square side, or the longest side of its canvas boxes (LINE). The memory estimate
+    /// (`ConversionMemory`) counts the image at the size this gives.
     static func minimumLongSide(_ options: ConversionOptions) -> Int? {
-        guard options.target.isMessages, options.fit == .contain, !options.linear,
-              let largest = options.sizes.map(\.pixels).max() else { return nil }
+        guard options.fit == .contain, !options.linear, let largest = largestSide(options.target, sizes: options.sizes) else { return nil }
         return margin * largest
+    }
+
+    /// The longest side a sticker of `target` can have (`sizes` for Messages).
+    private static func largestSide(_ target: StickerTarget, sizes: [StickerSize]) -> Int? {
+        if target.isMessages { return sizes.map(\.pixels).max() }
+        let boxes = [target.box(animated: false), target.box(animated: true)].compactMap { $0 }.map { max($0.width, $0.height) }
+        return boxes.max() ?? target.side
     }
 }

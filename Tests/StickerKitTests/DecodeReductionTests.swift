@@ -15,6 +15,37 @@ final class DecodeReductionTests: XCTestCase {
         XCTAssertNil(DecodeReduction.minimumLongSide(ConversionOptions(sizes: [.small], linear: true)))
     }
 
+    func testPlatformsReduceByTheirOwnLargestSide() {
+        let margin = DecodeReduction.margin
+        func floor(_ target: StickerTarget, fit: FitMode = .contain, linear: Bool = false) -> Int? {
+            var options = ConversionOptions(sizes: [.large], fit: fit, linear: linear)
+            options.target = target
+            return DecodeReduction.minimumLongSide(options)
+        }
+        // The platform's square, whatever `sizes` holds (only Messages reads it).
+        XCTAssertEqual(floor(.whatsapp), margin * 512)
+        XCTAssertEqual(floor(.discord), margin * 320)
+        // LINE's canvas follows the artwork: its longest box side (stills 370 × 320).
+        XCTAssertEqual(floor(.line), margin * 370)
+        XCTAssertNil(floor(.whatsapp, fit: .cover))
+        XCTAssertNil(floor(.discord, linear: true))
+    }
+
+    func testAPlatformDecodesALargeTurnedJPEGReducedWithinTheBudget() throws {
+        // 10000² turned by EXIF: two 400 MB images at full size, refused before platforms were
+        // reduced; at 1/4 (WhatsApp's 512 px needs 2048) two of 25 MB.
+        let jpeg = MemoryBoundTests.withOrientation(try MemoryBoundTests.jpeg("rocket_640x427.jpg", claiming: 10_000, 10_000), 6)
+        var options = ConversionOptions(effort: .fast, lenient: true)
+        options.target = .whatsapp
+        let memory = ConversionMemory(jpeg, options: options)
+        XCTAssertEqual(memory.estimate - ConversionMemory.process - jpeg.count - StickerSize.regular.pixels * StickerSize.regular.pixels
+                       * ConversionMemory.perStickerPixel, 2 * 2500 * 2500 * 4)
+        let result = try StickerConverter.convert(jpeg, options: options)
+        XCTAssertEqual(result.width, 10_000)
+        let sticker = try result.outputs[0].result.get()
+        XCTAssertEqual(sticker.report.size, 512)
+    }
+
     func testReducedConversionReportsTheSourceSizeAndAgreesByRows() throws {
         for (name, width, height) in [("large_2560x1600.jpg", 2560, 1600), ("large_orient_6.jpg", 1600, 2560)] {
             let data = try StreamingConversionTests.fixture("jpeg/\(name)")

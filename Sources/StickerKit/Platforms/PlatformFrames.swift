@@ -33,7 +33,8 @@ final class PlatformFrames {
     /// the crop still covers every frame).
     static func fit(_ data: [UInt8], options: ConversionOptions, side: Int, box: CanvasBox?, budget: Int,
                     firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {
-        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient)
+        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
+                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
         /// One decode; only the first frame when `first`.
         func decode(first: Bool, _ body: (CanvasFrame) throws -> Void) throws -> StickerConverter.SourceFacts? {
             do {
