@@ -6,9 +6,10 @@ import ImageResize
 /// anything is decoded, against `Limits.maxMemory`. The parts that do not depend on the frame
 /// count are fixed by the file: the process itself, the file's bytes, what the decoder holds
 /// (`ImageOutline.decodingMemory`: a still's whole image — a JPEG's at the size `DecodeReduction`
-/// lets it be decoded at — an animation's composited box), and the stickers being made. An animation's fitted frames and the budget search's copies are not
-/// fixed: they take what is left (`MemoryPlan`), giving up and decoding again when it runs out,
-/// so they need only a working minimum. A still whose whole image would pass the budget is
+/// lets it be decoded at — an animation's composited box), and the stickers being made. An
+/// animation's fitted frames and the budget search's copies are not fixed: they take what is
+/// left (`MemoryPlan`), giving up and decoding again when it runs out, so they need only a
+/// working minimum. A still whose whole image would pass the budget is
 /// decoded row by row instead when its structure allows (`ImageOutline.rowDecodingMemory`):
 /// then the decoder's rows and each size's `RowFitter` window count, not the image. A file whose
 /// estimate passes the budget is refused with `LimitsError.overMemory` before decoding.
