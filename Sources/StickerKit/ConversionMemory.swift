@@ -52,11 +52,17 @@ struct ConversionMemory {
         let animated = (outline?.frameCount ?? 1) > 1 || outline?.format == .apng
         var byRows = false
         var fixed = whole
-        if whole > options.limits.maxMemory, !animated, options.target.isMessages, let rowDecoding, let outline {
-            // Each size's fitter holds a window of whole source rows.
-            let windows = options.sizes.reduce(0) { sum, size in
-                let rows = RowFitter.windowRows(width: outline.width, height: outline.height,
-                                                options: StickerConverter.fitOptions(size, options))
+        // The fitters a still decoded by rows feeds: one per size for Messages, the platform's
+        // square (for a box, one whose window is at least as tall) otherwise; none for a box
+        // that resizes the whole canvas.
+        let fits: [FitOptions] = options.target.isMessages
+            ? options.sizes.map { StickerConverter.fitOptions($0, options) }
+            : [BoxRowFit.windowBound(side: options.target.side ?? StickerSize.regular.pixels,
+                                     box: options.target.box(animated: false), options: options)].compactMap { $0 }
+        if whole > options.limits.maxMemory, !animated, !fits.isEmpty, let rowDecoding, let outline {
+            // Each fitter holds a window of whole source rows.
+            let windows = fits.reduce(0) { sum, fit in
+                let rows = RowFitter.windowRows(width: outline.width, height: outline.height, options: fit)
                 return ConversionMemory.total([sum, rows * outline.width * 4])
             }
             let streamed = ConversionMemory.total([ConversionMemory.process, data.count, rowDecoding, windows, stickers])

@@ -35,7 +35,12 @@ public enum StickerConverter {
         let memory = ConversionMemory(data, options: options)
         try memory.check(options.limits)
         if !options.target.isMessages {
-            return try PlatformConverter.convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
+            let plan = MemoryPlan(options: options, available: memory.available)
+            if memory.byRows {
+                if let result = try PlatformConverter.convertByRows(data, options: options, plan: plan) { return result }
+                try options.limits.check(memory: memory.wholeEstimate, format: memory.format)
+            }
+            return try PlatformConverter.convert(data, options: options, plan: plan)
         }
         if memory.byRows {
             if let result = try convertByRows(data, options: options) { return result }

@@ -21,28 +21,37 @@ struct BoxFit {
     init(canvasWidth: Int, canvasHeight: Int, side: Int, box: CanvasBox?, options: ConversionOptions,
          visibleBounds: VisibleBounds?) {
         linear = options.linear
-        guard let box else {
-            let f = FrameFitter(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                options: FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset,
-                                                    linear: options.linear),
-                                visibleBounds: visibleBounds)
-            (width, height, warnings, fitter) = (f.size, f.size, f.warnings, f)
-            return
-        }
-        if options.fit == .cover {
+        guard let square = Self.square(canvasWidth: canvasWidth, canvasHeight: canvasHeight, side: side, box: box,
+                                       options: options, visibleBounds: visibleBounds) else {
+            let box = box!
             let upscaled = Double(box.width) / Double(max(canvasWidth, 1)) > 1 || Double(box.height) / Double(max(canvasHeight, 1)) > 1
             (width, height, fitter) = (box.width, box.height, nil)
             warnings = upscaled ? ["source is \(canvasWidth)×\(canvasHeight), smaller than the \(box.width)×\(box.height) sticker: enlarged"] : []
             return
         }
+        let f = FrameFitter(canvasWidth: canvasWidth, canvasHeight: canvasHeight, options: square.fit, visibleBounds: visibleBounds)
+        (width, height, warnings, fitter) = (square.cut?.width ?? f.size, square.cut?.height ?? f.size, f.warnings, f)
+    }
+
+    /// Whether the fit resizes the whole canvas instead of fitting a square: a `cover` box.
+    static func resizesWholeCanvas(box: CanvasBox?, options: ConversionOptions) -> Bool {
+        box != nil && options.fit == .cover
+    }
+
+    /// The square the artwork is fitted into (`fit`) and the centre cut from it (`cut`, nil: the
+    /// whole square): the platform's `side` square, or for a `contain` box the even square of
+    /// `CanvasBox.canvas`. Nil for a `cover` box, which resizes the whole canvas instead.
+    static func square(canvasWidth: Int, canvasHeight: Int, side: Int, box: CanvasBox?, options: ConversionOptions,
+                       visibleBounds: VisibleBounds?) -> (fit: FitOptions, cut: (width: Int, height: Int)?)? {
+        guard let box else {
+            return (FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset, linear: options.linear), nil)
+        }
+        if resizesWholeCanvas(box: box, options: options) { return nil }
         var art = (width: canvasWidth, height: canvasHeight)
         if options.trim, let s = visibleBounds?.visibleSize { art = s }
         let margin = max(options.inset, box.margin)
         let c = box.canvas(forArtwork: art.width, art.height, margin: margin)
-        let f = FrameFitter(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                            options: FitOptions(size: c.square, fit: .contain, trim: options.trim, inset: margin, linear: options.linear),
-                            visibleBounds: visibleBounds)
-        (width, height, warnings, fitter) = (c.width, c.height, f.warnings, f)
+        return (FitOptions(size: c.square, fit: .contain, trim: options.trim, inset: margin, linear: options.linear), (c.width, c.height))
     }
 
     /// The next frame, `width × height`.

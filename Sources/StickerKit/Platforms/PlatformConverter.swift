@@ -36,6 +36,23 @@ enum PlatformConverter {
                                 timings: clock.timings)
     }
 
+    /// `convert` of a still decoded row by row (`PlatformFrames.fitByRows`), the image never held
+    /// whole: the same sticker. Nil when the file cannot be decoded by rows after all (nothing
+    /// was done).
+    static func convertByRows(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan) throws -> ConversionResult? {
+        let clock = StageClock()
+        let side = options.target.side ?? StickerSize.regular.pixels
+        let budget = Int(Double(plan.budget) * plan.fittedShare)
+        guard let source = try clock.measure(\.resize, {
+            try PlatformFrames.fitByRows(data, options: options, side: side, box: options.target.box(animated: false), budget: budget)
+        }) else { return nil }
+        let facts = source.facts
+        let result = try convert(source, data: data, animated: false, options: options, plan: plan, clock: clock)
+        return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
+                                warnings: facts.warnings, outputs: [(options.sizes.first ?? .regular, result)],
+                                timings: clock.timings)
+    }
+
     /// The source's frames fitted for `options.target` (its box for `animated` or not).
     private static func fit(_ data: [UInt8], animated: Bool, options: ConversionOptions, plan: MemoryPlan, clock: StageClock,
                             firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {

@@ -86,6 +86,48 @@ final class PlatformFrames {
         return PlatformFrames(store: store, facts: facts, warnings: warnings)
     }
 
+    /// A still decoded row by row (`ImageDecoder.decodeRows`) into a `BoxRowFit`, the image never
+    /// held whole (two decodes with `trim`: the first finds the visible bounds): the pixels of
+    /// `fit`. Nil, having fitted nothing, when the file cannot be decoded by rows after all or
+    /// the fit needs the whole canvas (a `cover` box).
+    static func fitByRows(_ data: [UInt8], options: ConversionOptions, side: Int, box: CanvasBox?,
+                          budget: Int) throws -> PlatformFrames? {
+        if BoxFit.resizesWholeCanvas(box: box, options: options) { return nil }
+        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
+                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
+        var bounds: VisibleBounds?
+        if options.trim {
+            var union = VisibleBounds()
+            var width = 0
+            let info = try ImageDecoder.decodeRows(data, options: decodeOptions, start: { w, _ in width = w },
+                                                   row: { union.add(row: $0, y: $1, width: width) })
+            guard info != nil else { return nil }
+            bounds = union
+        }
+        let visible = bounds
+        /// One decode into a fresh fitter: the fitted still and what the decode said.
+        func fitted() throws -> (image: Image, info: FrameStreamInfo, warnings: [String])? {
+            var fitter: BoxRowFit?
+            let info = try ImageDecoder.decodeRows(data, options: decodeOptions, start: { w, h in
+                fitter = BoxRowFit(canvasWidth: w, canvasHeight: h, side: side, box: box, options: options, visibleBounds: visible)
+            }, row: { row, y in fitter?.add(row: row, y: y) })
+            guard let info, let fitter else { return nil }
+            return (fitter.finish(), info, fitter.warnings)
+        }
+        guard let first = try fitted() else { return nil }
+        let store = FittedFrames(width: first.image.width, height: first.image.height, budget: budget)
+        store.append(first.image, damage: nil, delay: .zero)
+        store.replaying { body in
+            guard let again = try fitted() else { throw ImageError(nil, SniffError.emptyFile) }
+            try again.image.pixels.withUnsafeBytes { try body(0, $0, nil) }
+        }
+        let info = first.info
+        let facts = StickerConverter.SourceFacts(format: info.format, width: info.sourceWidth, height: info.sourceHeight,
+                                                 frameCount: 1, loopCount: info.loopCount, warnings: info.warnings,
+                                                 firstFrameDelay: .zero)
+        return PlatformFrames(store: store, facts: facts, warnings: first.warnings)
+    }
+
     /// Every frame once, in order, shown as long as it is.
     var all: [PickedFrame] {
         store.delays.enumerated().map { PickedFrame(index: $0.offset, delay: $0.element) }
