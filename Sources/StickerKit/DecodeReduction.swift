@@ -1,8 +1,15 @@
+import ImageDecoding
+
 /// How small a conversion lets a JPEG be decoded (`DecodeOptions.minimumLongSide`): libjpeg's DCT
 /// scaling to 1/2, 1/4 or 1/8 while the reduced image's long side stays at least `margin` times the
 /// largest sticker side, so the area average that follows still averages `margin`² or more pixels
 /// into each sticker pixel. Measured against the full decode with the judge (ImageDecoding's NOTES).
 enum DecodeReduction {
+    /// What a conversion decodes with: its limits and leniency, and the floor below.
+    static func decodeOptions(_ options: ConversionOptions) -> DecodeOptions {
+        DecodeOptions(limits: options.limits, lenient: options.lenient, minimumLongSide: minimumLongSide(options))
+    }
+
     /// The smallest margin at which no photo sticker of the corpus loses more than 0.002 of the
     /// judge's SSIM against the full decode (3 loses up to 0.0039, 2 up to 0.0063).
     static let margin = 4

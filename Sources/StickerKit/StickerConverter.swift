@@ -56,17 +56,10 @@ public enum StickerConverter {
     /// for any still. Nil when the file cannot be decoded by rows after all (nothing was done).
     static func convertByRows(_ data: [UInt8], options: ConversionOptions) throws -> ConversionResult? {
         let clock = StageClock()
-        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
-                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
+        let decodeOptions = DecodeReduction.decodeOptions(options)
         var bounds: VisibleBounds?
         if options.trim {
-            var union = VisibleBounds()
-            var width = 0
-            let info = try clock.measure(\.decode) {
-                try ImageDecoder.decodeRows(data, options: decodeOptions, start: { w, _ in width = w },
-                                            row: { union.add(row: $0, y: $1, width: width) })
-            }
-            guard info != nil else { return nil }
+            guard let union = try clock.measure(\.decode, { try visibleBoundsByRows(data, options: decodeOptions) }) else { return nil }
             bounds = union
         }
         var fitters: [RowFitter] = []
@@ -92,10 +85,19 @@ public enum StickerConverter {
                                 warnings: info.warnings, outputs: outputs, timings: clock.timings)
     }
 
+    /// The visible bounds of a still from one decode by rows (`trim`'s first pass), or nil when
+    /// the file cannot be decoded by rows (nothing was delivered).
+    static func visibleBoundsByRows(_ data: [UInt8], options: DecodeOptions) throws -> VisibleBounds? {
+        var union = VisibleBounds()
+        var width = 0
+        let info = try ImageDecoder.decodeRows(data, options: options, start: { w, _ in width = w },
+                                               row: { union.add(row: $0, y: $1, width: width) })
+        return info == nil ? nil : union
+    }
+
     /// `convert` with the memory shares given (tests force the stores' tiers with them).
     static func convert(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan) throws -> ConversionResult {
-        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
-                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
+        let decodeOptions = DecodeReduction.decodeOptions(options)
         return try convert(options: options, plan: plan) { body in
             let (info, firstDelay) = try ImageDecoder.decodeCanvas(data, options: decodeOptions, body)
             return SourceFacts(format: info.format, width: info.sourceWidth, height: info.sourceHeight, frameCount: info.frameCount,

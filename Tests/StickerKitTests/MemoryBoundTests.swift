@@ -305,14 +305,19 @@ final class MemoryBoundTests: XCTestCase {
         try assertStickersEqual(data, decoded)
     }
 
-    func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {
-        // A 1-bit gray 10000×10000 PNG (12.5 MB of scanlines, stored): its RGBA image alone is
-        // 400 MB; decoded row by row it holds two scanlines, one RGBA row and each size's window.
-        let side = 10_000, rowBytes = side / 8 + 1
+    /// A 1-bit gray `side × side` PNG of stripes (its scanlines stored, 12.5 MB at 10000²).
+    static func stripedGrayPNG(side: Int) -> [UInt8] {
+        let rowBytes = (side + 7) / 8 + 1
         var raw = [UInt8](repeating: 0x55, count: rowBytes * side)
         for y in 0..<side { raw[y * rowBytes] = 0 }
-        var png = Self.png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
-        raw = []
+        return png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
+    }
+
+    func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {
+        // A 1-bit gray 10000×10000 PNG: its RGBA image alone is 400 MB; decoded row by row it
+        // holds two scanlines, one RGBA row and each size's window.
+        let side = 10_000
+        var png = Self.stripedGrayPNG(side: side)
         let options = ConversionOptions(sizes: StickerSize.allCases, effort: .fast)
         let memory = ConversionMemory(png, options: options)
         XCTAssertTrue(memory.byRows)

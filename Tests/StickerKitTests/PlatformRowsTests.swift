@@ -106,11 +106,8 @@ final class PlatformRowsTests: XCTestCase {
     func testA10000SquarePNGConvertsForEveryPlatformWithinTheBudget() throws {
         // The 1-bit gray 10000² PNG of `MemoryBoundTests`: 400 MB as RGBA, refused for every
         // platform before; by rows a window of source rows.
-        let side = 10_000, rowBytes = side / 8 + 1
-        var raw = [UInt8](repeating: 0x55, count: rowBytes * side)
-        for y in 0..<side { raw[y * rowBytes] = 0 }
-        let png = MemoryBoundTests.png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
-        raw = []
+        let side = 10_000
+        let png = MemoryBoundTests.stripedGrayPNG(side: side)
         for target in [StickerTarget.whatsapp, .line] {
             let o = options(target)
             let memory = ConversionMemory(png, options: o)

@@ -33,8 +33,7 @@ final class PlatformFrames {
     /// the crop still covers every frame).
     static func fit(_ data: [UInt8], options: ConversionOptions, side: Int, box: CanvasBox?, budget: Int,
                     firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {
-        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
-                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
+        let decodeOptions = DecodeReduction.decodeOptions(options)
         /// One decode; only the first frame when `first`.
         func decode(first: Bool, _ body: (CanvasFrame) throws -> Void) throws -> StickerConverter.SourceFacts? {
             do {
@@ -93,15 +92,10 @@ final class PlatformFrames {
     static func fitByRows(_ data: [UInt8], options: ConversionOptions, side: Int, box: CanvasBox?,
                           budget: Int) throws -> PlatformFrames? {
         if BoxFit.resizesWholeCanvas(box: box, options: options) { return nil }
-        let decodeOptions = DecodeOptions(limits: options.limits, lenient: options.lenient,
-                                          minimumLongSide: DecodeReduction.minimumLongSide(options))
+        let decodeOptions = DecodeReduction.decodeOptions(options)
         var bounds: VisibleBounds?
         if options.trim {
-            var union = VisibleBounds()
-            var width = 0
-            let info = try ImageDecoder.decodeRows(data, options: decodeOptions, start: { w, _ in width = w },
-                                                   row: { union.add(row: $0, y: $1, width: width) })
-            guard info != nil else { return nil }
+            guard let union = try StickerConverter.visibleBoundsByRows(data, options: decodeOptions) else { return nil }
             bounds = union
         }
         let visible = bounds
