@@ -124,6 +124,39 @@ public enum StickerConverter {
         }
     }
 
+    /// Converts `count` frames read one at a time (a folder of numbered frames) to every size in
+    /// `options.sizes`, each shown for `delay`: one frame gives a PNG, more an APNG, the stickers
+    /// `convert(_ animation:options:)` makes of the same frames. `frame(i)` is called for `i` in
+    /// order on each walk over the frames (a few per conversion), and only the frame read and the
+    /// one before it are held (and the first), so memory does not grow with the count: the
+    /// fitted frames are kept within the budget left beside those three (`MemoryPlan`). A frame
+    /// of another size than the first throws `FrameSizeError`; errors `frame` throws are
+    /// rethrown.
+    public static func convert(frameCount count: Int, delay: Delay, options: ConversionOptions,
+                               frame: @escaping (Int) throws -> Image) throws -> ConversionResult {
+        precondition(count > 0, "StickerConverter: no frames")
+        let first = try frame(0)
+        let (width, height) = (first.width, first.height)
+        let box = PixelRect(x: 0, y: 0, width: width, height: height)
+        let stickers = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
+        let held = ConversionMemory.process + 3 * width * height * 4 + stickers
+        let facts = SourceFacts(format: count > 1 ? .apng : .png, width: width, height: height, frameCount: count,
+                                loopCount: 0, warnings: [], firstFrameDelay: delay)
+        return try convert(options: options, plan: MemoryPlan(options: options, available: max(0, options.limits.maxMemory - held))) { body in
+            var previous: Image?
+            for i in 0..<count {
+                let image = i == 0 && previous == nil ? first : try frame(i)
+                guard image.width == width && image.height == height else {
+                    throw FrameSizeError(frame: i, width: image.width, height: image.height, expectedWidth: width, expectedHeight: height)
+                }
+                try body(CanvasFrame(canvasWidth: width, canvasHeight: height, box: box, pixels: image,
+                                     damage: previous.map { RowDamage.between(image, $0) }, delay: delay))
+                previous = image
+            }
+            return facts
+        }
+    }
+
     /// What the decode said about the source, whatever it came from.
     struct SourceFacts {
         var format: ImageFormat

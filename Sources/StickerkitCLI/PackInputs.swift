@@ -18,26 +18,31 @@ enum PackInputs {
     }
 
     /// Converts a frame folder: a `.stickersequence` of still PNGs (each within an equal share of
-    /// the budget) or one APNG sticker.
+    /// the budget) or one APNG sticker. Frames are read one at a time (the APNG's on each walk of
+    /// the conversion), so memory does not grow with their count.
     static func convertFrames(_ paths: [String], options: ConversionOptions, fps: Double, sequence: Bool) throws -> CatalogSticker.Content {
-        var images: [Image] = []
-        for p in paths {
-            guard let data = FileManager.default.contents(atPath: p) else { throw CommandFailure.failed(nil, "\(p): cannot read the file") }
+        let name = { (i: Int) in (paths[i] as NSString).lastPathComponent }
+        var first: (width: Int, height: Int)?
+        func read(_ i: Int) throws -> Image {
+            guard let data = FileManager.default.contents(atPath: paths[i]) else {
+                throw CommandFailure.failed(nil, "\(paths[i]): cannot read the file")
+            }
             let img: Image
             do { img = try Artwork.firstFrame([UInt8](data), limits: options.limits) } catch {
-                throw CommandFailure.failed(nil, "\((p as NSString).lastPathComponent): \(error)")
+                throw CommandFailure.failed(nil, "\(name(i)): \(error)")
             }
-            if let first = images.first, first.width != img.width || first.height != img.height {
-                throw CommandFailure.failed(nil, "frame \((p as NSString).lastPathComponent) is \(img.width)×\(img.height), the first frame is \(first.width)×\(first.height)")
+            if let f = first, f.width != img.width || f.height != img.height {
+                throw CommandFailure.failed(nil, "frame \(name(i)) is \(img.width)×\(img.height), the first frame is \(f.width)×\(f.height)")
             }
-            images.append(img)
+            first = first ?? (img.width, img.height)
+            return img
         }
         if sequence {
             var opts = options
-            opts.maxBytes = options.maxBytes / images.count
+            opts.maxBytes = options.maxBytes / paths.count
             var frames: [[UInt8]] = []
-            for (i, img) in images.enumerated() {
-                let r = StickerConverter.convert(Animation(still: img), options: opts)
+            for i in paths.indices {
+                let r = StickerConverter.convert(Animation(still: try read(i)), options: opts)
                 switch r.outputs[0].result {
                 case .success(let o): frames.append(o.bytes)
                 case .failure(let e): throw CommandFailure.failed(nil, "frame \(i + 1): \(e)")
@@ -48,9 +53,7 @@ enum PackInputs {
         // Whole frame rates are exact (1/12 s); others to the millisecond.
         let delay = fps == fps.rounded() ? Delay(numerator: 1, denominator: Int(fps))
                                          : Delay(milliseconds: max(1, Int((1000 / fps).rounded())))
-        let animation = Animation(width: images[0].width, height: images[0].height,
-                                  frames: images.map { Frame(image: $0, delay: delay) })
-        let r = StickerConverter.convert(animation, options: options)
+        let r = try StickerConverter.convert(frameCount: paths.count, delay: delay, options: options, frame: read)
         switch r.outputs[0].result {
         case .success(let o): return .file(bytes: o.bytes, fileExtension: "png")
         case .failure(let e): throw CommandFailure.failed(nil, e.description)

@@ -190,6 +190,20 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertEqual(try listed(catalog), ["bear.sticker", "waves.stickersequence"], "nothing from the catalogs or the cache")
     }
 
+    func testAFrameFolderWithAFrameOfAnotherSizeFailsWithOneLine() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w1.png"))
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w2.png"))
+        try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("waves/w3.png"))
+        for mode in ["--frame-folders", "--sequences"] {
+            let catalog = tmp.appendingPathComponent("P\(mode).xcstickers")
+            let r = try CLI.run(["pack", art.path, "-o", catalog.path, "--cache", tmp.appendingPathComponent("c").path, mode])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("waves: error: frame w3.png is 563×1052, the first frame is 744×1052"), r.stderr)
+            XCTAssertEqual(try listed(catalog), [], mode)
+        }
+    }
+
     func testPathErrorsAreOneLineAndTouchNothing() throws {
         try copy("oc_teddybear.png", to: tmp.appendingPathComponent("art/bear.png"))
         let art = tmp.appendingPathComponent("art").path
