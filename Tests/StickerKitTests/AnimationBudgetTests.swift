@@ -136,6 +136,50 @@ final class AnimationBudgetTests: XCTestCase {
                                           clock: StageClock())
     }
 
+    /// When every walk decodes and fits the frames again (the store gave up), the first
+    /// prediction copies the sampled frames of every frame rate in its walk, so predictions at
+    /// the other frame rates walk no more; with a store, each frame rate's copies are made when
+    /// it is first predicted. The predictions are the same either way.
+    func testPredictionsOfEveryFrameRateShareOneWalkWhenFramesAreMadeAgain() throws {
+        // 150 frames of 64² noise (16 KB each, 2.4 MB in all): a 1 MB store gives up, and has
+        // room for the samples of the four predicted frame rates (kept counts 150, 75, 50, 38).
+        var rand = BudgetSearchTests.Rand(state: 11)
+        let frames = (0..<150).map { _ in
+            Frame(image: Image(width: 64, height: 64, pixels: (0..<(64 * 64 * 4)).map { $0 % 4 == 3 ? 255 : rand.byte() }),
+                  delay: Delay(milliseconds: 40))
+        }
+        let input = Animation(width: 64, height: 64, frames: frames)
+        func search(replaying: Bool) throws -> (AnimationBudget.Search, () -> Int) {
+            var o = ConversionOptions(sizes: [.small], maxBytes: 20_000)
+            o.minFPS = 2
+            let frames = FittedFrames(side: 64, budget: replaying ? 1_000_000 : .max)
+            for (i, f) in input.frames.enumerated() {
+                frames.append(f.image, damage: i == 0 ? nil : RowDamage.between(f.image, input.frames[i - 1].image), delay: f.delay)
+            }
+            XCTAssertEqual(frames.replays, replaying)
+            var walks = 0
+            frames.replaying { body in
+                walks += 1
+                for (i, f) in input.frames.enumerated() {
+                    let damage = i == 0 ? nil : RowDamage.between(f.image, input.frames[i - 1].image)
+                    try f.image.pixels.withUnsafeBytes { try body(i, $0, damage) }
+                }
+            }
+            let builder = StickerBuilder(size: .small, side: 64, fitWarnings: [], loopCount: 0)
+            let s = try AnimationBudget.Search(frames, loopCount: 0, options: o, budgets: MemoryPlan(options: o).search(side: 64),
+                                               builder: builder, clock: StageClock())
+            return (s, { walks })
+        }
+        let (replayed, walks) = try search(replaying: true)
+        let (stored, _) = try search(replaying: false)
+        let before = walks()
+        for step in [1, 2, 3, 4] {
+            XCTAssertGreaterThan(replayed.timeline.keptCount(step), AnimationBudget.realProbeFrames, "a predicted frame rate")
+            XCTAssertEqual(replayed.model.rawPrediction(64, step), stored.model.rawPrediction(64, step), "step \(step)")
+            XCTAssertEqual(walks() - before, 1, "after step \(step)")
+        }
+    }
+
     /// On a short timeline, a top far over the target (more than `hopeless` over even at the
     /// square-root fall `floorSlope` allows) settles the floor as over without encoding it.
     func testFarOverTopSettlesTheFloorWithoutAnEncode() throws {

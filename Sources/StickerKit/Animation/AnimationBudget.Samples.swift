@@ -45,6 +45,14 @@ extension AnimationBudget {
             return indices.map { images[$0] ?? Image(width: frames.width, height: frames.height) }
         }
 
+        /// Whether every walk makes the frames again (decodes and fits them) and the share of the
+        /// store that gave up (`FittedFrames.budget`) has room for copies of `count` frames: a
+        /// walk then costs a decode and fit of the whole animation, so copying more frames in
+        /// one walk beats walking again.
+        func hasRoomWhenReplayed(for count: Int) -> Bool {
+            frames.replays && count * frames.width * frames.height * 4 <= frames.budget
+        }
+
         /// Drops frame `i` and its remaps.
         private func forget(_ i: Int) {
             images[i] = nil

@@ -38,7 +38,8 @@ extension AnimationBudget {
             samples = Samples(frames, timeline: timeline, palettes: palettes, imageBudget: budgets.samples, clock: clock)
             probes = Probes(frames, timeline: timeline, palettes: palettes, loops: loopCount, indexedBudget: budgets.indexed,
                             stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock)
-            model = SizeModel(timeline: timeline, samples: samples, probes: probes, loops: loopCount, clock: clock)
+            model = SizeModel(timeline: timeline, steps: timeline.steps(minFPS: options.minFPS), samples: samples, probes: probes,
+                              loops: loopCount, clock: clock)
         }
 
         /// Frees remaps of colour counts other than `keeping` (an animation's frames at one palette
