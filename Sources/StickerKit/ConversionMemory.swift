@@ -47,7 +47,7 @@ struct ConversionMemory {
             (ImageOutline.read($0), ImageOutline.decodingMemory($0, minimumLongSide: reduction) ?? 0,
              ImageOutline.rowDecodingMemory($0, minimumLongSide: reduction))
         }
-        let stickers = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
+        let stickers = ConversionMemory.stickers(options)
         let whole = ConversionMemory.total([ConversionMemory.process, data.count, decoding, stickers])
         let animated = (outline?.frameCount ?? 1) > 1 || outline?.format == .apng
         var byRows = false
@@ -57,8 +57,8 @@ struct ConversionMemory {
         // that resizes the whole canvas.
         let fits: [FitOptions] = options.target.isMessages
             ? options.sizes.map { StickerConverter.fitOptions($0, options) }
-            : [BoxRowFit.windowBound(side: options.target.side ?? StickerSize.regular.pixels,
-                                     box: options.target.box(animated: false), options: options)].compactMap { $0 }
+            : [BoxRowFit.windowBound(side: PlatformConverter.side(options.target), box: options.target.box(animated: false),
+                                     options: options)].compactMap { $0 }
         if whole > options.limits.maxMemory, !animated, !fits.isEmpty, let rowDecoding, let outline {
             // Each fitter holds a window of whole source rows.
             let windows = fits.reduce(0) { sum, fit in
@@ -78,6 +78,11 @@ struct ConversionMemory {
         available = max(0, options.limits.maxMemory - fixed)
         format = outline?.format
         canvas = outline.map { ($0.width, $0.height) }
+    }
+
+    /// The stickers being made: `perStickerPixel` for every pixel of every size.
+    static func stickers(_ options: ConversionOptions) -> Int {
+        options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels } * perStickerPixel
     }
 
     private static func total(_ parts: [Int]) -> Int {

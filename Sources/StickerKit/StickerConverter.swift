@@ -109,19 +109,12 @@ public enum StickerConverter {
     /// every size in `options.sizes`: one frame gives a PNG, more an APNG. The result's `format`
     /// is `.png` or `.apng` accordingly, as if the frames had been read from such a file.
     public static func convert(_ animation: Animation, options: ConversionOptions) -> ConversionResult {
-        let box = PixelRect(x: 0, y: 0, width: animation.width, height: animation.height)
         let facts = SourceFacts(format: animation.isAnimated ? .apng : .png, width: animation.width, height: animation.height,
                                 frameCount: animation.frames.count, loopCount: animation.loopCount, warnings: [],
                                 firstFrameDelay: animation.frames[0].delay)
-        // In-memory frames cannot fail to walk.
-        return try! convert(options: options, plan: MemoryPlan(options: options)) { body in
-            for (i, frame) in animation.frames.enumerated() {
-                let damage = i == 0 ? nil : RowDamage.between(frame.image, animation.frames[i - 1].image)
-                try body(CanvasFrame(canvasWidth: animation.width, canvasHeight: animation.height, box: box,
-                                     pixels: frame.image, damage: damage, delay: frame.delay))
-            }
-            return facts
-        }
+        // In-memory frames cannot fail to walk (and all have the canvas's size).
+        return try! convert(options: options, plan: MemoryPlan(options: options),
+                            source: framesWalk(facts, image: { animation.frames[$0].image }, delay: { animation.frames[$0].delay }))
     }
 
     /// Converts `count` frames read one at a time (a folder of numbered frames) to every size in
@@ -136,21 +129,28 @@ public enum StickerConverter {
                                frame: @escaping (Int) throws -> Image) throws -> ConversionResult {
         precondition(count > 0, "StickerConverter: no frames")
         let first = try frame(0)
-        let (width, height) = (first.width, first.height)
-        let box = PixelRect(x: 0, y: 0, width: width, height: height)
-        let stickers = options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels } * ConversionMemory.perStickerPixel
-        let held = ConversionMemory.process + 3 * width * height * 4 + stickers
-        let facts = SourceFacts(format: count > 1 ? .apng : .png, width: width, height: height, frameCount: count,
+        let held = ConversionMemory.process + 3 * first.width * first.height * 4 + ConversionMemory.stickers(options)
+        let facts = SourceFacts(format: count > 1 ? .apng : .png, width: first.width, height: first.height, frameCount: count,
                                 loopCount: 0, warnings: [], firstFrameDelay: delay)
-        return try convert(options: options, plan: MemoryPlan(options: options, available: max(0, options.limits.maxMemory - held))) { body in
+        return try convert(options: options, plan: MemoryPlan(options: options, available: max(0, options.limits.maxMemory - held)),
+                           source: framesWalk(facts, image: { $0 == 0 ? first : try frame($0) }, delay: { _ in delay }))
+    }
+
+    /// The walk over `facts.frameCount` frames given by index, each of the canvas's size (else
+    /// `FrameSizeError`), with their damage from the frame before: only that one is held.
+    private static func framesWalk(_ facts: SourceFacts, image: @escaping (Int) throws -> Image,
+                             delay: @escaping (Int) -> Delay) -> SourceWalk {
+        let (width, height) = (facts.width, facts.height)
+        let box = PixelRect(x: 0, y: 0, width: width, height: height)
+        return { body in
             var previous: Image?
-            for i in 0..<count {
-                let image = i == 0 && previous == nil ? first : try frame(i)
+            for i in 0..<facts.frameCount {
+                let image = try image(i)
                 guard image.width == width && image.height == height else {
                     throw FrameSizeError(frame: i, width: image.width, height: image.height, expectedWidth: width, expectedHeight: height)
                 }
                 try body(CanvasFrame(canvasWidth: width, canvasHeight: height, box: box, pixels: image,
-                                     damage: previous.map { RowDamage.between(image, $0) }, delay: delay))
+                                     damage: previous.map { RowDamage.between(image, $0) }, delay: delay(i)))
                 previous = image
             }
             return facts

@@ -53,6 +53,9 @@ extension AnimationBudget {
             frames.replays && count * frames.width * frames.height * 4 <= frames.budget
         }
 
+        /// Whether every walk makes the frames again.
+        var replays: Bool { frames.replays }
+
         /// Drops frame `i` and its remaps.
         private func forget(_ i: Int) {
             images[i] = nil

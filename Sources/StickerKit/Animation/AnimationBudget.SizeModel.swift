@@ -102,6 +102,7 @@ extension AnimationBudget {
         /// everywhere spent 4 s on each). The frames and so the predictions are the same.
         private func framesToCopy(_ step: Int) -> [Int] {
             let own = timeline.sample(step).indices
+            guard samples.replays else { return own }
             let all = Set(steps.filter { !isExact($0) }.flatMap { timeline.sample($0).indices })
             guard all.count > own.count, samples.hasRoomWhenReplayed(for: all.count) else { return own }
             return all.sorted()

@@ -38,14 +38,17 @@ struct BoxFit {
         box != nil && options.fit == .cover
     }
 
+    /// The fit into a platform's `side` square.
+    static func squareFit(side: Int, options: ConversionOptions) -> FitOptions {
+        FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset, linear: options.linear)
+    }
+
     /// The square the artwork is fitted into (`fit`) and the centre cut from it (`cut`, nil: the
     /// whole square): the platform's `side` square, or for a `contain` box the even square of
     /// `CanvasBox.canvas`. Nil for a `cover` box, which resizes the whole canvas instead.
     static func square(canvasWidth: Int, canvasHeight: Int, side: Int, box: CanvasBox?, options: ConversionOptions,
                        visibleBounds: VisibleBounds?) -> (fit: FitOptions, cut: (width: Int, height: Int)?)? {
-        guard let box else {
-            return (FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset, linear: options.linear), nil)
-        }
+        guard let box else { return (squareFit(side: side, options: options), nil) }
         if resizesWholeCanvas(box: box, options: options) { return nil }
         var art = (width: canvasWidth, height: canvasHeight)
         if options.trim, let s = visibleBounds?.visibleSize { art = s }

@@ -32,9 +32,7 @@ final class BoxRowFit {
     /// before the artwork's visible size is known; nil for a `cover` box. A box's square fits
     /// the artwork's long side into at least its shorter side less the margins.
     static func windowBound(side: Int, box: CanvasBox?, options: ConversionOptions) -> FitOptions? {
-        guard let box else {
-            return FitOptions(size: side, fit: options.fit, trim: options.trim, inset: options.inset, linear: options.linear)
-        }
+        guard let box else { return BoxFit.squareFit(side: side, options: options) }
         if BoxFit.resizesWholeCanvas(box: box, options: options) { return nil }
         return FitOptions(size: min(box.width, box.height), fit: .contain, trim: options.trim,
                           inset: max(options.inset, box.margin), linear: options.linear)

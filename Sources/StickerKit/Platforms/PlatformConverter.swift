@@ -29,11 +29,7 @@ enum PlatformConverter {
         if animated != guess, options.target.box(animated: animated) != options.target.box(animated: guess) {
             source = try fit(data, animated: animated, options: options, plan: plan, clock: clock)
         }
-        let facts = source.facts
-        let result = try convert(source, data: data, animated: animated, options: options, plan: plan, clock: clock)
-        return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
-                                warnings: facts.warnings, outputs: [(options.sizes.first ?? .regular, result)],
-                                timings: clock.timings)
+        return try result(source, data: data, animated: animated, options: options, plan: plan, clock: clock)
     }
 
     /// `convert` of a still decoded row by row (`PlatformFrames.fitByRows`), the image never held
@@ -41,13 +37,22 @@ enum PlatformConverter {
     /// was done).
     static func convertByRows(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan) throws -> ConversionResult? {
         let clock = StageClock()
-        let side = options.target.side ?? StickerSize.regular.pixels
-        let budget = Int(Double(plan.budget) * plan.fittedShare)
         guard let source = try clock.measure(\.resize, {
-            try PlatformFrames.fitByRows(data, options: options, side: side, box: options.target.box(animated: false), budget: budget)
+            try PlatformFrames.fitByRows(data, options: options, side: side(options.target), box: options.target.box(animated: false),
+                                         budget: plan.fittedFrames)
         }) else { return nil }
+        return try result(source, data: data, animated: false, options: options, plan: plan, clock: clock)
+    }
+
+    /// The side of a platform's square (a box platform's fits are cut from squares of their own).
+    static func side(_ target: StickerTarget) -> Int { target.side ?? StickerSize.regular.pixels }
+
+    /// The conversion's result: the one sticker of the fitted `source`, under the key
+    /// `options.sizes.first` (`.regular` when none).
+    private static func result(_ source: PlatformFrames, data: [UInt8], animated: Bool, options: ConversionOptions,
+                               plan: MemoryPlan, clock: StageClock) throws -> ConversionResult {
         let facts = source.facts
-        let result = try convert(source, data: data, animated: false, options: options, plan: plan, clock: clock)
+        let result = try convert(source, data: data, animated: animated, options: options, plan: plan, clock: clock)
         return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
                                 warnings: facts.warnings, outputs: [(options.sizes.first ?? .regular, result)],
                                 timings: clock.timings)
@@ -56,11 +61,9 @@ enum PlatformConverter {
     /// The source's frames fitted for `options.target` (its box for `animated` or not).
     private static func fit(_ data: [UInt8], animated: Bool, options: ConversionOptions, plan: MemoryPlan, clock: StageClock,
                             firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {
-        let side = options.target.side ?? StickerSize.regular.pixels
         let box = options.target.box(animated: animated)
-        let budget = Int(Double(plan.budget) * plan.fittedShare)
         return try clock.measure(\.resize) {
-            try PlatformFrames.fit(data, options: options, side: side, box: box, budget: budget, firstOf: known)
+            try PlatformFrames.fit(data, options: options, side: side(options.target), box: box, budget: plan.fittedFrames, firstOf: known)
         }
     }
 
@@ -128,7 +131,7 @@ enum PlatformConverter {
             // Messages' own searches, over the store (or a store of the picks).
             let builder = StickerBuilder(size: .regular, side: source.width, fitWarnings: [], loopCount: loopCount)
             if animated {
-                let fitted = try source.fitted(frames, budget: Int(Double(plan.budget) * plan.fittedShare))
+                let fitted = try source.fitted(frames, budget: plan.fittedFrames)
                 result = try AnimationBudget.encode(fitted, loopCount: loopCount, options: options,
                                                     memory: plan.search(side: source.width), builder: builder, clock: clock)
             } else {
