@@ -204,14 +204,17 @@ extension AnimationBudget {
             // Above the fewest colours already seen not to fit there is nothing to find.
             let over = probes.realSizes(b.step).filter { $0.key > b.colors && Double($0.value) > searchBudget }.keys.min()
             var lo = b.colors, hi = over ?? cap + 1
+            var topMoved = 0   // real sizes in a row found over the budget
             for _ in 0..<4 where hi - lo > max(1, lo / 8) {
                 // The top first when nothing above is known (often it fits); then between two
                 // real sizes, where log size against log colours is nearly straight, kept an
-                // eighth of the gap away from either end.
+                // eighth of the gap away from either end. Once the top has come down twice in
+                // a row the sizes are flatter than the chord near it (a gradient moving
+                // everywhere at 618 px crept 39, 38, 37, 36 colours, a probe each): bisect.
                 var mid = (lo + hi) / 2
                 if hi > cap {
                     mid = cap
-                } else if let sLo = probes.realSizes(b.step)[lo], let sHi = probes.realSizes(b.step)[hi], sHi > sLo {
+                } else if topMoved < 2, let sLo = probes.realSizes(b.step)[lo], let sHi = probes.realSizes(b.step)[hi], sHi > sLo {
                     let t = (log(searchBudget * 0.98) - log(Double(sLo))) / (log(Double(sHi)) - log(Double(sLo)))
                     let guess = Int(exp(log(Double(lo)) + t * (log(Double(hi)) - log(Double(lo)))))
                     mid = min(hi - max(1, (hi - lo) / 8), max(lo + max(1, (hi - lo) / 8), guess))
@@ -220,9 +223,11 @@ extension AnimationBudget {
                 if e.fits(Int(searchBudget)) {
                     b = e
                     lo = mid
+                    topMoved = 0
                     if e.fits(maxBytes), Search.better(e, than: fitting) { fitting = e }
                 } else {
                     hi = mid
+                    topMoved += 1
                 }
                 release(keeping: [b.colors, fitting?.colors, mid].compactMap { $0 })
             }
