@@ -16,10 +16,16 @@ public struct Limits: Sendable, Equatable {
     /// image: libjpeg's progression has 10 for a colour image, while a file of thousands of tiny
     /// scans would take minutes. Counted from the file's markers before decoding.
     public var maxScans: Int
+    /// Pixels an animation's frames may change for one sticker size (60 M by default): each
+    /// frame's sticker pixels that differ from the frame before (all of the first frame's),
+    /// plus half its changed source pixels. The budget search's work follows them (up to about
+    /// 105 ns of CPU per changed sticker pixel over a search), so this bounds the time one size
+    /// takes to under 10 s. Counted as the frames are fitted; a size past it is refused there.
+    public var maxChangedPixels: Int
 
     public init(maxWidth: Int = 65_535, maxHeight: Int = 65_535, maxPixels: Int = 100_000_000,
                 maxFrames: Int = 5_000, maxTotalBytes: Int = 1 << 30, maxMemory: Int = Limits.defaultMemory,
-                maxScans: Int = 100) {
+                maxScans: Int = 100, maxChangedPixels: Int = Limits.defaultChangedPixels) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight
         self.maxPixels = maxPixels
@@ -27,15 +33,18 @@ public struct Limits: Sendable, Equatable {
         self.maxTotalBytes = maxTotalBytes
         self.maxMemory = maxMemory
         self.maxScans = maxScans
+        self.maxChangedPixels = maxChangedPixels
     }
 
     /// The default `maxMemory`: 256 MB (256,000,000 bytes).
     public static let defaultMemory = 256_000_000
+    /// The default `maxChangedPixels`: 60 M.
+    public static let defaultChangedPixels = 60_000_000
 
     public static let `default` = Limits()
     /// No bounds at all: only as an explicit choice.
     public static let unlimited = Limits(maxWidth: .max, maxHeight: .max, maxPixels: .max, maxFrames: .max, maxTotalBytes: .max,
-                                         maxMemory: .max, maxScans: .max)
+                                         maxMemory: .max, maxScans: .max, maxChangedPixels: .max)
 
     /// Checks one canvas. `what` names the source of the numbers, e.g. "IHDR says". Throws
     /// `ImageError` with a `LimitsError` reason.

@@ -190,6 +190,11 @@ public enum StickerConverter {
         var fitters: [FrameFitter] = []
         let stores = SizeStores(plan: memory, sizes: sizes)
         var empties: [NearlyEmptySticker] = []
+        // What each size's frames change (`Limits.maxChangedPixels`): a size past it whose store
+        // gave up (its frames decoded and fitted again on every walk) is no longer fitted, and
+        // is refused.
+        var changes: [ChangeCount] = []
+        var refused = Set<Int>()
         let facts = try walk(source, clock: clock) { frame in
             if fitters.isEmpty {
                 for size in sizes {
@@ -197,36 +202,57 @@ public enum StickerConverter {
                                              options: fitOptions(size, options), visibleBounds: bounds)
                     fitters.append(fitter)
                     empties.append(NearlyEmptySticker())
+                    changes.append(ChangeCount(limit: options.limits.maxChangedPixels, width: fitter.size, height: fitter.size))
                     stores.add(side: fitter.size, canvasPixels: frame.canvasWidth * frame.canvasHeight)
                 }
             }
             for k in fitters.indices where stores.isFilling(k) {
                 let (image, damage) = fitters[k].fit(frame)
-                image.pixels.withUnsafeBytes { empties[k].add($0) }
                 let store = stores.frames[k]
-                store.append(image, damage: store.count == 0 ? nil : damage, delay: frame.delay)
+                let change = store.count == 0 ? nil : damage
+                changes[k].add(frame, change)
+                image.pixels.withUnsafeBytes { empties[k].add($0) }
+                store.append(image, damage: change, delay: frame.delay)
             }
             stores.settle()
+            for k in fitters.indices where stores.isFilling(k) && changes[k].refuses(stores.frames[k]) {
+                refused.insert(k)
+                stores.release(k)
+            }
         }
         let animated = facts.frameCount > 1 || facts.format == .apng
         var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
         for (k, size) in sizes.enumerated() {
-            if !stores.isFilling(k) {
+            if !refused.contains(k) && !stores.isFilling(k) {
                 // A size that left the shared walk fills its store in a walk of its own.
                 let store = stores.refill(k)
                 var fitter: FrameFitter?
                 empties[k] = NearlyEmptySticker()
-                _ = try walk(source, clock: clock) { frame in
-                    if fitter == nil {
-                        fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
-                                             options: Self.fitOptions(size, options), visibleBounds: bounds)
+                changes[k] = ChangeCount(limit: options.limits.maxChangedPixels, width: store.width, height: store.height)
+                do {
+                    _ = try walk(source, clock: clock) { frame in
+                        if fitter == nil {
+                            fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
+                                                 options: Self.fitOptions(size, options), visibleBounds: bounds)
+                        }
+                        let (image, damage) = fitter!.fit(frame)
+                        let change = store.count == 0 ? nil : damage
+                        changes[k].add(frame, change)
+                        image.pixels.withUnsafeBytes { empties[k].add($0) }
+                        store.append(image, damage: change, delay: frame.delay)
+                        stores.settle()
+                        if changes[k].refuses(store) {
+                            refused.insert(k)
+                            throw WalkDone()
+                        }
                     }
-                    let (image, damage) = fitter!.fit(frame)
-                    image.pixels.withUnsafeBytes { empties[k].add($0) }
-                    store.append(image, damage: store.count == 0 ? nil : damage, delay: frame.delay)
-                    stores.settle()
-                }
+                } catch is WalkDone {}
                 fitters[k] = fitter!
+            }
+            if refused.contains(k) {
+                stores.release(k)
+                outputs.append((size, .failure(changes[k].error(frames: facts.frameCount))))
+                continue
             }
             let frames = stores.frames[k]
             frames.delays[0] = facts.firstFrameDelay
@@ -258,7 +284,7 @@ public enum StickerConverter {
             }
             outputs.append((size, withEmptyWarning(try AnimationBudget.encode(frames, loopCount: facts.loopCount, options: options,
                                                                               memory: memory.search(side: frames.width),
-                                                                              builder: builder, clock: clock),
+                                                                              builder: builder, change: changes[k], clock: clock),
                                                    empties[k])))
             stores.release(k)   // the frames go before the next size's search
         }

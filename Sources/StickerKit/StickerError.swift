@@ -20,6 +20,10 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The written animation holds `frames` frames (identical neighbours merge), outside the
     /// `allowed` count of `platform`.
     case frameCount(frames: Int, allowed: ClosedRange<Int>, platform: String)
+    /// The animation's frames at `width × height` changed more pixels than `limit` (sticker
+    /// pixels and a share of the source's: `Limits.maxChangedPixels`, which bounds the time one
+    /// size takes) by frame `frame` (1-based) of `frames`: refused there, before the search.
+    case tooMuchChange(limit: Int, width: Int, height: Int, frame: Int, frames: Int)
 
     /// One line for people, naming the values.
     public var description: String {
@@ -38,8 +42,15 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
                 + String(format: "'s %.1f s limit (--too-long fail; speedup or trim would shorten it)", Double(limitMs) / 1000)
         case let .frameCount(frames, allowed, platform):
             "the animation has \(frames) distinct frame\(frames == 1 ? "" : "s") (identical neighbours merge); \(platform) takes \(allowed.lowerBound)–\(allowed.upperBound)"
+        case let .tooMuchChange(limit, width, height, frame, frames):
+            "too much change to convert in bounded time: by frame \(frame) of \(frames) its frames change more than \(Self.megapixels(limit)) (pixels of the \(width)×\(height) sticker, the source's counting half; --max-changed-mp raises the limit)"
         case let .codecOverBudget(container, smallest, budget, level, keptFrames, frames):
             "does not fit: \(container.rawValue) at quality level \(level) with \(keptFrames) of \(frames) frames still takes \(smallest) bytes, over the \(budget)-byte budget"
         }
+    }
+
+    /// `n` pixels in megapixels, as `--max-changed-mp` takes them ("100 MP", "2.5 MP").
+    static func megapixels(_ n: Int) -> String {
+        n % 1_000_000 == 0 ? "\(n / 1_000_000) MP" : String(format: "%.1f MP", Double(n) / 1e6)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCore
 import ImageDecoding
+import StickerKit
 import XCTest
 
 /// The commands end to end, through the built binary, on the bundled samples.
@@ -80,6 +81,52 @@ final class CommandTests: XCTestCase {
             let c = try CLI.run(["check", "--platform", platform, out.path])
             XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
         }
+    }
+
+    /// An APNG of `count` frames of `side²` opaque noise (every pixel changes from frame to frame),
+    /// made by the library itself.
+    func noiseAPNG(frames count: Int, side: Int) throws -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let frames = (0..<count).map { _ in
+            var pixels = [UInt8](repeating: 255, count: side * side * 4)
+            for i in 0..<side * side {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                pixels[i * 4] = UInt8(truncatingIfNeeded: state >> 56)
+                pixels[i * 4 + 1] = UInt8(truncatingIfNeeded: state >> 48)
+                pixels[i * 4 + 2] = UInt8(truncatingIfNeeded: state >> 40)
+            }
+            return Frame(image: Image(width: side, height: side, pixels: pixels), delay: Delay(milliseconds: 40))
+        }
+        let options = ConversionOptions(sizes: [.small], maxBytes: 100_000_000, effort: .fast, maxColors: 256)
+        return try StickerConverter.convert(Animation(width: side, height: side, frames: frames), options: options)
+            .outputs[0].result.get().bytes
+    }
+
+    func testAnAnimationThatChangesTooMuchForOneSizeIsRefusedInOneLineAndTheOthersConvert() throws {
+        // 120 frames of 300² noise: at large each frame changes 618² + 45,000 pixels (51 M in
+        // all) and its fitted frames do not fit their store (made again on every walk); at small
+        // 90,000 + 45,000 (16 M in all), and they do. With a 20 MP limit large is refused, in
+        // one line, and small converts.
+        let input = tmp.appendingPathComponent("noise.png")
+        try Data(try noiseAPNG(frames: 120, side: 300)).write(to: input)
+        let out = tmp.appendingPathComponent("out")
+        for size in ["small", "large"] {
+            let r = try CLI.run(["resize", input.path, "--size", size, "--max-changed-mp", "20", "--max-kb", "100000", "-o", out.path])
+            if size == "small" {
+                XCTAssertEqual(r.status, 0, r.stderr)
+                XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("noise.png").path))
+                try FileManager.default.removeItem(at: out)
+            } else {
+                XCTAssertEqual(r.status, 1)
+                let lines = r.stderr.split(separator: "\n")
+                XCTAssertEqual(lines.count, 1, r.stderr)
+                XCTAssertTrue(lines[0].hasSuffix("noise.png [large]: error: too much change to convert in bounded time: by frame 47 of 120 its frames change more than 20 MP (pixels of the 618×618 sticker, the source's counting half; --max-changed-mp raises the limit)"), r.stderr)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("noise.png").path))
+            }
+        }
+        let bad = try CLI.run(["resize", input.path, "--max-changed-mp", "0", "-o", out.path])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("--max-changed-mp takes 1 to 1000000 MP"), bad.stderr)
     }
 
     func testBrokenInputsAreNamedAndTheRestStillConverts() throws {

@@ -70,9 +70,15 @@ enum AnimationBudget {
     }
 
     /// The best sticker of `frames` within the budget, or why there is none. Throws only when a
-    /// walk over the frames fails (replaying a source that decoded once).
+    /// walk over the frames fails (replaying a source that decoded once). With `change` (what
+    /// the frames changed as they were fitted) past its limit, the sticker is refused once the
+    /// histogram shows more than `Palettes.fewColours` colours (`ChangeCount`).
     static func encode(_ frames: FittedFrames, loopCount: Int, options: ConversionOptions, memory: Memory,
-                       builder: StickerBuilder, clock: StageClock) throws -> Result<StickerOutput, StickerError> {
-        try Search(frames, loopCount: loopCount, options: options, budgets: memory, builder: builder, clock: clock).run()
+                       builder: StickerBuilder, change: ChangeCount? = nil, clock: StageClock) throws -> Result<StickerOutput, StickerError> {
+        let search = try Search(frames, loopCount: loopCount, options: options, budgets: memory, builder: builder, clock: clock)
+        if let change, change.isOver, !search.palettes.hasFewColours {
+            return .failure(change.error(frames: frames.count))
+        }
+        return search.run()
     }
 }

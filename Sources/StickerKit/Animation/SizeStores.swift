@@ -72,7 +72,8 @@ final class SizeStores {
         return frames[k]
     }
 
-    /// Drops size `k`'s frames (once its sticker is made), leaving its bytes to the others.
+    /// Drops size `k`'s frames (once its sticker is made, or it is refused), leaving its bytes to
+    /// the others.
     func release(_ k: Int) {
         filling.remove(k)
         frames[k] = FittedFrames(side: 1, budget: 0)

@@ -52,7 +52,8 @@ enum PlatformConverter {
     private static func result(_ source: PlatformFrames, data: [UInt8], animated: Bool, options: ConversionOptions,
                                plan: MemoryPlan, clock: StageClock) throws -> ConversionResult {
         let facts = source.facts
-        let result = try convert(source, data: data, animated: animated, options: options, plan: plan, clock: clock)
+        let result = try source.refusal.map { .failure($0) }
+            ?? convert(source, data: data, animated: animated, options: options, plan: plan, clock: clock)
         return ConversionResult(format: facts.format, width: facts.width, height: facts.height, frames: facts.frameCount,
                                 warnings: facts.warnings, outputs: [(options.sizes.first ?? .regular, result)],
                                 timings: clock.timings)

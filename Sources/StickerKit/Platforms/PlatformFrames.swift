@@ -18,13 +18,17 @@ final class PlatformFrames {
     let facts: StickerConverter.SourceFacts
     /// The fitter's notes (enlargement, adjusted options).
     let warnings: [String]
+    /// Set when the frames changed more than `Limits.maxChangedPixels` (`ChangeCount`): fitting
+    /// stopped there, and the sticker is refused.
+    let refusal: StickerError?
     var width: Int { store.width }
     var height: Int { store.height }
 
-    private init(store: FittedFrames, facts: StickerConverter.SourceFacts, warnings: [String]) {
+    private init(store: FittedFrames, facts: StickerConverter.SourceFacts, warnings: [String], refusal: StickerError? = nil) {
         self.store = store
         self.facts = facts
         self.warnings = warnings
+        self.refusal = refusal
     }
 
     /// Decodes `data` and fits its frames into `box` (else the `side` square), held within
@@ -55,32 +59,43 @@ final class PlatformFrames {
             bounds = union
         }
         let visible = bounds
+        // What the frames change: past `Limits.maxChangedPixels` with the store given up, the
+        // rest is decoded, not fitted (`ChangeCount.refuses`).
+        var change: ChangeCount?
+        var store: FittedFrames?
         /// Every fitted frame in order, with its exact damage and its delay as decoded.
-        func fitted(_ body: (Int, Image, RowDamage?, Delay) throws -> Void) throws -> (StickerConverter.SourceFacts?, [String]) {
+        func fitted(_ body: (CanvasFrame, Int, Image, RowDamage?) throws -> Void) throws -> (StickerConverter.SourceFacts?, [String]) {
             var fitter: BoxFit?
             var previous: Image?
             var i = 0
             let facts = try decode(first: known != nil) { frame in
+                if let change, let store, change.refuses(store) { return }
                 if fitter == nil {
                     fitter = BoxFit(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight, side: side, box: box,
                                     options: options, visibleBounds: visible)
                 }
                 let image = fitter!.fit(frame)
-                try body(i, image, previous.map { RowDamage.between(image, $0) }, frame.delay)
+                try body(frame, i, image, previous.map { RowDamage.between(image, $0) })
                 previous = image
                 i += 1
             }
             return (facts, fitter?.warnings ?? [])
         }
-        var store: FittedFrames?
-        let (decoded, warnings) = try fitted { _, image, damage, delay in
-            if store == nil { store = FittedFrames(width: image.width, height: image.height, budget: budget) }
-            store!.append(image, damage: damage, delay: delay)
+        let (decoded, warnings) = try fitted { frame, _, image, damage in
+            if store == nil {
+                store = FittedFrames(width: image.width, height: image.height, budget: budget)
+                change = ChangeCount(limit: options.limits.maxChangedPixels, width: image.width, height: image.height)
+            }
+            change!.add(frame, damage)
+            store!.append(image, damage: damage, delay: frame.delay)
         }
         guard let store, let facts = known ?? decoded else { throw ImageError(nil, SniffError.emptyFile) }
+        if let change, change.refuses(store) {
+            return PlatformFrames(store: store, facts: facts, warnings: warnings, refusal: change.error(frames: facts.frameCount))
+        }
         store.delays[0] = facts.firstFrameDelay
         store.replaying { body in
-            _ = try fitted { i, image, damage, _ in try image.pixels.withUnsafeBytes { try body(i, $0, damage) } }
+            _ = try fitted { _, i, image, damage in try image.pixels.withUnsafeBytes { try body(i, $0, damage) } }
         }
         return PlatformFrames(store: store, facts: facts, warnings: warnings)
     }

@@ -42,12 +42,18 @@ struct ConversionFlags: ParsableArguments {
         valueName: "MB"))
     var maxMemory: Int = Limits.defaultMemory / 1_000_000
 
+    @Option(name: .customLong("max-changed-mp"), help: ArgumentHelp(
+        "Megapixels an animation's frames may change at one sticker size (the first frame's pixels, then each frame's changed pixels), which bounds the time one size takes. A size that passes it is refused.",
+        valueName: "MP"))
+    var maxChangedMP: Int = Limits.defaultChangedPixels / 1_000_000
+
     func validate() throws {
         if inset < 0 { throw ValidationError("--inset must be 0 or more pixels") }
         _ = try qualityRange()
         if !(minFPS > 0) { throw ValidationError("--min-fps must be positive") }
         if let c = colors, !(2...256).contains(c) { throw ValidationError("--colors takes 2 to 256") }
         if !(1...1_000_000).contains(maxMemory) { throw ValidationError("--max-memory takes 1 to 1000000 MB") }
+        if !(1...1_000_000).contains(maxChangedMP) { throw ValidationError("--max-changed-mp takes 1 to 1000000 MP") }
     }
 
     func qualityRange() throws -> ClosedRange<Int> {
@@ -68,6 +74,6 @@ struct ConversionFlags: ParsableArguments {
         if inset * 2 >= smallest - 1 { throw ValidationError("--inset \(inset) leaves no room in a \(smallest) px sticker") }
         return ConversionOptions(sizes: sizes, fit: fit, trim: trim, inset: inset, linear: linear,
                           maxBytes: budget.bytes, effort: effort, quality: try qualityRange(), minFPS: minFPS,
-                          limits: Limits(maxMemory: maxMemory * 1_000_000), lenient: lenient, maxColors: colors)
+                          limits: Limits(maxMemory: maxMemory * 1_000_000, maxChangedPixels: maxChangedMP * 1_000_000), lenient: lenient, maxColors: colors)
     }
 }
