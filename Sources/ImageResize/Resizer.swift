@@ -43,7 +43,8 @@ public enum Resizer {
     public static func resize(_ image: Image, width: Int, height: Int, fit: FitMode = .cover, linear: Bool = false) -> Image {
         let width = min(max(width, 0), maxSize), height = min(max(height, 0), maxSize)
         guard width > 0, height > 0 else { return Image(width: width, height: height) }
-        guard let resampler = resampler(image, width: width, height: height, fit: fit, linear: linear, background: nil) else {
+        guard let resampler = resampler(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height, fit: fit,
+                                        linear: linear, background: nil) else {
             return Image(width: width, height: height)
         }
         return Image(width: width, height: height, pixels: resampler.resample(image))
@@ -56,7 +57,8 @@ public enum Resizer {
         let width = min(max(width, 0), maxSize), height = min(max(height, 0), maxSize)
         guard width > 0, height > 0 else { return Image(width: width, height: height) }
         let opaque = RGBA(background.r, background.g, background.b, 255)
-        guard let resampler = resampler(image, width: width, height: height, fit: fit, linear: false, background: opaque) else {
+        guard let resampler = resampler(sourceWidth: image.width, sourceHeight: image.height, width: width, height: height, fit: fit,
+                                        linear: false, background: opaque) else {
             var flat = Image(width: width, height: height)
             for y in 0..<height { for x in 0..<width { flat[x, y] = opaque } }
             return flat
@@ -64,13 +66,29 @@ public enum Resizer {
         return Image(width: width, height: height, pixels: resampler.resample(image))
     }
 
-    /// The resampler of a `width × height` target, or nil when `image` is empty.
-    private static func resampler(_ image: Image, width: Int, height: Int, fit: FitMode, linear: Bool,
+    /// `resize(_:width:height:fit:over:)` of a `canvasWidth × canvasHeight` still given row by
+    /// row (`RowFitter.add(row:y:)`, then `finish()`): the same pixels, holding only the window
+    /// of source rows the output rows being computed read. Nil when the target or the source is
+    /// empty (`resize` of the whole image says what that gives).
+    package static func rowResizer(canvasWidth: Int, canvasHeight: Int, width: Int, height: Int, fit: FitMode = .cover,
+                                   over background: RGBA) -> RowFitter? {
+        let width = min(max(width, 0), maxSize), height = min(max(height, 0), maxSize)
+        guard width > 0, height > 0,
+              let resampler = resampler(sourceWidth: canvasWidth, sourceHeight: canvasHeight, width: width, height: height, fit: fit,
+                                        linear: false, background: RGBA(background.r, background.g, background.b, 255))
+        else { return nil }
+        return RowFitter(canvasWidth: canvasWidth, canvasHeight: canvasHeight, resampler: resampler, width: width, height: height,
+                         upscaled: false, warnings: [])
+    }
+
+    /// The resampler of a `width × height` target from a `sourceWidth × sourceHeight` image, or
+    /// nil when the source is empty.
+    private static func resampler(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int, fit: FitMode, linear: Bool,
                                   background: RGBA?) -> AreaResampler? {
-        guard image.width > 0, image.height > 0 else { return nil }
-        let g = FitGeometry(width: image.width, height: image.height, outputWidth: width, outputHeight: height, inset: 0, mode: fit)
-        let axes = g.axes(crop: TrimBounds(x: 0, y: 0, width: image.width, height: image.height),
+        guard sourceWidth > 0, sourceHeight > 0 else { return nil }
+        let g = FitGeometry(width: sourceWidth, height: sourceHeight, outputWidth: width, outputHeight: height, inset: 0, mode: fit)
+        let axes = g.axes(crop: TrimBounds(x: 0, y: 0, width: sourceWidth, height: sourceHeight),
                           outputWidth: width, outputHeight: height, enlargement: .centreSample)
-        return AreaResampler(x: axes.x, y: axes.y, sourceWidth: image.width, linear: linear, background: background)
+        return AreaResampler(x: axes.x, y: axes.y, sourceWidth: sourceWidth, linear: linear, background: background)
     }
 }

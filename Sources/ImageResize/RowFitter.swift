@@ -9,17 +9,19 @@ import ImageCore
 /// With `options.trim`, `visibleBounds` must hold the whole image (a first pass over its rows,
 /// `VisibleBounds.add(row:y:width:)`).
 package final class RowFitter {
-    private let setup: FitSetup
-    /// Side of the output.
-    package var size: Int { setup.size }
-    package var upscaled: Bool { setup.upscaled }
-    package var warnings: [String] { setup.warnings }
+    /// Width of the output (the sticker's side for a fit).
+    package let width: Int
+    /// Height of the output.
+    package let height: Int
+    /// Side of the output of a fit (a square).
+    package var size: Int { width }
+    package let upscaled: Bool
+    package let warnings: [String]
     /// Source rows a fitter of this geometry holds at most (the window), for memory estimates.
     package let windowRows: Int
 
     private let canvasWidth: Int
     private let canvasHeight: Int
-    private let resampler: AreaResampler?
     private let output: UnsafeMutablePointer<UInt8>
     private let pass: AreaResampler.RenderPass?
     /// Per output row: the source rows every output row up to it reads end before this row.
@@ -31,27 +33,35 @@ package final class RowFitter {
     private var received = 0
 
     /// A fitter for a `canvasWidth × canvasHeight` still; see `FrameFitter.init` for the options.
-    package init(canvasWidth: Int, canvasHeight: Int, options: FitOptions, visibleBounds: VisibleBounds? = nil) {
+    package convenience init(canvasWidth: Int, canvasHeight: Int, options: FitOptions, visibleBounds: VisibleBounds? = nil) {
         let setup = FitSetup(canvasWidth: canvasWidth, canvasHeight: canvasHeight, options: options, visibleBounds: visibleBounds)
-        self.setup = setup
-        let size = setup.size
-        resampler = setup.resampler
+        self.init(canvasWidth: canvasWidth, canvasHeight: canvasHeight, resampler: setup.resampler, width: setup.size,
+                  height: setup.size, upscaled: setup.upscaled, warnings: setup.warnings)
+    }
+
+    /// A fitter whose `resampler` makes a `width × height` output (nil: all transparent).
+    init(canvasWidth: Int, canvasHeight: Int, resampler: AreaResampler?, width: Int, height: Int, upscaled: Bool,
+         warnings: [String]) {
+        self.width = width
+        self.height = height
+        self.upscaled = upscaled
+        self.warnings = warnings
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
-        let count = size * size * 4
+        let count = width * height * 4
         output = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
         output.initialize(repeating: 0, count: count)
-        var ready = [Int](repeating: 0, count: size)
-        var firstNeeded = [Int](repeating: Int.max, count: size + 1)
+        var ready = [Int](repeating: 0, count: height)
+        var firstNeeded = [Int](repeating: Int.max, count: height + 1)
         var taps = 1
         if let resampler {
             var end = 0
-            for oy in 0..<size {
+            for oy in 0..<height {
                 let (start, n) = resampler.sourceRows(of: oy)
                 if n > 0 { end = max(end, start + n); firstNeeded[oy] = start; taps = max(taps, n) }
                 ready[oy] = end
             }
-            for oy in stride(from: size - 1, through: 0, by: -1) { firstNeeded[oy] = min(firstNeeded[oy], firstNeeded[oy + 1]) }
+            for oy in stride(from: height - 1, through: 0, by: -1) { firstNeeded[oy] = min(firstNeeded[oy], firstNeeded[oy + 1]) }
             let whole = resampler.wholeRows
             pass = AreaResampler.RenderPass(resampler, first: whole.first, end: whole.end, previous: nil, output: output)
         } else {
@@ -83,19 +93,19 @@ package final class RowFitter {
         let done = pass.done
         // Rows before the first an unfinished output row reads are no longer needed; a row no
         // output row reads (a crop, or past the last) is never kept.
-        guard done < size, y >= firstNeeded[done] else { return }
+        guard done < height, y >= firstNeeded[done] else { return }
         window.drop(before: firstNeeded[done])
         window.append(pixels, y: y)
         var upTo = done
-        while upTo < size && ready[upTo] <= received { upTo += 1 }
+        while upTo < height && ready[upTo] <= received { upTo += 1 }
         if upTo > done { pass.run(upTo: upTo, &window) }
     }
 
     /// The fitted image, once every row was added.
     package func finish() -> Image {
         precondition(received == canvasHeight, "RowFitter: \(received) of \(canvasHeight) rows added")
-        if let pass, pass.done < size { pass.run(upTo: size, &window) }
-        return Image(width: size, height: size, pixels: [UInt8](UnsafeBufferPointer(start: output, count: size * size * 4)))
+        if let pass, pass.done < height { pass.run(upTo: height, &window) }
+        return Image(width: width, height: height, pixels: [UInt8](UnsafeBufferPointer(start: output, count: width * height * 4)))
     }
 }
 

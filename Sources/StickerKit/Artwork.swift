@@ -1,5 +1,6 @@
 import ImageCore
 import ImageDecoding
+import ImageResize
 
 /// Artwork read outside a conversion: which format a file holds, and its first frame (for app
 /// icons, contact sheets and folders of still frames).
@@ -15,5 +16,33 @@ public enum Artwork {
     /// damaged, or exceed `limits`.
     public static func firstFrame(_ bytes: [UInt8], limits: Limits = .default) throws -> Image {
         try ImageDecoder.decode(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true)).animation.frames[0].image
+    }
+
+    /// The still in `bytes` resized to each of `sizes` as `Resizer.resize(_:width:height:fit:over:)`
+    /// resizes `firstFrame(bytes)` (the same pixels), decoded row by row into one resizer per
+    /// size so that the image is never held whole: each keeps only the window of source rows
+    /// its output rows read. With the source's size. Nil, having decoded nothing, when the
+    /// file is not a still that decodes by rows (an animation, an interlaced PNG, a progressive
+    /// or EXIF-turned JPEG) or a size is empty: decode it whole. Throws `ImageError` as
+    /// `firstFrame` does.
+    public static func resizedByRows(_ bytes: [UInt8], sizes: [(width: Int, height: Int)], fit: FitMode, over background: RGBA,
+                                     limits: Limits = .default) throws -> (width: Int, height: Int, images: [Image])? {
+        guard let outline = bytes.withUnsafeBytes({ ImageOutline.read($0) }), outline.frameCount == 1, outline.format != .apng,
+              bytes.withUnsafeBytes({ ImageOutline.rowDecodingMemory($0) }) != nil else { return nil }
+        var resizers: [RowFitter] = []
+        var size: (width: Int, height: Int)?
+        var empty = false
+        let info = try ImageDecoder.decodeRows(bytes, options: DecodeOptions(limits: limits), start: { w, h in
+            size = (w, h)
+            for s in sizes {
+                guard let r = Resizer.rowResizer(canvasWidth: w, canvasHeight: h, width: s.width, height: s.height, fit: fit,
+                                                 over: background) else { empty = true; return }
+                resizers.append(r)
+            }
+        }, row: { pixels, y in
+            if !empty { for r in resizers { r.add(row: pixels, y: y) } }
+        })
+        guard info != nil, !empty, let size else { return nil }
+        return (size.width, size.height, resizers.map { $0.finish() })
     }
 }

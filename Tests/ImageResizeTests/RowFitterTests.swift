@@ -19,6 +19,26 @@ final class RowFitterTests: XCTestCase {
         FitOptions(size: 300), FitOptions(size: 5, trim: true, linear: true),
     ]
 
+    func testARectangleResizedByRowsOverABackgroundIsTheWholeImagesResize() {
+        // Reductions and enlargements into rectangles (app icons), both fits, over an opaque colour.
+        let background = RGBA(250, 200, 10)
+        for (k, (w, h)) in [(203, 197), (640, 17), (9, 700), (41, 29), (1, 57)].enumerated() {
+            let image = Self.image(w, h, seed: UInt64(k + 11))
+            for (tw, th) in [(120, 90), (58, 58), (1024, 768), (7, 3)] {
+                for fit in [FitMode.cover, .contain] {
+                    let whole = Resizer.resize(image, width: tw, height: th, fit: fit, over: background)
+                    guard let rows = Resizer.rowResizer(canvasWidth: w, canvasHeight: h, width: tw, height: th, fit: fit,
+                                                        over: background) else { return XCTFail("\(w)×\(h) → \(tw)×\(th)") }
+                    image.pixels.withUnsafeBytes { p in
+                        for y in 0..<h { rows.add(row: p.baseAddress! + y * w * 4, y: y) }
+                    }
+                    XCTAssertEqual(rows.finish(), whole, "\(w)×\(h) → \(tw)×\(th) \(fit)")
+                }
+            }
+        }
+        XCTAssertNil(Resizer.rowResizer(canvasWidth: 10, canvasHeight: 10, width: 0, height: 5, over: background))
+    }
+
     func testRowsGiveTheBytesOfTheWholeImage() {
         // Reductions by 1–40×, enlargements, wide, tall and 1-pixel sources.
         for (k, (w, h)) in [(41, 29), (29, 41), (203, 197), (1, 57), (57, 1), (640, 17), (9, 700), (3, 3)].enumerated() {

@@ -1,5 +1,7 @@
+import Foundation
 import XCTest
 import ImageDecoding
+import PNGEncoding
 import ImageResize
 import StickerKit
 @testable import StickerPackaging
@@ -29,6 +31,34 @@ final class IconsTests: XCTestCase {
         var img = Image(width: 300, height: 200)
         for y in 50..<150 { for x in 100..<200 { img[x, y] = RGBA(0, 0, 255, 255) } }
         return img
+    }
+
+    func testAFileDecodedByRowsGivesTheIconsOfItsWholeImage() throws {
+        // A 900×600 PNG with translucent edges, a baseline JPEG (both decode by rows) and an
+        // animated GIF (decoded whole): the same files and warnings as from the decoded image.
+        var art = Image(width: 900, height: 600)
+        for y in 0..<600 {
+            for x in 0..<900 {
+                let inside = (x - 450) * (x - 450) + (y - 300) * (y - 300) < 280 * 280
+                art[x, y] = RGBA(UInt8(x % 256), UInt8(y % 256), UInt8((x + y) % 256), inside ? 255 : UInt8(x % 97))
+            }
+        }
+        let fixtures = IconFixtures.root
+        let files: [(String, [UInt8])] = [
+            ("png", PNGEncoder.encode(art, effort: .fast)),
+            ("jpeg", try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("jpeg/rocket_640x427.jpg")))),
+            ("gif", try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("gif/cogs_small_transparent.gif")))),
+        ]
+        for (name, data) in files {
+            XCTAssertEqual(try Artwork.resizedByRows(data, sizes: [(58, 58)], fit: .cover, over: RGBA(255, 255, 255)) == nil,
+                           name == "gif", "\(name): only stills decode by rows")
+            for fit in [FitMode.cover, .contain] {
+                let fromFile = try IconSetFiles.render(file: data, background: RGBA(20, 40, 60), fit: fit, effort: .fast)
+                let fromImage = try IconSetFiles.render(Artwork.firstFrame(data), background: RGBA(20, 40, 60), fit: fit, effort: .fast)
+                XCTAssertEqual(fromFile.pngs, fromImage.pngs, "\(name) \(fit)")
+                XCTAssertEqual(fromFile.warnings, fromImage.warnings, "\(name) \(fit)")
+            }
+        }
     }
 
     func testAllThirteenEntriesWithExactSizesAndJSON() throws {
@@ -133,5 +163,12 @@ extension Array where Element == UInt8 {
         guard s.count <= count else { return false }
         for i in 0...(count - s.count) where Array(self[i..<(i + s.count)]) == s { return true }
         return false
+    }
+}
+
+/// The repository's test fixtures.
+private enum IconFixtures {
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
     }
 }

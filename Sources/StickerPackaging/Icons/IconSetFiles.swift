@@ -18,8 +18,40 @@ public struct IconSetFiles: Sendable {
     /// source, centred, padded with the background.
     public static func render(_ image: Image, background: RGBA = RGBA(255, 255, 255), fit: FitMode = .cover,
                               effort: Effort = .default) throws -> IconSetFiles {
-        guard image.width > 0, image.height > 0 else {
-            throw ImageError(nil, IconError.emptySource(width: image.width, height: image.height))
+        try render(width: image.width, height: image.height, background: background, fit: fit, effort: effort) { w, h in
+            Resizer.resize(image, width: w, height: h, fit: fit, over: background)
+        }
+    }
+
+    /// `render(_:background:fit:effort:)` of the first frame of the image file `data`, the same
+    /// files: a still that decodes by rows is resized to every slot's size as its rows are
+    /// decoded (`Artwork.resizedByRows`), never held whole (a 6000² PNG logo would take 144 MB
+    /// as one image); any other is decoded whole. Throws `ImageError` when `data` does not
+    /// decode.
+    public static func render(file data: [UInt8], background: RGBA = RGBA(255, 255, 255), fit: FitMode = .cover,
+                              effort: Effort = .default) throws -> IconSetFiles {
+        let sizes = Array(Set(IconSlot.messagesAppIcon.map { IconSize(width: $0.pixelWidth, height: $0.pixelHeight) }))
+        guard let rows = try Artwork.resizedByRows(data, sizes: sizes.map { ($0.width, $0.height) }, fit: fit, over: background) else {
+            return try render(try Artwork.firstFrame(data), background: background, fit: fit, effort: effort)
+        }
+        var icons: [IconSize: Image] = [:]
+        for (k, size) in sizes.enumerated() { icons[size] = rows.images[k] }
+        return try render(width: rows.width, height: rows.height, background: background, fit: fit, effort: effort) { w, h in
+            icons[IconSize(width: w, height: h)]!
+        }
+    }
+
+    /// One slot's pixel size.
+    private struct IconSize: Hashable {
+        var width: Int
+        var height: Int
+    }
+
+    /// The set from a `width × height` source whose icon of each slot's size `icon` gives.
+    private static func render(width: Int, height: Int, background: RGBA, fit: FitMode, effort: Effort,
+                               icon resized: (Int, Int) -> Image) throws -> IconSetFiles {
+        guard width > 0, height > 0 else {
+            throw ImageError(nil, IconError.emptySource(width: width, height: height))
         }
         let slots = IconSlot.messagesAppIcon
         var pngs: [[UInt8]] = []
@@ -29,7 +61,7 @@ public struct IconSetFiles: Sendable {
         for slot in slots {
             let key = "\(slot.pixelWidth)x\(slot.pixelHeight)"
             if cache[key] == nil {
-                let icon = Resizer.resize(image, width: slot.pixelWidth, height: slot.pixelHeight, fit: fit, over: background)
+                let icon = resized(slot.pixelWidth, slot.pixelHeight)
                 let png = PNGEncoder.encode(icon, effort: effort)
                 if png.isEmpty { throw ImageError(.png, IconError.noBytes(icon: key)) }
                 let isFlat = Self.isFlat(icon)
@@ -41,13 +73,13 @@ public struct IconSetFiles: Sendable {
             if isFlat { flat.append(slot.fileName) }
         }
         var warnings: [IconWarning] = []
-        if image.width != image.height { warnings.append(.nonSquare(width: image.width, height: image.height, fit: fit)) }
+        if width != height { warnings.append(.nonSquare(width: width, height: height, fit: fit)) }
         let scales = slots.map { s -> (Double, IconSlot) in
-            let sx = Double(s.pixelWidth) / Double(image.width), sy = Double(s.pixelHeight) / Double(image.height)
+            let sx = Double(s.pixelWidth) / Double(width), sy = Double(s.pixelHeight) / Double(height)
             return (fit == .cover ? max(sx, sy) : min(sx, sy), s)
         }
         if let worst = scales.max(by: { $0.0 < $1.0 }), worst.0 > 1 {
-            warnings.append(.enlarged(width: image.width, height: image.height, factor: worst.0,
+            warnings.append(.enlarged(width: width, height: height, factor: worst.0,
                                       slot: "\(worst.1.pixelWidth)x\(worst.1.pixelHeight)"))
         }
         if !flat.isEmpty { warnings.append(.flat(icons: flat, color: flatColor, of: slots.count)) }

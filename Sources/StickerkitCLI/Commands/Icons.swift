@@ -84,7 +84,7 @@ struct Icons: ParsableCommand {
     static func render(_ path: String, background: RGBA, fit: FitMode) throws -> IconSetFiles {
         let data = try PathChecks.readFile(CommandLineBytes.path(for: path), failing: .failed)
         do {
-            return try IconSetFiles.render(try Artwork.firstFrame(data), background: background, fit: fit)
+            return try IconSetFiles.render(file: data, background: background, fit: fit)
         } catch {
             throw CommandFailure.failed(path, "\(error)")
         }
