@@ -66,16 +66,17 @@ public enum Resizer {
         return Image(width: width, height: height, pixels: resampler.resample(image))
     }
 
-    /// `resize(_:width:height:fit:over:)` of a `canvasWidth × canvasHeight` still given row by
-    /// row (`RowFitter.add(row:y:)`, then `finish()`): the same pixels, holding only the window
-    /// of source rows the output rows being computed read. Nil when the target or the source is
-    /// empty (`resize` of the whole image says what that gives).
+    /// `resize(_:width:height:fit:over:)` (with a `background`) or `resize(_:width:height:fit:)`
+    /// (without) of a `canvasWidth × canvasHeight` still given row by row (`RowFitter.add(row:y:)`,
+    /// then `finish()`): the same pixels, holding only the window of source rows the output rows
+    /// being computed read. Nil when the target or the source is empty (`resize` of the whole
+    /// image says what that gives).
     package static func rowResizer(canvasWidth: Int, canvasHeight: Int, width: Int, height: Int, fit: FitMode = .cover,
-                                   over background: RGBA) -> RowFitter? {
+                                   over background: RGBA?) -> RowFitter? {
         let width = min(max(width, 0), maxSize), height = min(max(height, 0), maxSize)
         guard width > 0, height > 0,
               let resampler = resampler(sourceWidth: canvasWidth, sourceHeight: canvasHeight, width: width, height: height, fit: fit,
-                                        linear: false, background: RGBA(background.r, background.g, background.b, 255))
+                                        linear: false, background: background.map { RGBA($0.r, $0.g, $0.b, 255) })
         else { return nil }
         return RowFitter(canvasWidth: canvasWidth, canvasHeight: canvasHeight, resampler: resampler, width: width, height: height,
                          upscaled: false, warnings: [])

@@ -18,14 +18,14 @@ public enum Artwork {
         try ImageDecoder.decode(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true)).animation.frames[0].image
     }
 
-    /// The still in `bytes` resized to each of `sizes` as `Resizer.resize(_:width:height:fit:over:)`
-    /// resizes `firstFrame(bytes)` (the same pixels), decoded row by row into one resizer per
-    /// size so that the image is never held whole: each keeps only the window of source rows
-    /// its output rows read. With the source's size. Nil, having decoded nothing, when the
-    /// file is not a still that decodes by rows (an animation, an interlaced PNG, a progressive
-    /// or EXIF-turned JPEG) or a size is empty: decode it whole. Throws `ImageError` as
+    /// The still in `bytes` resized to each of `targets` (the pixels `Resizer.fit` or
+    /// `Resizer.resize` make of `firstFrame(bytes)`), decoded row by row into one resizer per
+    /// target so that the image is never held whole: each keeps only the window of source rows
+    /// its output rows read. With the source's size. Nil, having decoded nothing, when the file
+    /// is not a still that decodes by rows (an animation, an interlaced PNG, a progressive or
+    /// EXIF-turned JPEG) or a target is empty: decode it whole. Throws `ImageError` as
     /// `firstFrame` does.
-    public static func resizedByRows(_ bytes: [UInt8], sizes: [(width: Int, height: Int)], fit: FitMode, over background: RGBA,
+    public static func resizedByRows(_ bytes: [UInt8], targets: [ArtworkResize],
                                      limits: Limits = .default) throws -> (width: Int, height: Int, images: [Image])? {
         guard let outline = bytes.withUnsafeBytes({ ImageOutline.read($0) }), outline.frameCount == 1, outline.format != .apng,
               bytes.withUnsafeBytes({ ImageOutline.rowDecodingMemory($0) }) != nil else { return nil }
@@ -34,9 +34,8 @@ public enum Artwork {
         var empty = false
         let info = try ImageDecoder.decodeRows(bytes, options: DecodeOptions(limits: limits), start: { w, h in
             size = (w, h)
-            for s in sizes {
-                guard let r = Resizer.rowResizer(canvasWidth: w, canvasHeight: h, width: s.width, height: s.height, fit: fit,
-                                                 over: background) else { empty = true; return }
+            for target in targets {
+                guard let r = target.rowResizer(canvasWidth: w, canvasHeight: h) else { empty = true; return }
                 resizers.append(r)
             }
         }, row: { pixels, y in

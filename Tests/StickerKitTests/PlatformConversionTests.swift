@@ -1,5 +1,6 @@
 import ImageDecoding
 import ImageQuantize
+import ImageResize
 import PNGEncoding
 import StickerEncoding
 import XCTest
@@ -313,6 +314,23 @@ final class PackIconTests: XCTestCase {
         XCTAssertEqual(decoded.animation.height, 96)
         XCTAssertEqual(StickerTarget.telegram.packIcons.map(\.dimensions), ["100×100"])
         XCTAssertTrue(StickerTarget.signal.packIcons.isEmpty)
+    }
+
+    func testPackPicturesOfAStillFileDecodedByRowsAreThoseOfItsImage() throws {
+        // A 700×500 translucent PNG decodes by rows: every platform's pictures, square and not,
+        // in both fits, are the files made from the decoded image.
+        var art = BudgetSearchTests.photoLike(700, seed: 3)
+        art = Resizer.resize(art, width: 700, height: 500, fit: .cover)
+        for i in stride(from: 3, to: art.pixels.count, by: 4) { art.pixels[i] = UInt8((i / 4) % 700 * 255 / 699) }
+        let data = PNGEncoder.encode(art, effort: .fast)
+        XCTAssertNotNil(try Artwork.resizedByRows(data, targets: [.square(FitOptions(size: 96))]))
+        for target in [StickerTarget.whatsapp, .telegram, .line] {
+            for fit in [FitMode.contain, .cover] {
+                let fromFile = try PackIconRenderer.render(file: data, target: target, fit: fit).map { try $0.get() }
+                let fromImage = try target.packIcons.map { try PackIconRenderer.render(art, icon: $0, fit: fit).get() }
+                XCTAssertEqual(fromFile, fromImage, "\(target.name) \(fit)")
+            }
+        }
     }
 
     func testAnIconOverItsCapIsQuantizedToFit() throws {

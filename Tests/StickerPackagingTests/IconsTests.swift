@@ -50,7 +50,7 @@ final class IconsTests: XCTestCase {
             ("gif", try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("gif/cogs_small_transparent.gif")))),
         ]
         for (name, data) in files {
-            XCTAssertEqual(try Artwork.resizedByRows(data, sizes: [(58, 58)], fit: .cover, over: RGBA(255, 255, 255)) == nil,
+            XCTAssertEqual(try Artwork.resizedByRows(data, targets: [.rectangle(width: 58, height: 58, fit: .cover, background: nil)]) == nil,
                            name == "gif", "\(name): only stills decode by rows")
             for fit in [FitMode.cover, .contain] {
                 let fromFile = try IconSetFiles.render(file: data, background: RGBA(20, 40, 60), fit: fit, effort: .fast)

@@ -19,7 +19,14 @@ public enum PackIconRenderer {
                               limits: Limits = .default) throws -> [Result<[UInt8], StickerError>] {
         let outline = data.withUnsafeBytes { ImageOutline.read($0) }
         let animated = outline.map { $0.frameCount > 1 || $0.format == .apng } ?? false
+        // The stills, all from one decode: by rows when the file allows (never held whole).
+        let stills = target.packIcons.filter { !($0.animates && animated) }
+        var fitted: [Int: Image] = [:]
+        if !stills.isEmpty, let rows = try Artwork.resizedByRows(data, targets: stills.map { resize($0, fit: fit) }, limits: limits) {
+            for k in stills.indices { fitted[k] = rows.images[k] }
+        }
         var firstFrame: Image? = nil
+        var still = 0
         return try target.packIcons.map { icon in
             if icon.animates && animated {
                 var options = ConversionOptions()
@@ -29,6 +36,8 @@ public enum PackIconRenderer {
                 // A platform conversion makes exactly one sticker.
                 return try StickerConverter.convert(data, options: options).outputs[0].result.map(\.bytes)
             }
+            defer { still += 1 }
+            if let image = fitted[still] { return encode(image, icon: icon) }
             let image = try firstFrame ?? Artwork.firstFrame(data, limits: limits)
             firstFrame = image
             return render(image, icon: icon, fit: fit)
@@ -37,9 +46,22 @@ public enum PackIconRenderer {
 
     /// The PNG file of `icon` from `image`, or why it cannot fit.
     public static func render(_ image: Image, icon: PackIcon, fit: FitMode = .contain) -> Result<[UInt8], StickerError> {
-        let fitted = icon.width == icon.height
-            ? Resizer.fit(Animation(still: image), options: FitOptions(size: icon.width, fit: fit)).animation.frames[0].image
-            : Resizer.resize(image, width: icon.width, height: icon.height, fit: fit)
+        switch resize(icon, fit: fit) {
+        case .square(let options):
+            return encode(Resizer.fit(Animation(still: image), options: options).animation.frames[0].image, icon: icon)
+        case let .rectangle(width, height, fit, _):
+            return encode(Resizer.resize(image, width: width, height: height, fit: fit), icon: icon)
+        }
+    }
+
+    /// How `render(_:icon:fit:)` resizes an image for `icon`.
+    static func resize(_ icon: PackIcon, fit: FitMode) -> ArtworkResize {
+        icon.width == icon.height ? .square(FitOptions(size: icon.width, fit: fit))
+            : .rectangle(width: icon.width, height: icon.height, fit: fit, background: nil)
+    }
+
+    /// The PNG file of `icon` from its `fitted` image, or why it cannot fit.
+    private static func encode(_ fitted: Image, icon: PackIcon) -> Result<[UInt8], StickerError> {
         var options = ConversionOptions()
         options.maxBytes = icon.maxBytes
         let builder = StickerBuilder(size: .regular, side: icon.width, fitWarnings: [], loopCount: 0)

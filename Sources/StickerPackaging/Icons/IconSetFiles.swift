@@ -31,7 +31,8 @@ public struct IconSetFiles: Sendable {
     public static func render(file data: [UInt8], background: RGBA = RGBA(255, 255, 255), fit: FitMode = .cover,
                               effort: Effort = .default) throws -> IconSetFiles {
         let sizes = Array(Set(IconSlot.messagesAppIcon.map { IconSize(width: $0.pixelWidth, height: $0.pixelHeight) }))
-        guard let rows = try Artwork.resizedByRows(data, sizes: sizes.map { ($0.width, $0.height) }, fit: fit, over: background) else {
+        let targets = sizes.map { ArtworkResize.rectangle(width: $0.width, height: $0.height, fit: fit, background: background) }
+        guard let rows = try Artwork.resizedByRows(data, targets: targets) else {
             return try render(try Artwork.firstFrame(data), background: background, fit: fit, effort: effort)
         }
         var icons: [IconSize: Image] = [:]
