@@ -152,9 +152,10 @@ enum WastickersRun {
     static func tray(from source: String) throws -> [UInt8] {
         guard let icon = StickerTarget.whatsapp.packIcons.first else { preconditionFailure("WhatsApp has a tray icon") }
         let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed)
-        let image: Image
-        do { image = try Artwork.firstFrame(data) } catch { throw CommandFailure.failed(source, "\(error)") }
-        switch PackIconRenderer.render(image, icon: icon) {
+        // The first of WhatsApp's pack pictures (a still), by rows when the file allows.
+        let pictures: [Result<[UInt8], StickerError>]
+        do { pictures = try PackIconRenderer.render(file: data, target: .whatsapp) } catch { throw CommandFailure.failed(source, "\(error)") }
+        switch pictures[0] {
         case .success(let b): return b
         case .failure(let e): throw CommandFailure.failed(source, "\(icon.role): \(e)")
         }
