@@ -21,19 +21,15 @@ public enum Artwork {
     /// The still in `bytes` resized to each of `targets` (the pixels `Resizer.fit` or
     /// `Resizer.resize` make of `firstFrame(bytes)`), decoded row by row into one resizer per
     /// target so that the image is never held whole: each keeps only the window of source rows
-    /// its output rows read. With the source's size. Nil, having decoded nothing, when the file
-    /// is not a still that decodes by rows (an animation, an interlaced PNG, a progressive or
-    /// EXIF-turned JPEG) or a target is empty: decode it whole. Throws `ImageError` as
-    /// `firstFrame` does.
+    /// its output rows read. With the source's size. Nil when the file is not a still that
+    /// decodes by rows (`ImageDecoder.decodeRows` decides: an animation, an interlaced PNG or a
+    /// JPEG turned by EXIF does not) or a target is empty: decode it whole. Throws `ImageError`
+    /// as `firstFrame` does.
     public static func resizedByRows(_ bytes: [UInt8], targets: [ArtworkResize],
                                      limits: Limits = .default) throws -> (width: Int, height: Int, images: [Image])? {
-        guard let outline = bytes.withUnsafeBytes({ ImageOutline.read($0) }), outline.frameCount == 1, outline.format != .apng,
-              bytes.withUnsafeBytes({ ImageOutline.rowDecodingMemory($0) }) != nil else { return nil }
         var resizers: [RowFitter] = []
-        var size: (width: Int, height: Int)?
         var empty = false
         let info = try ImageDecoder.decodeRows(bytes, options: DecodeOptions(limits: limits), start: { w, h in
-            size = (w, h)
             for target in targets {
                 guard let r = target.rowResizer(canvasWidth: w, canvasHeight: h) else { empty = true; return }
                 resizers.append(r)
@@ -41,7 +37,7 @@ public enum Artwork {
         }, row: { pixels, y in
             if !empty { for r in resizers { r.add(row: pixels, y: y) } }
         })
-        guard info != nil, !empty, let size else { return nil }
-        return (size.width, size.height, resizers.map { $0.finish() })
+        guard let info, !empty else { return nil }
+        return (info.width, info.height, resizers.map { $0.finish() })
     }
 }

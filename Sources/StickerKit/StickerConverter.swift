@@ -195,6 +195,14 @@ public enum StickerConverter {
         // is refused.
         var changes: [ChangeCount] = []
         var refused = Set<Int>()
+        /// Fits `frame` with `fitter` into size `k`'s `store`, counting what it changes.
+        func fill(_ k: Int, _ fitter: inout FrameFitter, _ frame: CanvasFrame, into store: FittedFrames) {
+            let (image, damage) = fitter.fit(frame)
+            let change = store.count == 0 ? nil : damage
+            changes[k].add(frame, change)
+            image.pixels.withUnsafeBytes { empties[k].add($0) }
+            store.append(image, damage: change, delay: frame.delay)
+        }
         let facts = try walk(source, clock: clock) { frame in
             if fitters.isEmpty {
                 for size in sizes {
@@ -207,12 +215,7 @@ public enum StickerConverter {
                 }
             }
             for k in fitters.indices where stores.isFilling(k) {
-                let (image, damage) = fitters[k].fit(frame)
-                let store = stores.frames[k]
-                let change = store.count == 0 ? nil : damage
-                changes[k].add(frame, change)
-                image.pixels.withUnsafeBytes { empties[k].add($0) }
-                store.append(image, damage: change, delay: frame.delay)
+                fill(k, &fitters[k], frame, into: stores.frames[k])
             }
             stores.settle()
             for k in fitters.indices where stores.isFilling(k) && changes[k].refuses(stores.frames[k]) {
@@ -235,11 +238,7 @@ public enum StickerConverter {
                             fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
                                                  options: Self.fitOptions(size, options), visibleBounds: bounds)
                         }
-                        let (image, damage) = fitter!.fit(frame)
-                        let change = store.count == 0 ? nil : damage
-                        changes[k].add(frame, change)
-                        image.pixels.withUnsafeBytes { empties[k].add($0) }
-                        store.append(image, damage: change, delay: frame.delay)
+                        fill(k, &fitter!, frame, into: store)
                         stores.settle()
                         if changes[k].refuses(store) {
                             refused.insert(k)
