@@ -25,3 +25,4 @@ static const vpx_codec_frame_flags_t CVPX_FRAME_IS_KEY = VPX_FRAME_IS_KEY;
 static const vpx_codec_frame_flags_t CVPX_FRAME_IS_INVISIBLE = VPX_FRAME_IS_INVISIBLE;
 static const unsigned long CVPX_DL_GOOD_QUALITY = VPX_DL_GOOD_QUALITY;
 static const unsigned long CVPX_DL_BEST_QUALITY = VPX_DL_BEST_QUALITY;
+static const unsigned long CVPX_DL_REALTIME = VPX_DL_REALTIME;

@@ -94,6 +94,7 @@ enum VP9StreamEncoder {
                                     yStride: Int(image.pointee.stride.0), uStride: Int(image.pointee.stride.1),
                                     vStride: Int(image.pointee.stride.2), width: width, height: height)
 
+        let deadline = settings.realtime ? CVPX_DL_REALTIME : CVPX_DL_GOOD_QUALITY
         var packets: [VP9Packet] = []
         var statsOut: [UInt8] = []
         func drain() -> Bool {
@@ -125,14 +126,14 @@ enum VP9StreamEncoder {
             var flags: vpx_enc_frame_flags_t = 0
             if i == 0 || settings.keyframeInterval.map({ i % $0 == 0 }) == true { flags |= CVPX_EFLAG_FORCE_KF }
             let status = vpx_codec_encode(ctx, image, vpx_codec_pts_t(times[i]), UInt(times[i + 1] - times[i]), flags,
-                                          CVPX_DL_GOOD_QUALITY)
+                                          deadline)
             try check(status, ctx, "vpx_codec_encode (frame \(i))")
             _ = drain()
             encoded += 1
         }
         guard encoded == count else { throw ImageError(nil, WebMEncodingError.delayCount(frames: encoded, delays: count)) }
         repeat {
-            try check(vpx_codec_encode(ctx, nil, -1, 1, 0, CVPX_DL_GOOD_QUALITY), ctx, "vpx_codec_encode (flush)")
+            try check(vpx_codec_encode(ctx, nil, -1, 1, 0, deadline), ctx, "vpx_codec_encode (flush)")
         } while drain()
         return (packets, statsOut)
     }

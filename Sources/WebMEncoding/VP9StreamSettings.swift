@@ -8,4 +8,6 @@ struct VP9StreamSettings {
     var twoPass: Bool
     /// The picture is full range (alpha) rather than BT.601 studio range (colour).
     var fullRange: Bool
+    /// libvpx's realtime deadline rather than "good" (`WebMOptions.realtime`).
+    var realtime: Bool
 }

@@ -73,7 +73,7 @@ public enum WebMEncoder {
         let colorSettings = VP9StreamSettings(rate: rate, maxKilobitsPerSecond: options.maxKilobitsPerSecond,
                                               speed: options.speed, lookahead: options.lookahead,
                                               keyframeInterval: options.keyframeInterval, twoPass: options.twoPass,
-                                              fullRange: false)
+                                              fullRange: false, realtime: options.realtime)
         let color = try VP9StreamEncoder.encode(count: delays.count, width: width, height: height, times: times,
                                                 settings: colorSettings, walk: { try frames(alpha: false, $0) })
         var alpha: [VP9Packet]?
@@ -123,6 +123,7 @@ public enum WebMEncoder {
         }
         if let q = options.alphaCQLevel, !(0...63).contains(q) { throw ImageError(nil, WebMEncodingError.cqLevel(q)) }
         guard (0...8).contains(options.speed) else { throw ImageError(nil, WebMEncodingError.speed(options.speed)) }
+        if options.realtime, options.twoPass { throw ImageError(nil, WebMEncodingError.realtimeTwoPass) }
         if let k = options.keyframeInterval, k < 1 { throw ImageError(nil, WebMEncodingError.keyframeInterval(k)) }
         guard (0...25).contains(options.lookahead) else { throw ImageError(nil, WebMEncodingError.lookahead(options.lookahead)) }
     }

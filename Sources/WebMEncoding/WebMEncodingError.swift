@@ -14,6 +14,8 @@ public enum WebMEncodingError: ImageErrorReason {
     case speed(Int)
     case keyframeInterval(Int)
     case lookahead(Int)
+    /// `WebMOptions.realtime` with `twoPass`: libvpx's realtime deadline encodes in one pass.
+    case realtimeTwoPass
     /// The animation is longer than the encoder's millisecond clock reaches.
     case tooLong(milliseconds: Int)
     /// libvpx failed in `stage` with this `vpx_codec_err_t` and its own words.
@@ -40,6 +42,7 @@ public enum WebMEncodingError: ImageErrorReason {
         case .speed(let s): "WebM: speed \(s) is outside 0…8"
         case .keyframeInterval(let k): "WebM: keyframe interval \(k) is below 1"
         case .lookahead(let n): "WebM: lookahead \(n) is outside 0…25"
+        case .realtimeTwoPass: "WebM: the realtime deadline encodes in one pass; turn two passes off"
         case .tooLong(let ms): "WebM: the animation lasts \(ms) ms, longer than the encoder's clock reaches"
         case let .encoderFailed(stage, code, detail): "WebM: libvpx failed in \(stage) (error \(code)): \(detail)"
         case let .streamsDisagree(c, a, n):

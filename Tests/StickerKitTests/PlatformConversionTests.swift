@@ -79,6 +79,35 @@ final class PlatformConversionTests: XCTestCase {
         return [Image(width: 1000, height: 1, pixels: pixels)]
     }
 
+    func testProbeCalibrationFollowsTheNearestRealEncodesAndInterpolatesBetweenThem() {
+        XCTAssertEqual(CodecBudgetSearch.calibration(at: 30, []), 1)
+        let ratios: [(level: Int, ratio: Double)] = [(19, 3.0), (51, 4.0)]
+        XCTAssertEqual(CodecBudgetSearch.calibration(at: 10, ratios), 3.0)
+        XCTAssertEqual(CodecBudgetSearch.calibration(at: 19, ratios), 3.0)
+        XCTAssertEqual(CodecBudgetSearch.calibration(at: 35, ratios), 3.5, accuracy: 1e-12)
+        XCTAssertEqual(CodecBudgetSearch.calibration(at: 51, ratios), 4.0)
+        XCTAssertEqual(CodecBudgetSearch.calibration(at: 60, ratios), 4.0)
+        XCTAssertEqual(CodecBudgetSearch.calibration(at: 40, [(19, 3.0), (51, 4.0), (43, 2.0)]), 2.125, accuracy: 1e-12)
+    }
+
+    func testLongWebMAnimationsAreWrittenAtTheQuickSettings() throws {
+        func streamed(_ n: Int, _ w: Int, _ h: Int) -> StreamedFrames {
+            StreamedFrames(width: w, height: h, delays: Array(repeating: Delay(milliseconds: 40), count: n), animated: true) { _ in }
+        }
+        let telegram = try XCTUnwrap(StickerTarget.named("telegram"))
+        guard case .webm(let slow) = telegram.animationCodec else { return XCTFail("Telegram animations are WebM") }
+        XCTAssertFalse(slow.realtime)
+        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(32, 512, 512)), telegram.animationCodec)
+        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(60, 512, 256)), telegram.animationCodec)
+        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(33, 512, 512)), .webm(CodecBudgetSearch.webmQuick(slow)))
+        let quick = CodecBudgetSearch.webmQuick(slow)
+        XCTAssertTrue(quick.realtime)
+        XCTAssertFalse(quick.twoPass)
+        XCTAssertEqual(CodecBudgetSearch.writing(.webm(quick), streamed(90, 512, 512)), .webm(quick))
+        let whatsapp = try XCTUnwrap(StickerTarget.named("whatsapp"))
+        XCTAssertEqual(CodecBudgetSearch.writing(whatsapp.animationCodec, streamed(90, 512, 512)), whatsapp.animationCodec)
+    }
+
     func testAlphaQualityKeepsAFloorOnlyForFramesWithPartlyTransparentPixels() {
         func floor(partial: Int) -> Int { CodecBudgetSearch.alphaFloor(AlphaProfile.histogram(of: alphaFrames(partial: partial))) }
         XCTAssertEqual(floor(partial: 0), 0)

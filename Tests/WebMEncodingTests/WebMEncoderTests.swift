@@ -182,6 +182,24 @@ final class WebMEncoderTests: XCTestCase {
         XCTAssertTrue(results.values.allSatisfy { $0 == first })
     }
 
+    func testRealtimeDeadlineDecodesAndRepeatsItsBytes() throws {
+        let frames = (0..<6).map { sticker(96, 96, phase: $0) }
+        let delays = Array(repeating: Delay(milliseconds: 50), count: 6)
+        let options = WebMOptions(speed: 5, twoPass: false, lookahead: 0, realtime: true)
+        let bytes = try WebMEncoder.encode(frames: frames, delays: delays, rate: .constantQuality(cqLevel: 20), options: options)
+        XCTAssertEqual(try WebMEncoder.encode(frames: frames, delays: delays, rate: .constantQuality(cqLevel: 20), options: options), bytes)
+        let good = try WebMEncoder.encode(frames: frames, delays: delays, rate: .constantQuality(cqLevel: 20),
+                                          options: WebMOptions(speed: 5, twoPass: false, lookahead: 0))
+        XCTAssertNotEqual(bytes, good, "the realtime deadline is a different encoder mode")
+        let decoded = try decodeAll(try read(bytes).blocks)
+        XCTAssertEqual(decoded.count, 6)
+        for (i, image) in decoded.enumerated() {
+            let d = ImageDifference(frames[i], image)
+            XCTAssertLessThan(d.alphaMean, 1.5, "frame \(i)")
+            XCTAssertGreaterThan(d.premultipliedPSNR, 28, "frame \(i)")
+        }
+    }
+
     func testBadParametersAreTypedErrors() {
         let f = sticker(16, 16, phase: 0)
         func reason(_ body: () throws -> Any) -> WebMEncodingError? {
@@ -193,6 +211,8 @@ final class WebMEncoderTests: XCTestCase {
         XCTAssertEqual(reason { try WebMEncoder.encode(frames: [f], delays: d, rate: .bitrate(kilobitsPerSecond: 0)) }, .bitrate(0))
         XCTAssertEqual(reason { try WebMEncoder.encode(frames: [f], delays: d, rate: .constantQuality(cqLevel: 1),
                                                        options: WebMOptions(speed: 9)) }, .speed(9))
+        XCTAssertEqual(reason { try WebMEncoder.encode(frames: [f], delays: d, rate: .constantQuality(cqLevel: 1),
+                                                       options: WebMOptions(realtime: true)) }, .realtimeTwoPass)
         XCTAssertEqual(reason { try WebMEncoder.encode(frames: [Image(width: 1, height: 8)], delays: d,
                                                        rate: .constantQuality(cqLevel: 1)) }, .unwritableSize(width: 1, height: 8))
         XCTAssertEqual(reason { try WebMEncoder.encode(frames: [f, sticker(8, 8, phase: 0)], delays: d + d,

@@ -17,8 +17,12 @@ import WebPEncoding
 /// Cost: encodes are the whole cost (0.03–0.3 s per 512² frame), so the search runs on
 /// *probes*: a sample of `sampleWindows` windows of `windowLength` consecutive frames when the
 /// animation is longer than `realProbeFrames`, at faster settings for slow codecs (WebM), their
-/// size scaled to the whole. The chosen level is then encoded for real; when that misses the
-/// budget, the real/probe ratio calibrates the probes and the search runs again below it.
+/// size scaled to the whole. The chosen level is then encoded for real, and each real encode's
+/// bytes over its probe's calibrate the probes (`calibration(at:_:)`): a real file under
+/// `underuse` of the budget sends the search above it, one over the budget below it (and above
+/// the best that fitted), up to `corrections` times — `slowReals` real encodes in all at a slow
+/// WebM setting. A long WebM is written at quicker settings (`writing`, `webmSlowWork`), so that
+/// one sticker stays within about 10 s of CPU.
 ///
 /// WebP's alpha plane is lossless at `alphaQuality` 100 and can outweigh the colour at any level
 /// (the 30-frame balls APNG at 512 px: 825 KB at level 0 with lossless alpha, 226 KB with alpha
@@ -72,7 +76,8 @@ struct CodecBudgetSearch {
                 return StickerFrames(pixels: .rgba(positions.map { images[$0]! }), delays: positions.map { kept[$0].delay },
                                      loopCount: loopCount, animated: animated).streamed
             }
-            switch search(streamed, sample: sample) {
+            let writer = CodecBudgetSearch(codec: Self.writing(codec, streamed), maxBytes: maxBytes, minFPS: minFPS, clock: clock)
+            switch writer.search(streamed, sample: sample) {
             case .found(let sticker):
                 return .success(Found(sticker: sticker, frames: kept))
             case .overBudget(let smallest, let level):
@@ -102,15 +107,49 @@ struct CodecBudgetSearch {
             if probing { o.method = min(o.method, Self.probeMethod) }
             return .webp(o)
         case .webm(var o):
-            if probing {
-                o.speed = 8
-                o.twoPass = false
-                o.lookahead = 0
-            }
+            if probing { o = Self.webmProbe(o) }
             return .webm(o)
         case .png:
             return codec
         }
+    }
+
+    /// WebM probes: libvpx's realtime deadline at speed 8, one pass, no lookahead. 9 sampled 512²
+    /// frames take 55–170 ms, against 250–1,400 ms at the good deadline's speed 8; the sizes
+    /// follow the real encode's about as well once calibrated (StickerKit NOTES.md).
+    static func webmProbe(_ o: WebMOptions) -> WebMOptions {
+        var o = o
+        o.speed = 8
+        o.twoPass = false
+        o.lookahead = 0
+        o.realtime = true
+        return o
+    }
+
+    /// WebM animations of more than this many frames of 512² (frames × pixels ÷ 512²) are written
+    /// at `webmQuick` settings instead of the platform's: a real encode at speed 2 with two passes
+    /// costs about 85 ms per 512² frame with alpha, and the search makes up to `slowReals` of them.
+    static let webmSlowWork = 32.0
+    /// Real encodes a search at the platform's slow WebM settings makes once one has fitted.
+    static let slowReals = 3
+
+    /// The written file's WebM settings past `webmSlowWork`: the realtime deadline at speed 5, one
+    /// pass: about 15 ms per 512² frame with alpha. Over Telegram's animated corpus it wrote files
+    /// 0.0016–0.008 SSIM under speed 2's with two passes, at a fifth of the time (NOTES.md).
+    static func webmQuick(_ o: WebMOptions) -> WebMOptions {
+        var o = o
+        o.speed = 5
+        o.twoPass = false
+        o.lookahead = 0
+        o.realtime = true
+        return o
+    }
+
+    /// The codec `frames` are written with: `codec`, or for a long WebM (`webmSlowWork`), its quick settings.
+    static func writing(_ codec: StickerCodec, _ frames: StreamedFrames) -> StickerCodec {
+        guard case .webm(let o) = codec, !o.realtime else { return codec }
+        let work = Double(frames.frameCount) * Double(frames.width * frames.height) / Double(512 * 512)
+        return work > webmSlowWork ? .webm(webmQuick(o)) : codec
     }
 
     /// libwebp's method for sampled probes: several times faster than method 4; sizes differ by a few
@@ -186,30 +225,33 @@ struct CodecBudgetSearch {
             reals[level] = e
             return e
         }
-        /// The highest level in `range` whose probe, times `calibration`, is within `budget`
+        /// Each real encode's bytes over its probe's, by level (`calibration(at:_:)`).
+        var ratios: [(level: Int, ratio: Double)] = []
+        /// The highest level in `range` whose probe, times `calibration(at:_:)`, is within `budget`
         /// (`LevelSearch`, starting from the levels probed so far); nil when not even the lowest
         /// is (or an encode failed: `failed` set).
         var failed = false
-        func highestFitting(_ range: ClosedRange<Int>, calibration: Double, budget: Double) -> Int? {
+        func highestFitting(_ range: ClosedRange<Int>, budget: Double) -> Int? {
             LevelSearch.highestFitting(in: range, budget: budget, resolution: Self.levelResolution, known: Array(probes.keys)) { l in
                 guard let p = probe(l) else { failed = true; return nil }
-                return p * calibration
+                return p * Self.calibration(at: l, ratios)
             }
         }
 
-        var calibration = 1.0
         var budget = Double(maxBytes)
         var range = levels
         var smallest: (bytes: Int, level: Int)? = nil
         var best: EncodedSticker? = nil
-        for _ in 0...Self.corrections {
-            guard let level = highestFitting(range, calibration: calibration, budget: budget) else {
+        let maxReals = isSlowWrite ? Self.slowReals : Self.corrections + 1
+        for attempt in 0...Self.corrections {
+            if best != nil, attempt >= maxReals { break }
+            guard let level = highestFitting(range, budget: budget) else {
                 if failed { return .failed }
                 break
             }
             guard let e = real(level) else { return .failed }
             guard let p = probe(level) else { return .failed }
-            calibration = Double(e.bytes.count) / p
+            ratios.append((level, Double(e.bytes.count) / p))
             budget = Double(maxBytes) * Self.margin
             if e.bytes.count <= maxBytes {
                 best = e
@@ -218,8 +260,9 @@ struct CodecBudgetSearch {
                 range = (level + 1)...range.upperBound
             } else {
                 if smallest == nil || e.bytes.count < smallest!.bytes { smallest = (e.bytes.count, level) }
-                if let b = best { return .found(b) }
-                guard level > range.lowerBound else { break }
+                // Over: search again below it (above the best fitting level, when there is one),
+                // while the gap is wider than the search's resolution.
+                guard level - range.lowerBound > (best == nil ? 0 : Self.levelResolution) else { break }
                 range = range.lowerBound...(level - 1)
             }
         }
@@ -231,9 +274,32 @@ struct CodecBudgetSearch {
         return .overBudget(smallest: e.bytes.count, level: levels.lowerBound)
     }
 
+    /// What a probe at `level` is multiplied by to predict the real file, from the `ratios` of the
+    /// real encodes made so far (real bytes over probe bytes, by level): 1 before any; the ratio
+    /// of the nearest below or above; between two, interpolated linearly. The ratio drifts with the
+    /// level (Telegram's emoji shock: 3.38 at level 19, 3.94 at level 50, so the one ratio overshot
+    /// level 50 by 17 %).
+    static func calibration(at level: Int, _ ratios: [(level: Int, ratio: Double)]) -> Double {
+        let below = ratios.filter { $0.level <= level }.max { $0.level < $1.level }
+        let above = ratios.filter { $0.level >= level }.min { $0.level < $1.level }
+        switch (below, above) {
+        case let (b?, a?) where a.level > b.level:
+            return b.ratio + (a.ratio - b.ratio) * Double(level - b.level) / Double(a.level - b.level)
+        case let (b?, _): return b.ratio
+        case let (nil, a?): return a.ratio
+        case (nil, nil): return 1
+        }
+    }
+
     /// Whether probes run at faster settings even when whole (WebM: 0.2–0.35 s per 512² frame).
     private var isSlow: Bool {
         if case .webm = codec { return true }
+        return false
+    }
+
+    /// Whether real encodes are at a slow WebM setting (the good deadline), so fewer are made.
+    private var isSlowWrite: Bool {
+        if case .webm(let o) = codec { return !o.realtime }
         return false
     }
 
