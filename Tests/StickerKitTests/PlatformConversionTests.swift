@@ -70,6 +70,26 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(r.report.durationMs, 4000)
     }
 
+    func testLongAnimationsAreNotTriedLossless() throws {
+        /// `n` frames of a flat square sliding over transparency: lossless WebP holds it in little.
+        func sliding(_ n: Int) -> Animation {
+            let frames = (0..<n).map { f -> Frame in
+                var image = Image(width: 64, height: 64)
+                for y in 20..<40 { for x in (f % 40)..<(f % 40 + 20) { image[x, y] = RGBA(200, 30, 30, 255) } }
+                return Frame(image: image, delay: Delay(milliseconds: 50))
+            }
+            return Animation(width: 64, height: 64, frames: frames, loopCount: 0)
+        }
+        func report(_ n: Int) throws -> OutputReport {
+            try XCTUnwrap(try StickerConverter.convert(pngAnimation(sliding(n)), options: options(.whatsapp)).outputs.first?.result.get()).report
+        }
+        let short = try report(Int(CodecBudgetSearch.losslessMaxWork))
+        XCTAssertNotEqual(short.mode, .lossy, "\(Int(CodecBudgetSearch.losslessMaxWork)) frames of 512² are tried lossless")
+        let long = try report(Int(CodecBudgetSearch.losslessMaxWork) + 1)
+        XCTAssertEqual(long.mode, .lossy)
+        XCTAssertEqual(long.frames, Int(CodecBudgetSearch.losslessMaxWork) + 1)
+    }
+
     /// 1,000 pixels, `partial` of them at alpha 128 and `painted` at 253, the rest opaque or
     /// fully transparent.
     func alphaFrames(partial: Int, painted: Int = 0) -> [Image] {

@@ -321,9 +321,12 @@ struct CodecBudgetSearch {
     /// animation probed by `sample`, when the sample's fast lossless encode (`losslessProbe`),
     /// scaled to the whole, is within `losslessProbeSlack` times the budget. (The first frame
     /// let through eight Lottie and drawn animations of 32–183 frames whose whole lossless encode
-    /// missed the budget: 0.9–9 s of CPU each, a third of the animated corpus's.)
+    /// missed the budget: 0.9–9 s of CPU each, a third of the animated corpus's.) Never past
+    /// `losslessMaxWork`.
     private func worthLossless(_ frames: StreamedFrames, sample: StreamedFrames?) -> Bool {
         if frames.isStill { return true }
+        let work = Double(frames.frameCount) * Double(frames.width * frames.height) / Double(512 * 512)
+        guard work <= Self.losslessMaxWork else { return false }
         var first = frames
         first.delays = [frames.delays[0]]
         first.animated = false
@@ -366,6 +369,13 @@ struct CodecBudgetSearch {
         o.losslessEffort = min(o.losslessEffort, 50)
         return .webp(o)
     }
+
+    /// Animations of more than this many frames of 512² (frames × pixels ÷ 512²) are not tried
+    /// lossless: a whole lossless encode costs about 50 ms per 512² frame, and the sample can
+    /// misjudge it (a 180-frame moving gradient for WhatsApp: predicted 469 KB, over 500 KB made,
+    /// 9.5 s of its 12.7 s of CPU lost). None of the animated corpus's 17 files is past it and fits
+    /// lossless.
+    static let losslessMaxWork = 96.0
 
     /// How far over the budget a sampled lossless probe may predict and the whole lossless
     /// encode still be tried (the probe's fast settings make larger files than the real encode).
