@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "StickerEncodingTests", dependencies: ["StickerEncoding", "ImageDecoding", "ImageResize",
                                                                 "EncodingTestSupport", "TestSupport"]),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "ImageDecoding", "ImageResize", "ImageQuantize", "PNGEncoding",
-                                                             "StickerEncoding", "TestSupport"]),
+                                                             "StickerEncoding", "EncodingTestSupport", "TestSupport"]),
         .testTarget(name: "StickerPackagingTests", dependencies: ["StickerPackaging", "StickerKit", "ImageDecoding", "ImageResize",
                                                                  "PNGEncoding", "TestSupport"]),
         .testTarget(name: "StickerkitCLITests", dependencies: ["StickerkitCLI", "StickerKit", "StickerPackaging", "ImageCore", "ImageDecoding"]),

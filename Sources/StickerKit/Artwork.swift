@@ -18,6 +18,44 @@ public enum Artwork {
         try ImageDecoder.decode(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true)).animation.frames[0].image
     }
 
+    /// The first frame of `bytes` for pictures no larger than `largest` (width, height), resized
+    /// with `fit` (app icons, pack pictures), within `limits.maxMemory`: a JPEG is decoded reduced
+    /// by libjpeg's DCT scaling while it keeps at least `DecodeReduction.margin` source pixels for
+    /// every picture pixel each way; a file whose decode would pass the budget is refused from
+    /// its structure before decoding (`LimitsError.overMemory`). The estimate counts the process,
+    /// the file, what the decoder holds (`ImageOutline.decodingMemory`), an animation's whole
+    /// first canvas and the pictures. With the source's size as shown (turned by EXIF), which a
+    /// reduced image is smaller than. Throws `ImageError` as `firstFrame` does.
+    public static func firstFrame(_ bytes: [UInt8], forPictures largest: (width: Int, height: Int), fit: FitMode,
+                                  limits: Limits = .default) throws -> (image: Image, width: Int, height: Int) {
+        let outline = bytes.withUnsafeBytes { ImageOutline.read($0) }
+        var minimumLongSide: Int? = nil
+        if let o = outline, o.format == .jpeg, o.width > 0, o.height > 0, largest.width > 0, largest.height > 0 {
+            // The picture's scale of the source, either way round (EXIF may turn the image).
+            func scale(_ w: Int, _ h: Int) -> Double {
+                let sx = Double(largest.width) / Double(w), sy = Double(largest.height) / Double(h)
+                return fit == .cover ? max(sx, sy) : min(sx, sy)
+            }
+            let keep = min(1, Double(DecodeReduction.margin) * max(scale(o.width, o.height), scale(o.height, o.width)))
+            if keep < 1 { minimumLongSide = Int((Double(max(o.width, o.height)) * keep).rounded(.up)) }
+        }
+        if let o = outline, (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil {
+            let decoding = bytes.withUnsafeBytes { ImageOutline.decodingMemory($0, minimumLongSide: minimumLongSide) } ?? 0
+            let animated = o.frameCount > 1 || o.format == .apng
+            // An animation's first frame comes back as one image of the whole canvas.
+            let canvas = animated ? o.width * o.height * 4 : 0   // within the pixel limit: no overflow
+            let pictures = largest.width * largest.height * ConversionMemory.perStickerPixel
+            let estimate = [ConversionMemory.process, bytes.count, decoding, canvas, pictures]
+                .reduce(0) { min(Int.max / 2, $0 + $1) }
+            try limits.check(memory: estimate, format: o.format)
+        }
+        let image = try ImageDecoder.decode(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true, minimumLongSide: minimumLongSide))
+            .animation.frames[0].image
+        guard let o = outline else { return (image, image.width, image.height) }
+        let turned = o.width != o.height && image.width != image.height && (image.width > image.height) != (o.width > o.height)
+        return (image, turned ? o.height : o.width, turned ? o.width : o.height)
+    }
+
     /// The still in `bytes` resized to each of `targets` (the pixels `Resizer.fit` or
     /// `Resizer.resize` make of `firstFrame(bytes)`), decoded row by row into one resizer per
     /// target so that the image is never held whole: each keeps only the window of source rows

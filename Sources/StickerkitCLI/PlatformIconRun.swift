@@ -12,7 +12,7 @@ import StickerPackaging
 /// one line each: paths in the way, then pictures that cannot be made, then files that would be
 /// replaced.
 enum PlatformIconRun {
-    static func run(image: String, output: String, target: StickerTarget, overwrite: Bool, quiet: Bool) throws {
+    static func run(image: String, output: String, target: StickerTarget, overwrite: Bool, quiet: Bool, limits: Limits) throws {
         guard !target.packIcons.isEmpty else {
             throw CommandFailure.usage("--platform", "\(target.displayName) packs have no pack picture to make")
         }
@@ -37,7 +37,7 @@ enum PlatformIconRun {
         try stop(inTheWay, terminal)
         let data = try PathChecks.readFile(CommandLineBytes.path(for: image), failing: .failed)
         let made: [Result<[UInt8], StickerError>]
-        do { made = try PackIconRenderer.render(file: data, target: target) } catch {
+        do { made = try PackIconRenderer.render(file: data, target: target, limits: limits) } catch {
             throw CommandFailure.failed(image, "\(error)")
         }
         var pictures: [[UInt8]] = []

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCore
+import EncodingTestSupport
 import ImageDecoding
 import WebPEncoding
 import XCTest
@@ -404,6 +405,24 @@ final class MemoryBoundTests: XCTestCase {
             }
             XCTAssertGreaterThanOrEqual(estimate, 2 * 10_000 * 10_000 * 4)
         }
+    }
+
+    func testPicturesOfAJPEGTurnedByEXIFAreMadeFromAsReducedADecodeAsTheyAllow() throws {
+        // 2560×1600 turned to 1600×2560. For 96² pictures (contain) a long side of 4 × 96 × 2560 / 2560
+        // = 384 is kept: libjpeg's 1/4 (640×400), not 1/8 (320×200). The 1024² icons (cover) need it whole.
+        let jpeg = [UInt8](try Data(contentsOf: StreamingConversionTests.fixtures.appendingPathComponent("jpeg/large_orient_6.jpg")))
+        let small = try Artwork.firstFrame(jpeg, forPictures: (96, 96), fit: .contain)
+        XCTAssertEqual([small.image.width, small.image.height, small.width, small.height], [400, 640, 1600, 2560])
+        let whole = try Artwork.firstFrame(jpeg, forPictures: (1024, 1024), fit: .cover)
+        XCTAssertEqual([whole.image.width, whole.image.height, whole.width, whole.height], [1600, 2560, 1600, 2560])
+        XCTAssertEqual(whole.image, try Artwork.firstFrame(jpeg))
+        // The tray picture from the reduced decode looks like the one from the whole image.
+        let icon = try XCTUnwrap(StickerTarget.whatsapp.packIcons.first)
+        let fromFile = try PackIconRenderer.render(file: jpeg, target: .whatsapp)[0].get()
+        let fromImage = try PackIconRenderer.render(whole.image, icon: icon).get()
+        let d = ImageDifference(try ImageDecoder.decode(fromFile).animation.frames[0].image,
+                                try ImageDecoder.decode(fromImage).animation.frames[0].image)
+        XCTAssertGreaterThan(d.premultipliedPSNR, 40)
     }
 
     func testStillsConvertedByRowsAreTheBytesOfTheWholeImage() throws {

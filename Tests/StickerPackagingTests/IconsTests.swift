@@ -61,6 +61,26 @@ final class IconsTests: XCTestCase {
         }
     }
 
+    func testAFileWhoseDecodeWouldPassTheMemoryBudgetIsRefusedBeforeDecoding() throws {
+        // An animated GIF's first frame comes back as one image of its whole 3000² screen (36 MB),
+        // however tiny its frames: over a 50 MB budget with the process and the icons, not the default.
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        var gif = Array("GIF89a".utf8) + le16(3000) + le16(3000) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        for x in [0, 2999] {
+            gif += [0x21, 0xF9, 4, 0x04, 4, 0, 0, 0] + [0x2C] + le16(x) + le16(x) + le16(1) + le16(1) + [0] + [2, 2, 0x4C, 0x01, 0]
+        }
+        gif += [0x3B]
+        XCTAssertThrowsError(try IconSetFiles.render(file: gif, effort: .fast, limits: Limits(maxMemory: 50_000_000))) { error in
+            guard let e = error as? ImageError, case let .overMemory(estimate, maxMemory)? = e.reason as? LimitsError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertGreaterThan(estimate, 3000 * 3000 * 4)
+            XCTAssertEqual(maxMemory, 50_000_000)
+            XCTAssertTrue(e.message.contains("--max-memory"), e.message)
+        }
+        XCTAssertEqual(try IconSetFiles.render(file: gif, effort: .fast).pngs.count, IconSlot.messagesAppIcon.count)
+    }
+
     func testAllThirteenEntriesWithExactSizesAndJSON() throws {
         let set = try IconSetFiles.render(source())
         XCTAssertEqual(set.slots.count, 13)

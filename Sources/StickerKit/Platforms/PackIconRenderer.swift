@@ -13,8 +13,10 @@ public enum PackIconRenderer {
     /// file `data`: a picture that animates (`PackIcon.animates`), from an animated `data`, is an
     /// APNG made as `target` makes its animated stickers, on the picture's square and within its
     /// cap (`StickerTarget.animationTarget(for:)`); every other is the still PNG of the first frame
-    /// (`render(_:icon:fit:)`), decoded once for all of them. Throws `ImageError` when `data`
-    /// does not decode.
+    /// (`render(_:icon:fit:)`), decoded once for all of them: by rows when the file allows, else
+    /// whole within `limits.maxMemory`, a JPEG reduced as far as the largest picture allows
+    /// (`Artwork.firstFrame(_:forPictures:fit:limits:)`). Throws `ImageError` when `data` does
+    /// not decode or its decode would pass the memory budget.
     public static func render(file data: [UInt8], target: StickerTarget, fit: FitMode = .contain,
                               limits: Limits = .default) throws -> [Result<[UInt8], StickerError>] {
         let outline = data.withUnsafeBytes { ImageOutline.read($0) }
@@ -26,6 +28,7 @@ public enum PackIconRenderer {
             for k in stills.indices { fitted[k] = rows.images[k] }
         }
         var firstFrame: Image? = nil
+        let largest = (width: target.packIcons.map(\.width).max() ?? 0, height: target.packIcons.map(\.height).max() ?? 0)
         var still = 0
         return try target.packIcons.map { icon in
             if icon.animates && animated {
@@ -38,7 +41,7 @@ public enum PackIconRenderer {
             }
             defer { still += 1 }
             if let image = fitted[still] { return encode(image, icon: icon) }
-            let image = try firstFrame ?? Artwork.firstFrame(data, limits: limits)
+            let image = try firstFrame ?? Artwork.firstFrame(data, forPictures: largest, fit: fit, limits: limits).image
             firstFrame = image
             return render(image, icon: icon, fit: fit)
         }

@@ -26,14 +26,19 @@ public struct IconSetFiles: Sendable {
     /// `render(_:background:fit:effort:)` of the first frame of the image file `data`, the same
     /// files: a still that decodes by rows is resized to every slot's size as its rows are
     /// decoded (`Artwork.resizedByRows`), never held whole (a 6000² PNG logo would take 144 MB
-    /// as one image); any other is decoded whole. Throws `ImageError` when `data` does not
-    /// decode.
+    /// as one image); any other is decoded whole within `limits.maxMemory`, a JPEG reduced as far
+    /// as the largest icon allows (`Artwork.firstFrame(_:forPictures:fit:limits:)`). Throws
+    /// `ImageError` when `data` does not decode or its decode would pass the memory budget.
     public static func render(file data: [UInt8], background: RGBA = RGBA(255, 255, 255), fit: FitMode = .cover,
-                              effort: Effort = .default) throws -> IconSetFiles {
+                              effort: Effort = .default, limits: Limits = .default) throws -> IconSetFiles {
         let sizes = Array(Set(IconSlot.messagesAppIcon.map { IconSize(width: $0.pixelWidth, height: $0.pixelHeight) }))
         let targets = sizes.map { ArtworkResize.rectangle(width: $0.width, height: $0.height, fit: fit, background: background) }
-        guard let rows = try Artwork.resizedByRows(data, targets: targets) else {
-            return try render(try Artwork.firstFrame(data), background: background, fit: fit, effort: effort)
+        guard let rows = try Artwork.resizedByRows(data, targets: targets, limits: limits) else {
+            let largest = (width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+            let first = try Artwork.firstFrame(data, forPictures: largest, fit: fit, limits: limits)
+            return try render(width: first.width, height: first.height, background: background, fit: fit, effort: effort) { w, h in
+                Resizer.resize(first.image, width: w, height: h, fit: fit, over: background)
+            }
         }
         var icons: [IconSize: Image] = [:]
         for (k, size) in sizes.enumerated() { icons[size] = rows.images[k] }

@@ -49,12 +49,22 @@ struct Icons: ParsableCommand {
 
     @OptionGroup var platform: PlatformOption
 
+    @Option(name: .customLong("max-memory"), help: ArgumentHelp(
+        "Memory making the pictures may use, in MB. An image whose decode needs more is refused before decoding.",
+        valueName: "MB"))
+    var maxMemory: Int = Limits.defaultMemory / 1_000_000
+
     func validate() throws {
         _ = try ColorArgument.parse(background)
+        if !(1...1_000_000).contains(maxMemory) { throw ValidationError("--max-memory takes 1 to 1000000 MB") }
     }
 
     func run() throws {
-        if !platform.target.isMessages { return try PlatformIconRun.run(image: image, output: output, target: platform.target, overwrite: overwrite, quiet: quiet) }
+        let limits = Limits(maxMemory: maxMemory * 1_000_000)
+        if !platform.target.isMessages {
+            return try PlatformIconRun.run(image: image, output: output, target: platform.target, overwrite: overwrite, quiet: quiet,
+                                           limits: limits)
+        }
         let dir = Icons.iconSetPath(output)
         // Every path problem before the image is read: the folder the set goes in must be a
         // folder that can be written (or be created), and a set in place must be stickerkit's.
@@ -65,7 +75,7 @@ struct Icons: ParsableCommand {
         } catch let e as PackError {
             throw PackFailure.explain(e, writing: .iconSet)
         }
-        let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit)
+        let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit, limits: limits)
         let terminal = Terminal(quiet: quiet)
         for w in set.warnings { terminal.warn(image, w.description) }
         do {
@@ -81,10 +91,10 @@ struct Icons: ParsableCommand {
     }
 
     /// The icon set of the image at `path`, or one line naming why not (exit 1).
-    static func render(_ path: String, background: RGBA, fit: FitMode) throws -> IconSetFiles {
+    static func render(_ path: String, background: RGBA, fit: FitMode, limits: Limits) throws -> IconSetFiles {
         let data = try PathChecks.readFile(CommandLineBytes.path(for: path), failing: .failed)
         do {
-            return try IconSetFiles.render(file: data, background: background, fit: fit)
+            return try IconSetFiles.render(file: data, background: background, fit: fit, limits: limits)
         } catch {
             throw CommandFailure.failed(path, "\(error)")
         }

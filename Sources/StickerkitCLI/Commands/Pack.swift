@@ -169,7 +169,8 @@ struct Pack: ParsableCommand {
         let labelFile = try labels.map(Pack.readLabels)
         var iconSet: IconSetFiles?
         if let icon {
-            iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground ?? "white"), fit: iconFit ?? .cover)
+            iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground ?? "white"), fit: iconFit ?? .cover,
+                                       limits: options.limits)
             for w in iconSet!.warnings { terminal.warn(icon, w.description) }
         }
         if options.maxBytes > ByteBudget.messages {

@@ -70,7 +70,7 @@ enum WastickersRun {
 
         // 2. The tray icon: from --icon, else the first input.
         let traySource = r.icon ?? files[0]
-        let trayPNG = try tray(from: traySource)
+        let trayPNG = try tray(from: traySource, limits: r.options.limits)
 
         // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time.
         let outcomes = Locked([Result<StickerOutput, CommandFailure>?](repeating: nil, count: files.count))
@@ -149,12 +149,12 @@ enum WastickersRun {
     }
 
     /// The tray icon PNG of the image at `source`, or one line naming why not (exit 1).
-    static func tray(from source: String) throws -> [UInt8] {
+    static func tray(from source: String, limits: Limits) throws -> [UInt8] {
         guard let icon = StickerTarget.whatsapp.packIcons.first else { preconditionFailure("WhatsApp has a tray icon") }
         let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed)
         // The first of WhatsApp's pack pictures (a still), by rows when the file allows.
         let pictures: [Result<[UInt8], StickerError>]
-        do { pictures = try PackIconRenderer.render(file: data, target: .whatsapp) } catch { throw CommandFailure.failed(source, "\(error)") }
+        do { pictures = try PackIconRenderer.render(file: data, target: .whatsapp, limits: limits) } catch { throw CommandFailure.failed(source, "\(error)") }
         switch pictures[0] {
         case .success(let b): return b
         case .failure(let e): throw CommandFailure.failed(source, "\(icon.role): \(e)")
