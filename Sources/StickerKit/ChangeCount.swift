@@ -30,8 +30,9 @@ struct ChangeCount {
     /// True once the count has passed `packedFactor` times the limit.
     private(set) var isFarOver = false
 
-    init(limit: Int, width: Int, height: Int) {
-        self.limit = limit
+    /// A count for a `width × height` sticker against `limits.maxChangedPixels`.
+    init(_ limits: Limits, width: Int, height: Int) {
+        limit = limits.maxChangedPixels
         self.width = width
         self.height = height
     }

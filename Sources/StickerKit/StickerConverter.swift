@@ -210,7 +210,7 @@ public enum StickerConverter {
                                              options: fitOptions(size, options), visibleBounds: bounds)
                     fitters.append(fitter)
                     empties.append(NearlyEmptySticker())
-                    changes.append(ChangeCount(limit: options.limits.maxChangedPixels, width: fitter.size, height: fitter.size))
+                    changes.append(ChangeCount(options.limits, width: fitter.size, height: fitter.size))
                     stores.add(side: fitter.size, canvasPixels: frame.canvasWidth * frame.canvasHeight)
                 }
             }
@@ -231,7 +231,7 @@ public enum StickerConverter {
                 let store = stores.refill(k)
                 var fitter: FrameFitter?
                 empties[k] = NearlyEmptySticker()
-                changes[k] = ChangeCount(limit: options.limits.maxChangedPixels, width: store.width, height: store.height)
+                changes[k] = ChangeCount(options.limits, width: store.width, height: store.height)
                 do {
                     _ = try walk(source, clock: clock) { frame in
                         if fitter == nil {

@@ -27,7 +27,7 @@ final class ChangeLimitTests: XCTestCase {
     }
 
     func testTheFirstFrameCountsWholeThenEachFrameItsDamageAndHalfTheSources() {
-        var count = ChangeCount(limit: 1_000, width: 20, height: 20)
+        var count = ChangeCount(Limits(maxChangedPixels: 1_000), width: 20, height: 20)
         let box = PixelRect(x: 0, y: 0, width: 10, height: 10)
         let image = Image(width: 10, height: 10)
         let first = CanvasFrame(canvasWidth: 10, canvasHeight: 10, box: box, pixels: image, damage: nil, delay: .zero)
@@ -65,7 +65,7 @@ final class ChangeLimitTests: XCTestCase {
         XCTAssertEqual(count.error(frames: 12), .tooMuchChange(limit: 1_000, width: 20, height: 20, frame: 4, frames: 12),
                        "the frame that passed the limit")
         // A first frame over the limit alone is not over (a still never is); the second is.
-        var small = ChangeCount(limit: 100, width: 20, height: 20)
+        var small = ChangeCount(Limits(maxChangedPixels: 100), width: 20, height: 20)
         small.add(first, nil)
         XCTAssertFalse(small.isOver)
         small.add(second, stickerDamage)

@@ -84,7 +84,7 @@ final class PlatformFrames {
         let (decoded, warnings) = try fitted { frame, _, image, damage in
             if store == nil {
                 store = FittedFrames(width: image.width, height: image.height, budget: budget)
-                change = ChangeCount(limit: options.limits.maxChangedPixels, width: image.width, height: image.height)
+                change = ChangeCount(options.limits, width: image.width, height: image.height)
             }
             change!.add(frame, damage)
             store!.append(image, damage: damage, delay: frame.delay)
