@@ -40,4 +40,14 @@ public struct WebMOptions: Hashable, Sendable {
         self.alphaCQLevel = alphaCQLevel
         self.realtime = realtime
     }
+
+    /// These options at libvpx's realtime deadline and `speed`: one pass, no lookahead.
+    public func atRealtime(speed: Int) -> WebMOptions {
+        var o = self
+        o.speed = speed
+        o.twoPass = false
+        o.lookahead = 0
+        o.realtime = true
+        return o
+    }
 }

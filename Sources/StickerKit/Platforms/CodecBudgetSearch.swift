@@ -117,39 +117,31 @@ struct CodecBudgetSearch {
     /// WebM probes: libvpx's realtime deadline at speed 8, one pass, no lookahead. 9 sampled 512²
     /// frames take 55–170 ms, against 250–1,400 ms at the good deadline's speed 8; the sizes
     /// follow the real encode's about as well once calibrated (StickerKit NOTES.md).
-    static func webmProbe(_ o: WebMOptions) -> WebMOptions {
-        var o = o
-        o.speed = 8
-        o.twoPass = false
-        o.lookahead = 0
-        o.realtime = true
-        return o
-    }
+    static func webmProbe(_ o: WebMOptions) -> WebMOptions { o.atRealtime(speed: 8) }
 
-    /// WebM animations of more than this many frames of 512² (frames × pixels ÷ 512²) are written
-    /// at `webmQuick` settings instead of the platform's: a real encode at speed 2 with two passes
+    /// WebM animations of more than this many frames of 512² (`work(_:)`) are written at
+    /// `webmQuick` settings instead of the platform's: a real encode at speed 2 with two passes
     /// costs about 85 ms per 512² frame with alpha, and the search makes up to `slowReals` of them.
     static let webmSlowWork = 32.0
     /// Real encodes a search at the platform's slow WebM settings makes once one has fitted.
     static let slowReals = 3
 
     /// The written file's WebM settings past `webmSlowWork`: the realtime deadline at speed 5, one
-    /// pass: about 15 ms per 512² frame with alpha. Over Telegram's animated corpus it wrote files
-    /// 0.0016–0.008 SSIM under speed 2's with two passes, at a fifth of the time (NOTES.md).
-    static func webmQuick(_ o: WebMOptions) -> WebMOptions {
-        var o = o
-        o.speed = 5
-        o.twoPass = false
-        o.lookahead = 0
-        o.realtime = true
-        return o
-    }
+    /// pass, about 13 ms per 512² frame with alpha. Over Telegram's animated corpus, written so
+    /// throughout, the files lost 0.003 of judge SSIM on the mean to speed 2 with two passes (up
+    /// to 0.0098), at a sixth of the time (StickerKit NOTES.md, "Platforms: Telegram's time").
+    static func webmQuick(_ o: WebMOptions) -> WebMOptions { o.atRealtime(speed: 5) }
 
     /// The codec `frames` are written with: `codec`, or for a long WebM (`webmSlowWork`), its quick settings.
     static func writing(_ codec: StickerCodec, _ frames: StreamedFrames) -> StickerCodec {
         guard case .webm(let o) = codec, !o.realtime else { return codec }
-        let work = Double(frames.frameCount) * Double(frames.width * frames.height) / Double(512 * 512)
-        return work > webmSlowWork ? .webm(webmQuick(o)) : codec
+        return work(frames) > webmSlowWork ? .webm(webmQuick(o)) : codec
+    }
+
+    /// How many frames of 512² `frames` amount to (frames × pixels ÷ 512²): what an encode of
+    /// them costs, in the units of `webmSlowWork` and `losslessMaxWork`.
+    static func work(_ frames: StreamedFrames) -> Double {
+        Double(frames.frameCount) * Double(frames.width * frames.height) / Double(512 * 512)
     }
 
     /// libwebp's method for sampled probes: several times faster than method 4; sizes differ by a few
@@ -325,8 +317,7 @@ struct CodecBudgetSearch {
     /// `losslessMaxWork`.
     private func worthLossless(_ frames: StreamedFrames, sample: StreamedFrames?) -> Bool {
         if frames.isStill { return true }
-        let work = Double(frames.frameCount) * Double(frames.width * frames.height) / Double(512 * 512)
-        guard work <= Self.losslessMaxWork else { return false }
+        guard Self.work(frames) <= Self.losslessMaxWork else { return false }
         var first = frames
         first.delays = [frames.delays[0]]
         first.animated = false
@@ -370,7 +361,7 @@ struct CodecBudgetSearch {
         return .webp(o)
     }
 
-    /// Animations of more than this many frames of 512² (frames × pixels ÷ 512²) are not tried
+    /// Animations of more than this many frames of 512² (`work(_:)`) are not tried
     /// lossless: a whole lossless encode costs about 50 ms per 512² frame, and the sample can
     /// misjudge it (a 180-frame moving gradient for WhatsApp: predicted 469 KB, over 500 KB made,
     /// 9.5 s of its 12.7 s of CPU lost). None of the animated corpus's 17 files is past it and fits
