@@ -117,9 +117,9 @@ final class PlatformConversionTests: XCTestCase {
         let telegram = try XCTUnwrap(StickerTarget.named("telegram"))
         guard case .webm(let slow) = telegram.animationCodec else { return XCTFail("Telegram animations are WebM") }
         XCTAssertFalse(slow.realtime)
-        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(32, 512, 512)), telegram.animationCodec)
-        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(60, 512, 256)), telegram.animationCodec)
-        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(33, 512, 512)), .webm(CodecBudgetSearch.webmQuick(slow)))
+        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(8, 512, 512)), telegram.animationCodec)
+        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(16, 512, 256)), telegram.animationCodec)
+        XCTAssertEqual(CodecBudgetSearch.writing(telegram.animationCodec, streamed(9, 512, 512)), .webm(CodecBudgetSearch.webmQuick(slow)))
         let quick = CodecBudgetSearch.webmQuick(slow)
         XCTAssertTrue(quick.realtime)
         XCTAssertFalse(quick.twoPass)

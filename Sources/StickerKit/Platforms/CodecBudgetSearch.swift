@@ -121,8 +121,10 @@ struct CodecBudgetSearch {
 
     /// WebM animations of more than this many frames of 512² (`work(_:)`) are written at
     /// `webmQuick` settings instead of the platform's: a real encode at speed 2 with two passes
-    /// costs about 85 ms per 512² frame with alpha, and the search makes up to `slowReals` of them.
-    static let webmSlowWork = 32.0
+    /// costs 85–180 ms per 512² frame (flat artwork with alpha – video near the top level), and
+    /// the search makes up to `slowReals` of them (at 32, the 24 frames of 512×288 video took
+    /// 9.3 s; StickerKit NOTES.md, "Platforms: Telegram's time").
+    static let webmSlowWork = 8.0
     /// Real encodes a search at the platform's slow WebM settings makes once one has fitted.
     static let slowReals = 3
 
