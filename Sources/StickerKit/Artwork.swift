@@ -29,24 +29,15 @@ public enum Artwork {
     public static func firstFrame(_ bytes: [UInt8], forPictures largest: (width: Int, height: Int), fit: FitMode,
                                   limits: Limits = .default) throws -> (image: Image, width: Int, height: Int) {
         let outline = bytes.withUnsafeBytes { ImageOutline.read($0) }
-        var minimumLongSide: Int? = nil
-        if let o = outline, o.format == .jpeg, o.width > 0, o.height > 0, largest.width > 0, largest.height > 0 {
-            // The picture's scale of the source, either way round (EXIF may turn the image).
-            func scale(_ w: Int, _ h: Int) -> Double {
-                let sx = Double(largest.width) / Double(w), sy = Double(largest.height) / Double(h)
-                return fit == .cover ? max(sx, sy) : min(sx, sy)
-            }
-            let keep = min(1, Double(DecodeReduction.margin) * max(scale(o.width, o.height), scale(o.height, o.width)))
-            if keep < 1 { minimumLongSide = Int((Double(max(o.width, o.height)) * keep).rounded(.up)) }
-        }
+        // Only a JPEG is decoded reduced (libjpeg's DCT scaling); others ignore it.
+        let minimumLongSide = outline.flatMap { DecodeReduction.minimumLongSide(width: $0.width, height: $0.height, forPictures: largest, fit: fit) }
         if let o = outline, (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil {
             let decoding = bytes.withUnsafeBytes { ImageOutline.decodingMemory($0, minimumLongSide: minimumLongSide) } ?? 0
             let animated = o.frameCount > 1 || o.format == .apng
             // An animation's first frame comes back as one image of the whole canvas.
             let canvas = animated ? o.width * o.height * 4 : 0   // within the pixel limit: no overflow
             let pictures = largest.width * largest.height * ConversionMemory.perStickerPixel
-            let estimate = [ConversionMemory.process, bytes.count, decoding, canvas, pictures]
-                .reduce(0) { min(Int.max / 2, $0 + $1) }
+            let estimate = ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, canvas, pictures])
             try limits.check(memory: estimate, format: o.format)
         }
         let image = try ImageDecoder.decode(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true, minimumLongSide: minimumLongSide))

@@ -85,7 +85,8 @@ struct ConversionMemory {
         options.sizes.reduce(0) { $0 + $1.pixels * $1.pixels } * perStickerPixel
     }
 
-    private static func total(_ parts: [Int]) -> Int {
+    /// The sum of `parts`, saturating well below overflow.
+    static func total(_ parts: [Int]) -> Int {
         parts.reduce(0) { min(Int.max / 2, $0 + $1) }
     }
 

@@ -25,6 +25,19 @@ enum DecodeReduction {
         return margin * largest
     }
 
+    /// The long side to keep of a `width × height` image made into pictures no larger than
+    /// `largest` with `fit` (app icons, pack pictures), or nil (full size): `margin` source pixels
+    /// for every picture pixel each way, the image taken either way round (EXIF may turn it).
+    static func minimumLongSide(width: Int, height: Int, forPictures largest: (width: Int, height: Int), fit: FitMode) -> Int? {
+        guard width > 0, height > 0, largest.width > 0, largest.height > 0 else { return nil }
+        func scale(_ w: Int, _ h: Int) -> Double {
+            let sx = Double(largest.width) / Double(w), sy = Double(largest.height) / Double(h)
+            return fit == .cover ? max(sx, sy) : min(sx, sy)
+        }
+        let keep = Double(margin) * max(scale(width, height), scale(height, width))
+        return keep < 1 ? Int((Double(max(width, height)) * keep).rounded(.up)) : nil
+    }
+
     /// The longest side a sticker of `target` can have (`sizes` for Messages).
     private static func largestSide(_ target: StickerTarget, sizes: [StickerSize]) -> Int? {
         if target.isMessages { return sizes.map(\.pixels).max() }
