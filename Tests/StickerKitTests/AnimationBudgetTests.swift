@@ -195,6 +195,39 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertNotNil(near.probes.byKey[AnimationBudget.Setting(colors: 64, step: 1)])
     }
 
+    /// On a short timeline, a top over the target guesses the answer from its own size
+    /// (`guessSlope`): a guess that fits settles the bottom, and the floor is not encoded; a
+    /// guess over the target becomes the top, and the floor is encoded as before.
+    func testTopOverTheTargetGuessesTheAnswer() throws {
+        let input = Self.animation(frames: 12, side: 160, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let free = try search(input, maxBytes: 1_000_000_000).probes
+        let top = Double(free.probe(256, 1).bytes.count)
+        func guess(_ target: Double) -> Int { Int(256 * pow(target / top, 1 / AnimationBudget.guessSlope)) }
+        func maxBytes(_ target: Double) -> Int { Int((target / ProbeAllowance.animation.factor).rounded(.up)) }
+        func floorEncoded(_ s: AnimationBudget.Search) -> Bool { s.probes.byKey[AnimationBudget.Setting(colors: 64, step: 1)] != nil }
+        // 40 % over: the guess lands where the real size fits.
+        let far = top / 1.4
+        let g = guess(far)
+        XCTAssertGreaterThan(g, 64)
+        XCTAssertLessThanOrEqual(Double(free.probe(g, 1).bytes.count), far, "sizes fall at least as fast as guessSlope here")
+        let s = try search(input, maxBytes: maxBytes(far))
+        let n = try XCTUnwrap(s.predictedColours(step: 1, lo: 64, hi: 256))
+        XCTAssertGreaterThanOrEqual(n, g)
+        XCTAssertFalse(floorEncoded(s), "the floor is not encoded")
+        XCTAssertLessThanOrEqual(Double(s.probes.probe(n, 1).bytes.count), s.searchBudget)
+        // 8 % over: near the top this animation's sizes fall more slowly, so the guess is over;
+        // it becomes the top, and the floor is encoded.
+        let near = top / 1.08
+        let h = guess(near)
+        XCTAssertGreaterThan(h, 64)
+        XCTAssertGreaterThan(Double(free.probe(h, 1).bytes.count), near)
+        let t = try search(input, maxBytes: maxBytes(near))
+        let m = try XCTUnwrap(t.predictedColours(step: 1, lo: 64, hi: 256))
+        XCTAssertTrue(floorEncoded(t), "the floor is encoded")
+        XCTAssertLessThan(m, h)
+        XCTAssertLessThanOrEqual(Double(t.probes.probe(m, 1).bytes.count), t.searchBudget)
+    }
+
     /// A real encode within `closeEnough` of the target ends the search on real encodes: no
     /// encode between it and the top.
     func testRealEncodeCloseToTheTargetIsTheAnswer() throws {

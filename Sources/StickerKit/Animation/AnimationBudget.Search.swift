@@ -76,13 +76,23 @@ extension AnimationBudget {
                top * pow(Double(lo) / Double(hi), AnimationBudget.floorSlope) > target * AnimationBudget.hopeless {
                 return nil
             }
-            if size(lo) > target { return nil }
+            var a = lo, b = hi
+            // A top over the target guesses the answer from its own size: sizes fall with the
+            // colour count no faster than `guessSlope`, so the guess lands at or under the
+            // target, where it settles the bottom without encoding the floor.
+            if exact, lo + 1 < hi, probes.byKey[Setting(colors: lo, step: step)] == nil, estimated[lo] == nil,
+               let top = probes.byKey[Setting(colors: hi, step: step)].map({ Double($0.size) }) ?? estimated[hi], top > target {
+                let guess = Int(Double(hi) * pow(target / top, 1 / AnimationBudget.guessSlope))
+                if guess > lo && guess < hi {
+                    if size(guess) <= target { a = guess } else { b = guess }
+                }
+            }
+            if a == lo && size(lo) > target { return nil }
             if !exact && model.predict(hi, step) <= target { return hi }
             // Regula falsi on log(size) against log(colours), which is close to a straight line:
             // two or three predictions instead of a bisection's six or seven. When the same end
             // moves twice in a row the curve is bending away from the chord: bisect once instead
             // (plain regula falsi would creep up on the answer one or two colours at a time).
-            var a = lo, b = hi
             var lastMoved = 0
             // A real encode that fits within `closeEnough` of the target is the answer: more
             // colours could only add the last few per cent of bytes.

@@ -52,6 +52,9 @@ enum AnimationBudget {
     /// size (slope 0.30–0.36), so at 0.5 a floor is skipped only when its top is more than
     /// twice `hopeless` over the target, where the floor was 1.2–3.3 times over.
     static let floorSlope = 0.5
+    /// Gentlest fall of a real encode's size near the top colour count, as a power law's
+    /// exponent: a short timeline whose top is over guesses its answer with it.
+    static let guessSlope = 0.28
 
     /// A probe of a short timeline stops once its file has passed this many times the budget,
     /// and its size is extrapolated from the frames written (`Probes.probe`): the search only
