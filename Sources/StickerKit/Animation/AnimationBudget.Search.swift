@@ -68,11 +68,13 @@ extension AnimationBudget {
             }
             func size(_ n: Int) -> Double { estimated[n] ?? model.predict(n, step) }
             if exact && estimated[hi] == nil && model.predict(hi, step) <= target { return hi }
-            // A top far over (real, or scaled from another frame rate) settles the floor without
-            // encoding it: sizes fall more slowly than the square root of the colour count
-            // (`floorSlope`).
-            if exact, lo >= min(cap, AnimationBudget.colourFloor), lo < hi, probes.byKey[Setting(colors: lo, step: step)] == nil,
-               let top = probes.byKey[Setting(colors: hi, step: step)].map({ Double($0.size) }) ?? estimated[hi], top > 0,
+            // On real encodes: the top's size (real, or scaled from another frame rate), and
+            // whether the floor is still unencoded.
+            let top = exact ? probes.byKey[Setting(colors: hi, step: step)].map({ Double($0.size) }) ?? estimated[hi] : nil
+            let floorUnencoded = probes.byKey[Setting(colors: lo, step: step)] == nil
+            // A top far over settles the floor without encoding it: sizes fall more slowly than
+            // the square root of the colour count (`floorSlope`).
+            if let top, lo >= min(cap, AnimationBudget.colourFloor), lo < hi, floorUnencoded, top > 0,
                top * pow(Double(lo) / Double(hi), AnimationBudget.floorSlope) > target * AnimationBudget.hopeless {
                 return nil
             }
@@ -80,8 +82,7 @@ extension AnimationBudget {
             // A top over the target guesses the answer from its own size: sizes fall with the
             // colour count no faster than `guessSlope`, so the guess lands at or under the
             // target, where it settles the bottom without encoding the floor.
-            if exact, lo + 1 < hi, probes.byKey[Setting(colors: lo, step: step)] == nil, estimated[lo] == nil,
-               let top = probes.byKey[Setting(colors: hi, step: step)].map({ Double($0.size) }) ?? estimated[hi], top > target {
+            if let top, lo + 1 < hi, floorUnencoded, estimated[lo] == nil, top > target {
                 let guess = Int(Double(hi) * pow(target / top, 1 / AnimationBudget.guessSlope))
                 if guess > lo && guess < hi {
                     if size(guess) <= target { a = guess } else { b = guess }
