@@ -98,22 +98,25 @@ extension PNGEncoder {
     }
 
     /// The truecolour animation of RGBA frames read from a sequence: a first walk finds the
-    /// smallest colour type that holds them all, a second encodes. Each frame's stream follows
-    /// the rules of a truecolour still (`EncodingPlan.still`: at `.default` an unfiltered or very
-    /// compressible stream is compressed at level 7, not 10); when that file is larger than
-    /// `maxBytes`, it is made again at the full level and the smaller is returned, so a budget
-    /// is never missed for the time saved.
+    /// smallest colour type that holds them all, a second encodes. The streams are made with
+    /// each of `EncodingPlan.truecolorAnimation(effort)` in turn until the file is within
+    /// `maxBytes` (at `.default`: level 6, then the rules of a truecolour still — level 7 for
+    /// an unfiltered or very compressible stream, else 10 — then level 10 for every stream);
+    /// the smallest file made is returned when none is, so a budget is never missed for the
+    /// time saved.
     package static func encodeAnimation(truecolor frames: any FrameSequence, delays: [Delay], loopCount: Int = 0,
                                         effort: Effort = .default, alwaysAnimated: Bool = false,
                                         within maxBytes: Int = .max) throws -> [UInt8] {
         var e = try APNGEncoder(truecolor: frames, layout: try TruecolorLayout(fitting: frames), delays: delays,
                                 loopCount: loopCount)
         e.alwaysAnimated = alwaysAnimated
-        let still = EncodingPlan.still(effort)
-        let bytes = try e.encode { $0 == .truecolor ? still : EncodingPlan.plan(effort, kind: $0) }.bytes
-        guard bytes.count > maxBytes, let full = still.atFullLevel else { return bytes }
-        let again = try e.encode { $0 == .truecolor ? full : EncodingPlan.plan(effort, kind: $0) }.bytes
-        return again.count < bytes.count ? again : bytes
+        var best: [UInt8] = []
+        for plan in EncodingPlan.truecolorAnimation(effort) {
+            let bytes = try e.encode { $0 == .truecolor ? plan : EncodingPlan.plan(effort, kind: $0) }.bytes
+            if best.isEmpty || bytes.count < best.count { best = bytes }
+            if best.count <= maxBytes { break }
+        }
+        return best
     }
 
     /// The same frames encoded with a layout from `encodeAnimationWithLayout`: only the chosen
