@@ -104,10 +104,8 @@ struct EncodingPlan {
     /// those without their lower levels.
     static func truecolorAnimation(_ effort: Effort) -> [EncodingPlan] {
         let still = still(effort)
-        var plans = [still]
-        if effort == .default { plans.insert(still.atFullLevel!.at(level: plan(.fast, kind: .truecolor).level), at: 0) }
-        if let full = still.atFullLevel { plans.append(full) }
-        return plans
+        guard effort == .default, let full = still.atFullLevel else { return [still] }
+        return [full.at(level: level(.fast)), still, full]
     }
 
     /// This plan with its streams written at `level`.
