@@ -38,23 +38,47 @@ struct Raster {
         return Raster(width: width, height: height, bitsPerPixel: bitDepth, data: out)
     }
 
-    private static func pack(_ src: UnsafePointer<UInt8>, count: Int, bitDepth: Int, into dst: UnsafeMutablePointer<UInt8>) {
+    /// One row's samples packed `8 / bitDepth` to a byte. A loop per depth with its shifts fixed
+    /// (whole bytes first, then the row's tail): the general loop, with a shift that varies per
+    /// sample, took a fifth of the CPU of a 5,000-frame animation remapped to 13 colours (4-bit).
+    static func pack(_ src: UnsafePointer<UInt8>, count: Int, bitDepth: Int, into dst: UnsafeMutablePointer<UInt8>) {
         let perByte = 8 / bitDepth
-        let mask = UInt8((1 << bitDepth) - 1)
-        var i = 0
-        var o = 0
-        while i < count {
-            var byte: UInt8 = 0
-            var shift = 8 - bitDepth
-            var k = 0
-            while k < perByte && i < count {
-                byte |= (src[i] & mask) << UInt8(shift)
-                shift -= bitDepth
-                k &+= 1
-                i &+= 1
+        let whole = count / perByte
+        switch bitDepth {
+        case 4:
+            var o = 0
+            while o < whole {
+                let i = o &* 2
+                dst[o] = (src[i] & 0xF) << 4 | (src[i &+ 1] & 0xF)
+                o &+= 1
             }
-            dst[o] = byte
-            o &+= 1
+        case 2:
+            var o = 0
+            while o < whole {
+                let i = o &* 4
+                dst[o] = (src[i] & 3) << 6 | (src[i &+ 1] & 3) << 4 | (src[i &+ 2] & 3) << 2 | (src[i &+ 3] & 3)
+                o &+= 1
+            }
+        case 1:
+            var o = 0
+            while o < whole {
+                let i = o &* 8
+                var byte = (src[i] & 1) << 7 | (src[i &+ 1] & 1) << 6 | (src[i &+ 2] & 1) << 5 | (src[i &+ 3] & 1) << 4
+                byte |= (src[i &+ 4] & 1) << 3 | (src[i &+ 5] & 1) << 2 | (src[i &+ 6] & 1) << 1 | (src[i &+ 7] & 1)
+                dst[o] = byte
+                o &+= 1
+            }
+        default:
+            preconditionFailure("bit depth \(bitDepth) is not packed")
         }
+        // The tail: fewer samples than a byte holds, from the most significant bits down.
+        let rest = count - whole * perByte
+        guard rest > 0 else { return }
+        let mask = UInt8((1 << bitDepth) - 1)
+        var byte: UInt8 = 0
+        for k in 0..<rest {
+            byte |= (src[whole * perByte + k] & mask) << UInt8(8 - bitDepth * (k + 1))
+        }
+        dst[whole] = byte
     }
 }
