@@ -14,6 +14,18 @@ package protocol FrameSequence {
     var bytesPerPixel: Int { get }
     /// Calls `body` with every frame in order.
     func forEach(_ body: (_ index: Int, _ samples: UnsafeRawBufferPointer, _ damage: RowDamage?) throws -> Void) throws
+    /// Calls `body`, in order, with frame 0 and the frames `wanted` accepts, and perhaps others
+    /// (callers skip what they did not ask for); each frame's damage covers every change since
+    /// the frame delivered before it. A sequence that makes its frames again on each walk
+    /// leaves out the work of frames it does not deliver; the others deliver every frame.
+    func forEach(only wanted: (_ index: Int) -> Bool,
+                 _ body: (_ index: Int, _ samples: UnsafeRawBufferPointer, _ damage: RowDamage?) throws -> Void) throws
+}
+
+extension FrameSequence {
+    package func forEach(only wanted: (Int) -> Bool, _ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
+        try forEach(body)
+    }
 }
 
 /// Frames held in memory as byte arrays (the whole-array APIs): every walk compares nothing and

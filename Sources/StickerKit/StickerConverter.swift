@@ -266,19 +266,44 @@ public enum StickerConverter {
                                                        empties[k])))
                 continue
             }
-            // When the store gave up, every walk decodes and fits the frames again.
+            // When the store gave up, every walk decodes and fits the frames again: every frame
+            // is decoded (each draws on the canvas the next ones see), but only the frames the
+            // walk wants are fitted, each with the canvas's changes since the one fitted before
+            // (a probe at one frame in three fits a third of them; the fitter's bytes do not
+            // depend on how its damage was gathered).
             let fitOptions = fitOptions(size, options)
-            frames.replaying { body in
+            frames.replaying { wanted, body in
                 var fitter: FrameFitter?
                 var i = 0
+                var skipped: RowDamage? = nil   // canvas changes of the frames not fitted since the last
+                var skippedUnknown = false
                 _ = try walk(source, clock: clock) { frame in
+                    defer { i += 1 }
                     if fitter == nil {
                         fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
                                              options: fitOptions, visibleBounds: bounds)
                     }
+                    if i > 0, let wanted, !wanted(i) {
+                        if let d = frame.damage {
+                            if skipped == nil { skipped = RowDamage(rows: frame.canvasHeight) }
+                            skipped!.formUnion(d)
+                        } else {
+                            skippedUnknown = true
+                        }
+                        return
+                    }
+                    var frame = frame
+                    if skippedUnknown {
+                        frame.damage = nil
+                    } else if let s = skipped, let d = frame.damage {
+                        var union = s
+                        union.formUnion(d)
+                        frame.damage = union
+                    }
+                    skipped = nil
+                    skippedUnknown = false
                     let (image, damage) = fitter!.fit(frame)
                     try image.pixels.withUnsafeBytes { try body(i, $0, i == 0 ? nil : damage) }
-                    i += 1
                 }
             }
             outputs.append((size, withEmptyWarning(try AnimationBudget.encode(frames, loopCount: facts.loopCount, options: options,

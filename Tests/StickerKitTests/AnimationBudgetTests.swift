@@ -158,7 +158,7 @@ final class AnimationBudgetTests: XCTestCase {
             }
             XCTAssertEqual(frames.replays, replaying)
             var walks = 0
-            frames.replaying { body in
+            frames.replaying { _, body in
                 walks += 1
                 for (i, f) in input.frames.enumerated() {
                     let damage = i == 0 ? nil : RowDamage.between(f.image, input.frames[i - 1].image)

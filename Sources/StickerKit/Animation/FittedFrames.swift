@@ -5,7 +5,10 @@ import ImageCore
 /// decoded and fitted — on every walk (`replay`), so that memory never grows with the frame
 /// count. Either way a walk gives the same frames with the same damage.
 final class FittedFrames: FrameSequence {
-    typealias Walk = ((Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws -> Void
+    /// A walk that makes the frames again: given which frames are wanted (nil: all), it may
+    /// leave out the fitting of the others, delivering each frame it does with the damage since
+    /// the one delivered before (`FrameSequence.forEach(only:_:)`).
+    typealias Walk = (_ wanted: ((Int) -> Bool)?, _ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws -> Void
 
     let width: Int
     let height: Int
@@ -85,7 +88,15 @@ final class FittedFrames: FrameSequence {
     func forEach(_ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
         if let store { return try store.forEach(body) }
         guard let replay else { preconditionFailure("FittedFrames: walked without a store or a way to replay") }
-        try replay(body)
+        try replay(nil, body)
+    }
+
+    /// A replayed walk fits only frame 0 and the frames `wanted` accepts (each frame is still
+    /// decoded: a frame draws on the canvas the next ones see); a stored one delivers them all.
+    func forEach(only wanted: (Int) -> Bool, _ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
+        if let store { return try store.forEach(body) }
+        guard let replay else { preconditionFailure("FittedFrames: walked without a store or a way to replay") }
+        try withoutActuallyEscaping(wanted) { try replay($0, body) }
     }
 
     /// Copies of the frames at `indices` (ascending or not), from one walk.
@@ -93,7 +104,7 @@ final class FittedFrames: FrameSequence {
         var out: [Int: Image] = [:]
         guard let last = indices.max() else { return out }
         do {
-            try forEach { i, samples, _ in
+            try forEach(only: { indices.contains($0) }) { i, samples, _ in
                 if indices.contains(i) { out[i] = Image(width: width, height: height, pixels: [UInt8](samples)) }
                 if i == last { throw WalkDone() }
             }

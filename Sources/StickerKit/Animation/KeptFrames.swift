@@ -21,7 +21,8 @@ struct KeptFrames: FrameSequence {
         var next = 0
         var pending: RowDamage? = nil
         var unknown = false
-        try base.forEach { i, samples, damage in
+        let kept = Set(indices)
+        try base.forEach(only: { kept.contains($0) }) { i, samples, damage in
             guard next < indices.count else { return }
             if let damage {
                 if pending == nil { pending = RowDamage(rows: base.height) }

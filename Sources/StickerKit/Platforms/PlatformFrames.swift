@@ -94,7 +94,7 @@ final class PlatformFrames {
             return PlatformFrames(store: store, facts: facts, warnings: warnings, refusal: change.error(frames: facts.frameCount))
         }
         store.delays[0] = facts.firstFrameDelay
-        store.replaying { body in
+        store.replaying { _, body in
             _ = try fitted { _, i, image, damage in try image.pixels.withUnsafeBytes { try body(i, $0, damage) } }
         }
         return PlatformFrames(store: store, facts: facts, warnings: warnings)
@@ -126,7 +126,7 @@ final class PlatformFrames {
         guard let first = try fitted() else { return nil }
         let store = FittedFrames(width: first.image.width, height: first.image.height, budget: budget)
         store.append(first.image, damage: nil, delay: .zero)
-        store.replaying { body in
+        store.replaying { _, body in
             // The same bytes decoded by rows once: they decode so again.
             guard let again = try fitted() else { preconditionFailure("PlatformFrames: a still that decoded by rows once did not") }
             try again.image.pixels.withUnsafeBytes { try body(0, $0, nil) }
@@ -223,7 +223,7 @@ final class PlatformFrames {
         try each { k, pixels, damage in
             out.append(Image(width: width, height: height, pixels: [UInt8](pixels)), damage: damage, delay: picks[k].delay)
         }
-        out.replaying { body in try each(body) }
+        out.replaying { _, body in try each(body) }
         return out
     }
 }
