@@ -72,7 +72,7 @@ let package = Package(
 
         // Test helpers shared by the test targets (not a product; never linked into the library).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"]),
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"]),
         .testTarget(name: "ImageDecodingTests", dependencies: ["ImageDecoding", "CPNG", "TestSupport"]),
         .testTarget(name: "ImageResizeTests", dependencies: ["ImageResize", "TestSupport"]),
         .testTarget(name: "ImageQuantizeTests", dependencies: ["ImageQuantize", "TestSupport"]),

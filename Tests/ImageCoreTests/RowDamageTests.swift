@@ -1,15 +1,13 @@
 import XCTest
+import TestSupport
 @testable import ImageCore
 
 /// `RowDamage.between` against the definition: per row, the first and one past the last column
 /// whose pixel differs (any of its four bytes), and no span for a row that is the same.
 final class RowDamageTests: XCTestCase {
     func testBetweenMarksEachRowsFirstAndLastDifferingPixel() {
-        var state: UInt64 = 12345
-        func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = SplitMix64(seed: 12345)
+        func next(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         for (width, height) in [(1, 1), (1, 7), (3, 5), (64, 9), (301, 17)] {
             for _ in 0..<8 {
                 let base = (0..<(width * height * 4)).map { _ in UInt8(next(256)) }
