@@ -275,33 +275,17 @@ public enum StickerConverter {
             frames.replaying { wanted, body in
                 var fitter: FrameFitter?
                 var i = 0
-                var skipped: RowDamage? = nil   // canvas changes of the frames not fitted since the last
-                var skippedUnknown = false
+                var changes = DamageRun()   // the canvas's changes since the frame fitted last
                 _ = try walk(source, clock: clock) { frame in
                     defer { i += 1 }
                     if fitter == nil {
                         fitter = FrameFitter(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight,
                                              options: fitOptions, visibleBounds: bounds)
                     }
-                    if i > 0, let wanted, !wanted(i) {
-                        if let d = frame.damage {
-                            if skipped == nil { skipped = RowDamage(rows: frame.canvasHeight) }
-                            skipped!.formUnion(d)
-                        } else {
-                            skippedUnknown = true
-                        }
-                        return
-                    }
+                    changes.add(frame.damage)
+                    if i > 0, let wanted, !wanted(i) { return }
                     var frame = frame
-                    if skippedUnknown {
-                        frame.damage = nil
-                    } else if let s = skipped, let d = frame.damage {
-                        var union = s
-                        union.formUnion(d)
-                        frame.damage = union
-                    }
-                    skipped = nil
-                    skippedUnknown = false
+                    frame.damage = changes.take()
                     let (image, damage) = fitter!.fit(frame)
                     try image.pixels.withUnsafeBytes { try body(i, $0, i == 0 ? nil : damage) }
                 }

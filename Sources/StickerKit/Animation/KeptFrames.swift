@@ -19,22 +19,15 @@ struct KeptFrames: FrameSequence {
             return
         }
         var next = 0
-        var pending: RowDamage? = nil
-        var unknown = false
+        var changes = DamageRun()
         let kept = Set(indices)
         try base.forEach(only: { kept.contains($0) }) { i, samples, damage in
             guard next < indices.count else { return }
-            if let damage {
-                if pending == nil { pending = RowDamage(rows: base.height) }
-                pending!.formUnion(damage)
-            } else if i > 0 {
-                unknown = true
-            }
+            changes.add(damage)
             guard i == indices[next] else { return }
-            try body(next, samples, next == 0 || unknown ? nil : pending)
+            let since = changes.take()
+            try body(next, samples, next == 0 ? nil : since)
             next += 1
-            pending = nil
-            unknown = false
         }
     }
 }
