@@ -86,17 +86,20 @@ final class FittedFrames: FrameSequence {
     }
 
     func forEach(_ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
-        if let store { return try store.forEach(body) }
-        guard let replay else { preconditionFailure("FittedFrames: walked without a store or a way to replay") }
-        try replay(nil, body)
+        try walk(nil, body)
     }
 
     /// A replayed walk fits only frame 0 and the frames `wanted` accepts (each frame is still
     /// decoded: a frame draws on the canvas the next ones see); a stored one delivers them all.
     func forEach(only wanted: (Int) -> Bool, _ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
+        try withoutActuallyEscaping(wanted) { try walk($0, body) }
+    }
+
+    /// The store's frames, or the replay's (told which are wanted; nil: all).
+    private func walk(_ wanted: ((Int) -> Bool)?, _ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
         if let store { return try store.forEach(body) }
         guard let replay else { preconditionFailure("FittedFrames: walked without a store or a way to replay") }
-        try withoutActuallyEscaping(wanted) { try replay($0, body) }
+        try replay(wanted, body)
     }
 
     /// Copies of the frames at `indices` (ascending or not), from one walk.
