@@ -5,8 +5,16 @@ final class StageClock {
     var timings = StageTimings()
 
     @inline(__always) func measure<T>(_ stage: WritableKeyPath<StageTimings, Double>, _ body: () throws -> T) rethrows -> T {
+        var seconds = 0.0
+        defer { timings[keyPath: stage] += seconds }
+        return try time(&seconds, body)
+    }
+
+    /// Runs `body` and adds its wall time to `seconds` (which `body` must not touch: a local, then
+    /// added to a counter of `timings` such as `SearchWork`'s).
+    @inline(__always) func time<T>(_ seconds: inout Double, _ body: () throws -> T) rethrows -> T {
         let start = DispatchTime.now().uptimeNanoseconds
-        defer { timings[keyPath: stage] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        defer { seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         return try body()
     }
 }

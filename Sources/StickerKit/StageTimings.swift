@@ -10,6 +10,8 @@ public struct StageTimings: Sendable, Codable, Equatable {
     public var encode: Double = 0
     /// Everything else in the budget search (metrics, bookkeeping).
     public var other: Double = 0
+    /// The animation searches' encodes and predictions (their time is inside the stages above).
+    public var search = SearchWork()
 
     /// All stages at zero.
     public init() {}
@@ -22,6 +24,7 @@ public struct StageTimings: Sendable, Codable, Equatable {
         var r = a
         r.decode += b.decode; r.resize += b.resize; r.quantize += b.quantize
         r.encode += b.encode; r.other += b.other
+        r.search = r.search + b.search
         return r
     }
 }

@@ -296,4 +296,23 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(table.status, 0, table.stderr)
         XCTAssertTrue(table.stdout.hasPrefix("stickerkit bench: signal, 1 inputs × sizes 512, budget 300000 bytes"), table.stdout)
     }
+
+    /// For animations `bench` says what the budget searches did; a still prints no such line.
+    func testBenchReportsTheAnimationSearches() throws {
+        let elephant = CLI.repositoryRoot.appendingPathComponent("samples/elephant_480x400_34f.png").path
+        let json = try CLI.run(["bench", elephant, "--size", "small", "--jobs", "1", "--json", "--colors", "64"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let out = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let run = try XCTUnwrap((out["runs"] as? [[String: Any]])?.first)
+        let search = try XCTUnwrap((run["stageSeconds"] as? [String: Any])?["search"] as? [String: Any])
+        XCTAssertGreaterThanOrEqual(search["encodes"] as? Int ?? 0, 1)
+        XCTAssertEqual(search["chosen"] as? Int, 1)
+        let table = try CLI.run(["bench", elephant, "--size", "small", "--jobs", "1", "--colors", "64"])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdout.contains("animation searches: "), table.stdout)
+        let still = CLI.repositoryRoot.appendingPathComponent("samples/oc_teddybear.png").path
+        let plain = try CLI.run(["bench", still, "--size", "small", "--jobs", "1"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertFalse(plain.stdout.contains("animation searches"), plain.stdout)
+    }
 }

@@ -24,6 +24,9 @@ extension AnimationBudget {
         private(set) var byKey: [Setting: Encoded] = [:]
         /// The palette each probe in `byKey` was encoded with.
         private var paletteOf: [Setting: [RGBA]] = [:]
+        /// Seconds the real encodes of each setting took (a stopped probe made again in full
+        /// adds both).
+        private var secondsOf: [Setting: Double] = [:]
         private var remapped: [(setting: Setting, frames: IndexedFrames)] = []
 
         init(_ frames: FittedFrames, timeline: AnimationTimeline, palettes: Palettes, loops: Int, indexedBudget: Int,
@@ -64,7 +67,11 @@ extension AnimationBudget {
                 return e
             }
             let stops = !whole && timeline.keptCount(step) <= AnimationBudget.realProbeFrames
-            let e = encode(n, step, effort: .fast, stopPast: stops ? stopPast : nil)
+            var seconds = 0.0
+            let e = clock.time(&seconds) { encode(n, step, effort: .fast, stopPast: stops ? stopPast : nil) }
+            clock.timings.search.encodes += 1
+            clock.timings.search.encodeSeconds += seconds
+            secondsOf[key, default: 0] += seconds
             byKey[key] = e
             paletteOf[key] = colours
             return e
@@ -161,6 +168,13 @@ extension AnimationBudget {
                 return Encoded(colors: n, step: step, effort: .fast, indices: t.indices, bytes: [], palette: palette.count,
                                mse: 0, exact: false)
             }
+        }
+
+        /// Counts the encode of `e`'s setting as the one its sticker is made from.
+        func countChosen(_ e: Encoded) {
+            guard let seconds = secondsOf[Setting(colors: e.colors, step: e.step)] else { return }
+            clock.timings.search.chosen += 1
+            clock.timings.search.chosenSeconds += seconds
         }
 
         /// The remapped frames of a setting, if kept.

@@ -178,6 +178,7 @@ extension AnimationBudget {
                                                      fps: timeline.fps(last)))
             }
             if let truecolor = losslessTruecolor(instead: chosen) { return .success(truecolor) }
+            probes.countChosen(chosen)
             return finish(chosen)
         }
 

@@ -112,6 +112,16 @@ extension AnimationBudget {
         func rawPrediction(_ n: Int, _ step: Int) -> Double {
             let key = Setting(colors: n, step: step)
             if let p = predictions[key] { return p }
+            var seconds = 0.0
+            let p = clock.time(&seconds) { predicted(n, step) }
+            clock.timings.search.predictions += 1
+            clock.timings.search.predictionSeconds += seconds
+            return p
+        }
+
+        /// `rawPrediction` made anew.
+        private func predicted(_ n: Int, _ step: Int) -> Double {
+            let key = Setting(colors: n, step: step)
             let s = timeline.sample(step)
             let kept = timeline.keptCount(step)
             // The whole sample at once: one walk over the frames.

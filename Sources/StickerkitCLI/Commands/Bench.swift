@@ -144,6 +144,12 @@ struct Bench: ParsableCommand {
             print(String(format: "jobs %-2d  %7.2f s  %6.2f stickers/s  %7.2f input MP/s  (%d stickers, %d failed)",
                          r.jobs, r.seconds, r.stickersPerSecond, r.megapixelsPerSecond, r.stickers, r.failed))
             print("         stage shares: decode \(pct(s.decode))  resize \(pct(s.resize))  quantize \(pct(s.quantize))  encode \(pct(s.encode))  other \(pct(s.other))")
+            let w = s.search
+            if w.encodes > 0 || w.predictions > 0 {
+                print(String(format: "         animation searches: %d encodes (%d settled on, %.2f s; the other %d, %.2f s), %d predictions (%.2f s)",
+                             w.encodes, w.chosen, w.chosenSeconds, w.encodes - w.chosen, w.encodeSeconds - w.chosenSeconds,
+                             w.predictions, w.predictionSeconds))
+            }
         }
         if let sp = out.speedup { print(String(format: "speed-up of jobs %d over jobs 1: %.2f×", out.runs.last!.jobs, sp)) }
     }

@@ -1,0 +1,60 @@
+import PNGEncoding
+import XCTest
+@testable import StickerKit
+
+/// `StageTimings.search`: what the animation searches did, as `stickerkit bench` prints it.
+final class SearchWorkTests: XCTestCase {
+    func convert(frames n: Int, maxBytes: Int) throws -> ConversionResult {
+        let a = AnimationBudgetTests.animation(frames: n, side: 120, delay: Delay(numerator: 1, denominator: 12), loops: 0)
+        let bytes = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
+                                                   loopCount: 0, effort: .fast)
+        var o = ConversionOptions(sizes: [.small], maxBytes: maxBytes)
+        o.maxColors = 256   // a palette, not the lossless-truecolour try
+        return try StickerConverter.convert(bytes, options: o)
+    }
+
+    /// A short timeline is sized by real encodes alone; the sticker's setting is one of them.
+    func testShortTimelineCountsRealEncodesAndTheOneSettledOn() throws {
+        let r = try convert(frames: 8, maxBytes: 60_000)
+        let s = try r.outputs[0].result.get()
+        XCTAssertEqual(s.report.mode, .palette)
+        let w = r.timings.search
+        XCTAssertGreaterThanOrEqual(w.encodes, 1)
+        XCTAssertEqual(w.chosen, 1, "one sticker, one setting settled on")
+        XCTAssertLessThanOrEqual(w.chosenSeconds, w.encodeSeconds)
+        XCTAssertGreaterThan(w.encodeSeconds, 0)
+        XCTAssertEqual(w.predictions, 0, "8 kept frames are encoded for real, never predicted")
+    }
+
+    /// A long timeline (more than `realProbeFrames` kept frames) is predicted first.
+    func testLongTimelineCountsPredictions() throws {
+        let r = try convert(frames: AnimationBudget.realProbeFrames + 8, maxBytes: 80_000)
+        _ = try r.outputs[0].result.get()
+        let w = r.timings.search
+        XCTAssertGreaterThan(w.predictions, 0)
+        XCTAssertGreaterThan(w.predictionSeconds, 0)
+        XCTAssertGreaterThanOrEqual(w.encodes, 1)
+        XCTAssertEqual(w.chosen, 1)
+    }
+
+    /// A still has no animation search.
+    func testStillCountsNothing() throws {
+        let img = BudgetSearchTests.photoLike(120, seed: 3)
+        let bytes = PNGEncoder.encode(img)
+        let r = try StickerConverter.convert(bytes, options: ConversionOptions(sizes: [.small]))
+        XCTAssertEqual(r.timings.search, SearchWork())
+    }
+
+    func testSumsAddEveryCounter() {
+        var a = SearchWork()
+        a.encodes = 3; a.encodeSeconds = 1.5; a.chosen = 1; a.chosenSeconds = 0.5; a.predictions = 4; a.predictionSeconds = 0.25
+        var b = SearchWork()
+        b.encodes = 2; b.encodeSeconds = 1; b.chosen = 2; b.chosenSeconds = 0.75; b.predictions = 1; b.predictionSeconds = 0.5
+        let c = a + b
+        XCTAssertEqual([c.encodes, c.chosen, c.predictions], [5, 3, 5])
+        XCTAssertEqual([c.encodeSeconds, c.chosenSeconds, c.predictionSeconds], [2.5, 1.25, 0.75])
+        var t = StageTimings(), u = StageTimings()
+        t.search = a; u.search = b
+        XCTAssertEqual((t + u).search, c)
+    }
+}
