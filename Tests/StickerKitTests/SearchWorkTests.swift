@@ -1,3 +1,4 @@
+import ImageCore
 import PNGEncoding
 import XCTest
 @testable import StickerKit
@@ -43,6 +44,31 @@ final class SearchWorkTests: XCTestCase {
         let bytes = PNGEncoder.encode(img)
         let r = try StickerConverter.convert(bytes, options: ConversionOptions(sizes: [.small]))
         XCTAssertEqual(r.timings.search, SearchWork())
+    }
+
+    /// Frames of three colours have one palette for every count from 3 up: a second count is
+    /// not encoded again, and chosen, it counts as settled on, with the encode that made its file.
+    func testChosenSettingWhosePaletteWasEncodedCountsThatEncode() throws {
+        var frames: [Frame] = []
+        for f in 0..<6 {
+            var img = Image(width: 32, height: 32)
+            for y in 0..<32 { for x in 0..<32 { img[x, y] = (x + f) % 8 < 4 ? RGBA(255, 0, 0, 255) : RGBA(0, 0, 255, 255) } }
+            img[f, f] = RGBA(0, 255, 0, 255)
+            frames.append(Frame(image: img, delay: Delay(numerator: 1, denominator: 10)))
+        }
+        let fitted = FittedFrames(frames)
+        let clock = StageClock()
+        let timeline = AnimationTimeline(delays: fitted.delays)
+        let palettes = try AnimationBudget.Palettes(fitted, clock: clock)
+        let probes = AnimationBudget.Probes(fitted, timeline: timeline, palettes: palettes, loops: 0, indexedBudget: 1 << 24,
+                                            stopPast: 1 << 30, clock: clock)
+        _ = probes.probe(4, 1)
+        let again = probes.probe(8, 1)
+        XCTAssertEqual(again.colors, 8)
+        XCTAssertEqual(clock.timings.search.encodes, 1, "the same palette is not encoded twice")
+        probes.countChosen(again)
+        XCTAssertEqual(clock.timings.search.chosen, 1)
+        XCTAssertEqual(clock.timings.search.chosenSeconds, clock.timings.search.encodeSeconds)
     }
 
     func testSumsAddEveryCounter() {

@@ -25,7 +25,7 @@ extension AnimationBudget {
         /// The palette each probe in `byKey` was encoded with.
         private var paletteOf: [Setting: [RGBA]] = [:]
         /// Seconds the real encodes of each setting took (a stopped probe made again in full
-        /// adds both).
+        /// adds both; a setting whose palette was already encoded has that encode's).
         private var secondsOf: [Setting: Double] = [:]
         private var remapped: [(setting: Setting, frames: IndexedFrames)] = []
 
@@ -59,11 +59,13 @@ extension AnimationBudget {
             // frames of a square moving over a 32² screen, 637 colours at 408 px: 14 to 17
             // colours, a second each).
             let colours = palettes.mapper(n).palette.colors
-            if let same = byKey.first(where: { $0.key.step == step && $0.value.estimate == nil && paletteOf[$0.key] == colours })?.value {
-                var e = same
+            if let same = byKey.first(where: { $0.key.step == step && $0.value.estimate == nil && paletteOf[$0.key] == colours }) {
+                var e = same.value
                 e.colors = n
                 byKey[key] = e
                 paletteOf[key] = colours
+                // Chosen, its file is the one that encode made.
+                secondsOf[key] = secondsOf[same.key]
                 return e
             }
             let stops = !whole && timeline.keptCount(step) <= AnimationBudget.realProbeFrames

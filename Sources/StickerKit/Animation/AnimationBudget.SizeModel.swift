@@ -116,12 +116,12 @@ extension AnimationBudget {
             let p = clock.time(&seconds) { predicted(n, step) }
             clock.timings.search.predictions += 1
             clock.timings.search.predictionSeconds += seconds
+            predictions[key] = p
             return p
         }
 
         /// `rawPrediction` made anew.
         private func predicted(_ n: Int, _ step: Int) -> Double {
-            let key = Setting(colors: n, step: step)
             let s = timeline.sample(step)
             let kept = timeline.keptCount(step)
             // The whole sample at once: one walk over the frames.
@@ -169,7 +169,6 @@ extension AnimationBudget {
                 }
                 p = first + diffs / Double(max(1, count)) * Double(kept - 1)
             }
-            predictions[key] = p
             return p
         }
     }
