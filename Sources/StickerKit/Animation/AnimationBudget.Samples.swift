@@ -12,11 +12,15 @@ extension AnimationBudget {
         private let palettes: Palettes
         private let clock: StageClock
         private var images: [Int: Image] = [:]
-        /// Bytes of frame copies kept between requests; past it, frames not asked for last go.
+        /// Bytes of frame copies and remaps kept between requests; past it, frames not asked
+        /// for last go, and the remaps of colour counts not in use.
         private let imageBudget: Int
         /// Remaps by colour count, then frame index, with their row errors so that the next
         /// frame of a window copies the rows it shares.
         private var remaps: [Int: [Int: RowRemap]] = [:]
+        /// The colour counts of `remaps`, least recently used first: past `imageBudget`, theirs
+        /// are dropped first (a remap made again is the same bytes).
+        private var remapOrder: [Int] = []
 
         init(_ frames: FittedFrames, timeline: AnimationTimeline, palettes: Palettes, imageBudget: Int, clock: StageClock) {
             self.frames = frames
@@ -65,6 +69,10 @@ extension AnimationBudget {
         /// Frame `i` remapped to `n` colours: rows equal to those of the nearest earlier frame
         /// remapped at `n` are copied from it (same bytes, same error, no searches).
         func indexed(_ n: Int, _ i: Int) -> (image: IndexedImage, mse: Double) {
+            if remapOrder.last != n {
+                remapOrder.removeAll { $0 == n }
+                remapOrder.append(n)
+            }
             if let r = remaps[n]?[i] { return (r.image, r.meanSquaredError) }
             let m = palettes.mapper(n)
             let frame = images([i])[0]
@@ -72,7 +80,19 @@ extension AnimationBudget {
             let previous = earlier.map { (frame: images[$0]!, remap: remaps[n]![$0]!) }
             let r = clock.measure(\.quantize) { m.remapUndithered(frame, after: previous) }
             remaps[n, default: [:]][i] = r
+            trimRemaps(keeping: n)
             return (r.image, r.meanSquaredError)
+        }
+
+        /// Drops the remaps of the least recently used colour counts other than `n` while the
+        /// copies and remaps held pass `imageBudget`.
+        private func trimRemaps(keeping n: Int) {
+            var over = bytes - imageBudget
+            while over > 0, let m = remapOrder.first(where: { $0 != n }) {
+                over -= remaps[m]?.values.reduce(0) { $0 + $1.image.indices.count } ?? 0
+                remaps[m] = nil
+                remapOrder.removeAll { $0 == m }
+            }
         }
 
         /// Drops remaps of colour counts other than `colours`, and frames no sample of `steps`
@@ -88,6 +108,7 @@ extension AnimationBudget {
                     remaps[n] = remaps[n]!.filter { wanted.contains($0.key) }
                 }
             }
+            remapOrder.removeAll { remaps[$0] == nil }
         }
     }
 }
