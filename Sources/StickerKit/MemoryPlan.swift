@@ -21,15 +21,31 @@ struct MemoryPlan {
     /// recording peaked at 105 MB under `--max-memory 70`): the other platforms keep 0.4.
     static let platformFittedShare = 0.4
 
+    /// What the sampled frames' floor (`sampleFloor`) at the largest side takes beyond the
+    /// samples' share: the fitted frames' share is taken from what is left.
+    let floorExcess: Int
+
     /// The plan for `options`, sharing `available` bytes (by default the whole budget; a file's
     /// conversion gives what its fixed parts leave, `ConversionMemory.available`).
     init(options: ConversionOptions, available: Int? = nil) {
         budget = available ?? options.limits.maxMemory
         fittedShare = options.target.isMessages ? MemoryPlan.messagesFittedShare : MemoryPlan.platformFittedShare
+        let side = options.target.isMessages ? options.sizes.map(\.pixels).max() ?? 0 : PlatformConverter.side(options.target)
+        floorExcess = max(0, MemoryPlan.sampleFloor(side: side) - MemoryPlan.samplesShare(budget))
     }
 
     /// The bytes the fitted frames of all sizes may hold together.
-    var fittedFrames: Int { Int(Double(budget) * fittedShare) }
+    var fittedFrames: Int { Int(Double(max(0, budget - floorExcess)) * fittedShare) }
+
+    /// What one size prediction holds at the least, whatever the budget: copies of its sampled
+    /// frames (`AnimationTimeline.maxSampleFrames`, RGBA) and their remaps to one colour count.
+    /// At 618 px 30.6 MB, past the samples' tenth of any budget under 306 MB once the fixed
+    /// parts are taken: under `--max-memory 128` the watchface's search held 17 MB of copies
+    /// against a share of 8.8 MB.
+    static func sampleFloor(side: Int) -> Int { AnimationTimeline.maxSampleFrames * side * side * (4 + 1) }
+
+    /// The samples' share of `budget`.
+    static func samplesShare(_ budget: Int) -> Int { budget / 10 }
 
     /// The part of `fittedFrames` that is one size's own: split over the sizes converted together
     /// in proportion to their pixels. A size may hold more while the others leave room; when
@@ -42,6 +58,6 @@ struct MemoryPlan {
 
     /// The budget search's shares for a sticker of `side` pixels.
     func search(side: Int) -> AnimationBudget.Memory {
-        AnimationBudget.Memory(indexed: budget / 8, samples: budget / 10)
+        AnimationBudget.Memory(indexed: budget / 8, samples: max(MemoryPlan.samplesShare(budget), MemoryPlan.sampleFloor(side: side)))
     }
 }

@@ -210,10 +210,11 @@ extension AnimationBudget {
             return IndexedFrames(kept, mapper: palettes.mapper(n), budget: indexedBudget, lazy: lazy)
         }
 
-        /// Keeps `indexed` as the remap of `n` colours at `step`, with the one kept before it.
+        /// Keeps `indexed` as the remap of `n` colours at `step`, with the one kept before it
+        /// while the two stay within `indexedBudget` together.
         private func keep(_ indexed: IndexedFrames, _ n: Int, _ step: Int) {
             remapped.append((Setting(colors: n, step: step), indexed))
-            if remapped.count > 2 { remapped.removeFirst() }
+            if remapped.count > 2 || (remapped.count == 2 && bytes > indexedBudget) { remapped.removeFirst() }
         }
 
         /// Drops remapped frames of settings other than `keeping`.

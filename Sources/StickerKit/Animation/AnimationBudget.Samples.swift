@@ -37,24 +37,26 @@ extension AnimationBudget {
         }
 
         /// The RGBA frames at `indices`, copied out of the fitted frames in one walk if needed.
+        /// When the copies held and those to make would pass `imageBudget`, the frames not asked
+        /// for (and their remaps) go first, before the walk makes the new ones beside them.
         func images(_ indices: [Int]) -> [Image] {
             let missing = Set(indices).subtracting(images.keys)
-            if !missing.isEmpty, let got = try? frames.images(missing) {
-                images.merge(got) { a, _ in a }
-                if images.count * frames.width * frames.height * 4 > imageBudget {
+            if !missing.isEmpty {
+                if (images.count + missing.count) * frames.width * frames.height * 4 > imageBudget {
                     let wanted = Set(indices)
                     for i in Array(images.keys) where !wanted.contains(i) { forget(i) }
                 }
+                if let got = try? frames.images(missing) { images.merge(got) { a, _ in a } }
             }
             return indices.map { images[$0] ?? Image(width: frames.width, height: frames.height) }
         }
 
-        /// Whether every walk makes the frames again (decodes and fits them) and the share of the
-        /// store that gave up (`FittedFrames.budget`) has room for copies of `count` frames: a
-        /// walk then costs a decode and fit of the whole animation, so copying more frames in
-        /// one walk beats walking again.
+        /// Whether every walk makes the frames again (decodes and fits them) and what the fitted
+        /// frames' budget has left, with the other sizes' stores counted (`FittedFrames.room`),
+        /// has room for copies of `count` frames: a walk then costs a decode and fit of the
+        /// whole animation, so copying more frames in one walk beats walking again.
         func hasRoomWhenReplayed(for count: Int) -> Bool {
-            frames.replays && count * frames.width * frames.height * 4 <= frames.budget
+            frames.replays && count * frames.width * frames.height * 4 <= frames.room
         }
 
         /// Whether every walk makes the frames again.

@@ -49,12 +49,17 @@ struct AnimationTimeline {
         return steps
     }
 
+    /// Runs of consecutive kept frames a sample takes (`sample`).
+    static let sampleWindows = 3
+    /// The most frames a sample holds: a timeline this short is sampled whole.
+    static let maxSampleFrames = sampleWindows * AnimationBudget.windowLength + 4
+
     /// A few short runs of consecutive kept frames spread over the timeline (all of them for
     /// short animations): what size predictions are made from.
     func sample(_ step: Int) -> (indices: [Int], delays: [Delay]) {
         let t = kept(step)
-        let windows = 3, length = AnimationBudget.windowLength
-        if t.indices.count <= windows * length + 4 { return t }
+        let windows = Self.sampleWindows, length = AnimationBudget.windowLength
+        if t.indices.count <= Self.maxSampleFrames { return t }
         var idx: [Int] = [], d: [Delay] = []
         for w in 0..<windows {
             let start = (t.indices.count - length) * w / (windows - 1)

@@ -18,6 +18,8 @@ final class FittedFrames: FrameSequence {
     var delays: [Delay] = []
     /// Bytes the store may hold.
     let budget: Int
+    /// The stores sharing `budget` (other sizes' of the same conversion).
+    private let tally: StoreTally
     private var store: FrameStore?
     /// Walks the frames again from the source, once the store gave up.
     private var replay: Walk?
@@ -49,8 +51,13 @@ final class FittedFrames: FrameSequence {
         self.width = width
         self.height = height
         self.budget = budget
+        self.tally = tally
         store = FrameStore(width: width, height: height, bytesPerPixel: 4, tally: tally)
     }
+
+    /// What the budget has left once every store sharing it is counted (all of it for this
+    /// store's own part when it gave up: it holds nothing).
+    var room: Int { max(0, budget - tally.bytes) }
 
     /// Frames already in memory (tests, and callers that hold frames of sticker size), in a
     /// store with the whole `budget`.
