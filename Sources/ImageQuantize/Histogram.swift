@@ -22,8 +22,15 @@ public struct Histogram: Sendable {
     /// Pixels added, over all frames.
     public internal(set) var pixelCount = 0
 
+    /// The most colours a histogram keeps exactly unless told otherwise.
+    public static let defaultMaxDistinctColors = 1 << 20
+    /// Bytes a histogram may hold per colour it keeps, at worst: its table grows to at most
+    /// four 8-byte slots per colour, and while it grows the table before it (a quarter of
+    /// that) is still there: 40 bytes a colour (42 MB at the default million colours).
+    public static let bytesPerDistinctColor = 40
+
     /// An empty histogram. `maxDistinctColors` bounds memory on pathological inputs (at least 4096).
-    public init(maxDistinctColors: Int = 1 << 20) {
+    public init(maxDistinctColors: Int = Histogram.defaultMaxDistinctColors) {
         maxDistinct = max(4096, maxDistinctColors)
         let bits: UInt32 = 12
         shift = 32 - bits

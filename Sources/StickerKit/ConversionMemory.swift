@@ -22,7 +22,8 @@ struct ConversionMemory {
     /// peaks 4.7 MB above the same at 300 px, about 16 bytes per added pixel.
     static let perStickerPixel = 16
     /// The least the fitted frames and the search's copies of an animation must have: below it,
-    /// frames would be decoded again for every probe.
+    /// frames would be decoded again for every probe. The plan's floor can ask for more
+    /// (`MemoryPlan.leastAvailable`: 47 MB at 618 px).
     static let animationMinimum = 32_000_000
 
     /// The bytes the file fixes, whatever its frame count.
@@ -74,7 +75,7 @@ struct ConversionMemory {
         self.byRows = byRows
         wholeEstimate = whole
         self.fixed = fixed
-        estimate = fixed + (animated ? ConversionMemory.animationMinimum : 0)
+        estimate = fixed + (animated ? max(ConversionMemory.animationMinimum, MemoryPlan.leastAvailable(options)) : 0)
         available = max(0, options.limits.maxMemory - fixed)
         format = outline?.format
         canvas = outline.map { ($0.width, $0.height) }

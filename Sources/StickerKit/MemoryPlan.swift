@@ -1,4 +1,5 @@
 import ImageCore
+import ImageQuantize
 
 /// How one conversion shares what `Limits.maxMemory` leaves it among what it holds: the fitted frames of each
 /// size (`FittedFrames`), and the budget search's remapped frames and sampled frames. Each part
@@ -21,21 +22,30 @@ struct MemoryPlan {
     /// recording peaked at 105 MB under `--max-memory 70`): the other platforms keep 0.4.
     static let platformFittedShare = 0.4
 
-    /// What the sampled frames' floor (`sampleFloor`) at the largest side takes beyond the
-    /// samples' share: the fitted frames' share is taken from what is left.
-    let floorExcess: Int
+    /// What the search takes beyond its indexed and samples shares (`searchReserve`): the
+    /// fitted frames' share is taken from what it leaves.
+    var searchExcess: Int
 
     /// The plan for `options`, sharing `available` bytes (by default the whole budget; a file's
     /// conversion gives what its fixed parts leave, `ConversionMemory.available`).
     init(options: ConversionOptions, available: Int? = nil) {
         budget = available ?? options.limits.maxMemory
-        fittedShare = options.target.isMessages ? MemoryPlan.messagesFittedShare : MemoryPlan.platformFittedShare
-        let side = options.target.isMessages ? options.sizes.map(\.pixels).max() ?? 0 : PlatformConverter.side(options.target)
-        floorExcess = max(0, MemoryPlan.sampleFloor(side: side) - MemoryPlan.samplesShare(budget))
+        fittedShare = MemoryPlan.fittedShare(options)
+        searchExcess = MemoryPlan.searchReserve(budget, side: MemoryPlan.largestSide(options))
+            - MemoryPlan.indexedShare(budget) - MemoryPlan.samplesShare(budget)
+    }
+
+    static func fittedShare(_ options: ConversionOptions) -> Double {
+        options.target.isMessages ? messagesFittedShare : platformFittedShare
+    }
+
+    /// The largest side an animation is searched at: Messages' largest size, or the platform's.
+    static func largestSide(_ options: ConversionOptions) -> Int {
+        options.target.isMessages ? options.sizes.map(\.pixels).max() ?? 0 : PlatformConverter.side(options.target)
     }
 
     /// The bytes the fitted frames of all sizes may hold together.
-    var fittedFrames: Int { Int(Double(max(0, budget - floorExcess)) * fittedShare) }
+    var fittedFrames: Int { Int(Double(max(0, budget - searchExcess)) * fittedShare) }
 
     /// What one size prediction holds at the least, whatever the budget: copies of its sampled
     /// frames (`AnimationTimeline.maxSampleFrames`, RGBA) and their remaps to one colour count.
@@ -44,8 +54,35 @@ struct MemoryPlan {
     /// against a share of 8.8 MB.
     static func sampleFloor(side: Int) -> Int { AnimationTimeline.maxSampleFrames * side * side * (4 + 1) }
 
-    /// The samples' share of `budget`.
+    /// The most an animation's histogram holds (`Histogram`: a million colours, their table
+    /// and, while it grows, the one before it; 42 MB). It is counted before the search's
+    /// remaps and copies hold anything, beside the fitted frames.
+    static let histogram = Histogram.bytesPerDistinctColor * Histogram.defaultMaxDistinctColors
+
+    /// What the search holds at most beside the fitted frames: the indexed share and the
+    /// samples' share (at least the floor), or the histogram before them.
+    static func searchReserve(_ budget: Int, side: Int) -> Int {
+        max(indexedShare(budget) + max(samplesShare(budget), sampleFloor(side: side)), histogram)
+    }
+
+    /// The samples' share of `budget` (`leastAvailable` takes it as a tenth).
     static func samplesShare(_ budget: Int) -> Int { budget / 10 }
+    /// The probes' remapped frames' share (`leastAvailable` takes it as an eighth).
+    static func indexedShare(_ budget: Int) -> Int { budget / 8 }
+
+    /// The least an animation's conversion must have beyond its fixed parts for the fitted
+    /// frames and the search's reserve `R` to fit: with fitted share `s` they come to
+    /// `s·(B − R + B/8 + B/10) + R`, at most `B` once `R·(1 − s) ≤ B·(1 − 1.225·s)`. For the
+    /// floor (`R = B/8 + F`) that is `B ≥ F·(1 − s) / (0.875 − 1.1·s)`, for the histogram
+    /// `B ≥ H·(1 − s) / (1 − 1.225·s)`: 54 MB for Messages (the histogram's), 49 MB for the
+    /// other platforms.
+    static func leastAvailable(_ options: ConversionOptions) -> Int {
+        let s = fittedShare(options)
+        let floor = Double(sampleFloor(side: largestSide(options)))
+        let byFloor = floor * (1 - s) / (0.875 - 1.1 * s)
+        let byHistogram = Double(histogram) * (1 - s) / (1 - 1.225 * s)
+        return Int(max(byFloor, byHistogram).rounded(.up))
+    }
 
     /// The part of `fittedFrames` that is one size's own: split over the sizes converted together
     /// in proportion to their pixels. A size may hold more while the others leave room; when
@@ -58,6 +95,7 @@ struct MemoryPlan {
 
     /// The budget search's shares for a sticker of `side` pixels.
     func search(side: Int) -> AnimationBudget.Memory {
-        AnimationBudget.Memory(indexed: budget / 8, samples: max(MemoryPlan.samplesShare(budget), MemoryPlan.sampleFloor(side: side)))
+        AnimationBudget.Memory(indexed: MemoryPlan.indexedShare(budget),
+                               samples: max(MemoryPlan.samplesShare(budget), MemoryPlan.sampleFloor(side: side)))
     }
 }

@@ -143,6 +143,23 @@ final class KernelTests: XCTestCase {
         XCTAssertEqual(capped.entries().counts.reduce(0) { $0 + Int($1) }, 400 * 400)
     }
 
+    /// `Histogram.bytesPerDistinctColor`: however far past its cap the colours go, the table and
+    /// the quarter-size one before it (alive while it grows) stay within that many bytes a colour.
+    func testHistogramTableStaysWithinItsBytesPerColour() {
+        for cap in [4096, 16_384, 65_536] {
+            var img = Image(width: 400, height: 400)
+            for y in 0..<400 { for x in 0..<400 { img[x, y] = RGBA(UInt8(x & 255), UInt8(y & 255), UInt8((x >> 8) | (y >> 8) << 1), 255) } }
+            var h = Histogram(maxDistinctColors: cap)
+            var most = 0
+            for _ in 0..<2 {
+                h.add(img)
+                most = max(most, h.capacity)
+            }
+            XCTAssertFalse(h.isExact)
+            XCTAssertLessThanOrEqual(most * 8 + most * 8 / 4, Histogram.bytesPerDistinctColor * cap, "cap \(cap)")
+        }
+    }
+
     func testMedianCutSortIsTheStableSortByAxis() {
         var rng = SeededRandom(seed: 28)
         var scratch = PaletteBuilder.SortScratch()

@@ -1,0 +1,71 @@
+import ImageCore
+import ImageQuantize
+import PNGEncoding
+import XCTest
+@testable import StickerKit
+
+/// Budgets under the default (`--max-memory`): the plan's parts fit in what a conversion has left
+/// once an animation's estimate is accepted, the estimate asks for at least that, and the
+/// histogram keeps to the search's shares.
+final class SmallBudgetTests: XCTestCase {
+    static var messages: ConversionOptions { ConversionOptions(sizes: [.small, .regular, .large]) }
+    static var whatsapp: ConversionOptions {
+        var o = ConversionOptions()
+        o.target = .whatsapp
+        return o
+    }
+
+    /// The fitted frames beside the most the search holds at once (its remaps and copies, or
+    /// before them the histogram) fit in what is available from the plan's least up, and just
+    /// under it do not.
+    func testThePlansPartsFitFromTheLeastAvailableUp() {
+        for options in [Self.messages, Self.whatsapp] {
+            let side = MemoryPlan.largestSide(options)
+            let least = MemoryPlan.leastAvailable(options)
+            func parts(_ available: Int) -> Int {
+                let plan = MemoryPlan(options: options, available: available)
+                let search = plan.search(side: side)
+                XCTAssertGreaterThanOrEqual(search.samples, MemoryPlan.sampleFloor(side: side), "\(side) px, \(available) bytes")
+                return plan.fittedFrames + max(search.indexed + search.samples, MemoryPlan.histogram)
+            }
+            for available in [least, least + 1_000_000, 2 * least, 215_000_000] {
+                XCTAssertLessThanOrEqual(parts(available), available, "\(side) px: the parts within \(available) bytes")
+            }
+            XCTAssertGreaterThan(parts(least - 2_000_000), least - 2_000_000, "\(side) px: just under the least")
+        }
+        // The floor: the sampled frames' copies and one colour count's remaps at 618 px.
+        XCTAssertEqual(MemoryPlan.sampleFloor(side: 618), AnimationTimeline.maxSampleFrames * 618 * 618 * 5)
+    }
+
+    /// An animation's estimate asks for the plan's least beyond its fixed parts: a budget under
+    /// it is refused from the structure, one at it is converted.
+    func testAnAnimationsEstimateAsksForThePlansLeast() throws {
+        let a = AnimationBudgetTests.animation(frames: 6, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
+        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
+                                                  loopCount: 0, effort: .fast)
+        var options = Self.messages
+        let memory = ConversionMemory(data, options: options)
+        XCTAssertEqual(memory.estimate, memory.fixed + max(ConversionMemory.animationMinimum, MemoryPlan.leastAvailable(options)))
+        options.limits.maxMemory = memory.estimate - 1
+        XCTAssertThrowsError(try StickerConverter.convert(data, options: options)) { error in
+            guard let e = error as? ImageError, case .overMemory? = e.reason as? LimitsError else { return XCTFail("\(error)") }
+        }
+        options.limits.maxMemory = memory.estimate
+        let result = try StickerConverter.convert(data, options: options)
+        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+    }
+
+    /// The histogram is counted beside the fitted frames before the search's other parts hold
+    /// anything: from the least available up, the fitted frames and the histogram's most fit.
+    func testTheHistogramsMostFitsBesideTheFittedFrames() {
+        for options in [Self.messages, Self.whatsapp] {
+            let least = MemoryPlan.leastAvailable(options)
+            for available in [least, 2 * least, 215_000_000] {
+                let plan = MemoryPlan(options: options, available: available)
+                XCTAssertGreaterThanOrEqual(MemoryPlan.searchReserve(available, side: MemoryPlan.largestSide(options)), MemoryPlan.histogram)
+                XCTAssertLessThanOrEqual(plan.fittedFrames + MemoryPlan.histogram, available, "\(available) bytes")
+            }
+        }
+        XCTAssertEqual(MemoryPlan.histogram, Histogram.bytesPerDistinctColor * Histogram.defaultMaxDistinctColors)
+    }
+}
