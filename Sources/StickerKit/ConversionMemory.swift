@@ -21,6 +21,10 @@ struct ConversionMemory {
     /// the resampler's rows, quantized and filtered copies, the encodes): a 1×1 PNG at 618 px
     /// peaks 4.7 MB above the same at 300 px, about 16 bytes per added pixel.
     static let perStickerPixel = 16
+    /// What an animation's WebM encoder holds whatever its frames (libvpx's VP9 encoders, one
+    /// for colour and one for alpha, with their lookahead and reference frames at 512²): a
+    /// 6-frame ring converts for Telegram in 91 MB and for Signal in 40 MB.
+    static let webmEncoder = 51_000_000
     /// The least the fitted frames and the search's copies of an animation must have: below it,
     /// frames would be decoded again for every probe. The plan's floor can ask for more
     /// (`MemoryPlan.leastAvailable`: 47 MB at 618 px).
@@ -49,8 +53,9 @@ struct ConversionMemory {
              ImageOutline.rowDecodingMemory($0, minimumLongSide: reduction))
         }
         let stickers = ConversionMemory.stickers(options)
-        let whole = ConversionMemory.total([ConversionMemory.process, data.count, decoding, stickers])
         let animated = (outline?.frameCount ?? 1) > 1 || outline?.format == .apng
+        let whole = ConversionMemory.total([ConversionMemory.process, data.count, decoding, stickers,
+                                            ConversionMemory.encoder(options, animated: animated)])
         var byRows = false
         var fixed = whole
         // The fitters a still decoded by rows feeds: one per size for Messages, the platform's
@@ -79,6 +84,12 @@ struct ConversionMemory {
         available = max(0, options.limits.maxMemory - fixed)
         format = outline?.format
         canvas = outline.map { ($0.width, $0.height) }
+    }
+
+    /// What the encoder of `options`' animations holds whatever the frames (`webmEncoder`), or 0.
+    static func encoder(_ options: ConversionOptions, animated: Bool) -> Int {
+        guard animated, case .webm = options.target.animationCodec else { return 0 }
+        return webmEncoder
     }
 
     /// The stickers being made: `perStickerPixel` for every pixel of every size.

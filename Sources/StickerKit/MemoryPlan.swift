@@ -75,8 +75,13 @@ struct MemoryPlan {
     /// `s·(B − R + B/8 + B/10) + R`, at most `B` once `R·(1 − s) ≤ B·(1 − 1.225·s)`. For the
     /// floor (`R = B/8 + F`) that is `B ≥ F·(1 − s) / (0.875 − 1.1·s)`, for the histogram
     /// `B ≥ H·(1 − s) / (1 − 1.225·s)`: 54 MB for Messages (the histogram's), 49 MB for the
-    /// other platforms.
+    /// platforms whose animations are APNG.
+    ///
+    /// Only a palette search (`AnimationBudget`: Messages' APNG, and Signal's, Discord's and
+    /// LINE's) holds these; a WebP or WebM animation's search (`CodecBudgetSearch`) holds its
+    /// fitted frames and its encoder's own (`ConversionMemory.encoder`): 0 for those.
     static func leastAvailable(_ options: ConversionOptions) -> Int {
+        guard case .png = options.target.animationCodec else { return 0 }
         let s = fittedShare(options)
         let floor = Double(sampleFloor(side: largestSide(options)))
         let byFloor = floor * (1 - s) / (0.875 - 1.1 * s)

@@ -9,9 +9,9 @@ import XCTest
 /// histogram keeps to the search's shares.
 final class SmallBudgetTests: XCTestCase {
     static var messages: ConversionOptions { ConversionOptions(sizes: [.small, .regular, .large]) }
-    static var whatsapp: ConversionOptions {
+    static var signal: ConversionOptions {
         var o = ConversionOptions()
-        o.target = .whatsapp
+        o.target = .signal
         return o
     }
 
@@ -19,7 +19,7 @@ final class SmallBudgetTests: XCTestCase {
     /// before them the histogram) fit in what is available from the plan's least up, and just
     /// under it do not.
     func testThePlansPartsFitFromTheLeastAvailableUp() {
-        for options in [Self.messages, Self.whatsapp] {
+        for options in [Self.messages, Self.signal] {
             let side = MemoryPlan.largestSide(options)
             let least = MemoryPlan.leastAvailable(options)
             func parts(_ available: Int) -> Int {
@@ -55,10 +55,27 @@ final class SmallBudgetTests: XCTestCase {
         for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
     }
 
+    /// A WebM animation (Telegram) counts libvpx's encoders in its fixed part; a still, and an
+    /// APNG animation (Signal), do not.
+    func testAWebMAnimationCountsItsEncoder() throws {
+        let a = AnimationBudgetTests.animation(frames: 6, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
+        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
+                                                  loopCount: 0, effort: .fast)
+        var telegram = ConversionOptions(), signal = ConversionOptions()
+        telegram.target = .telegram
+        signal.target = .signal
+        let withEncoder = ConversionMemory(data, options: telegram), without = ConversionMemory(data, options: signal)
+        XCTAssertEqual(withEncoder.fixed - without.fixed, ConversionMemory.webmEncoder)
+        XCTAssertEqual(ConversionMemory.encoder(telegram, animated: false), 0)
+        // Its search holds no palette search's parts: the least is the animation minimum.
+        XCTAssertEqual(MemoryPlan.leastAvailable(telegram), 0)
+        XCTAssertEqual(withEncoder.estimate, withEncoder.fixed + ConversionMemory.animationMinimum)
+    }
+
     /// The histogram is counted beside the fitted frames before the search's other parts hold
     /// anything: from the least available up, the fitted frames and the histogram's most fit.
     func testTheHistogramsMostFitsBesideTheFittedFrames() {
-        for options in [Self.messages, Self.whatsapp] {
+        for options in [Self.messages, Self.signal] {
             let least = MemoryPlan.leastAvailable(options)
             for available in [least, 2 * least, 215_000_000] {
                 let plan = MemoryPlan(options: options, available: available)
