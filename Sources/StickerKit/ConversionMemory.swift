@@ -37,6 +37,8 @@ struct ConversionMemory {
     /// What the fitted frames and the search may share: the budget less `fixed`.
     let available: Int
     let format: ImageFormat?
+    /// The file holds an animation (more than one frame, or an APNG).
+    let animated: Bool
     /// The canvas the structure says, when it could be read.
     let canvas: (width: Int, height: Int)?
     /// The still is decoded row by row (`ImageDecoder.decodeRows` into `RowFitter`s): its whole
@@ -78,6 +80,7 @@ struct ConversionMemory {
             }
         }
         self.byRows = byRows
+        self.animated = animated
         wholeEstimate = whole
         self.fixed = fixed
         estimate = fixed + (animated ? max(ConversionMemory.animationMinimum, MemoryPlan.leastAvailable(options)) : 0)

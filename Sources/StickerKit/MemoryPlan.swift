@@ -18,8 +18,8 @@ struct MemoryPlan {
     /// of the stores' frames stay unpacked than at 0.4 (NOTES.md, "Memory": 3 % less CPU over
     /// the animated corpus; the whole batch's peak stays under its 500 MB).
     static let messagesFittedShare = 0.5
-    /// libwebp's and libvpx's encoders hold frames the plan does not count (WhatsApp's terminal
-    /// recording peaked at 105 MB under `--max-memory 70`): the other platforms keep 0.4.
+    /// libwebp's animation encoder holds frames of its own that the plan does not count (libvpx's
+    /// fixed part is in the estimate, `ConversionMemory.encoder`): the other platforms keep 0.4.
     static let platformFittedShare = 0.4
 
     /// What the search takes beyond its indexed and samples shares (`searchReserve`): the
@@ -27,12 +27,13 @@ struct MemoryPlan {
     var searchExcess: Int
 
     /// The plan for `options`, sharing `available` bytes (by default the whole budget; a file's
-    /// conversion gives what its fixed parts leave, `ConversionMemory.available`).
-    init(options: ConversionOptions, available: Int? = nil) {
+    /// conversion gives what its fixed parts leave, `ConversionMemory.available`). A still
+    /// (`animated` false) has no search to reserve for.
+    init(options: ConversionOptions, available: Int? = nil, animated: Bool = true) {
         budget = available ?? options.limits.maxMemory
         fittedShare = MemoryPlan.fittedShare(options)
-        searchExcess = MemoryPlan.searchReserve(budget, side: MemoryPlan.largestSide(options))
-            - MemoryPlan.indexedShare(budget) - MemoryPlan.samplesShare(budget)
+        searchExcess = animated ? MemoryPlan.searchReserve(budget, side: MemoryPlan.largestSide(options))
+            - MemoryPlan.indexedShare(budget) - MemoryPlan.samplesShare(budget) : 0
     }
 
     static func fittedShare(_ options: ConversionOptions) -> Double {

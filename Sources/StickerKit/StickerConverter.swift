@@ -35,7 +35,7 @@ public enum StickerConverter {
         let memory = ConversionMemory(data, options: options)
         try memory.check(options.limits)
         if !options.target.isMessages {
-            let plan = MemoryPlan(options: options, available: memory.available)
+            let plan = MemoryPlan(options: options, available: memory.available, animated: memory.animated)
             if memory.byRows {
                 if let result = try PlatformConverter.convertByRows(data, options: options, plan: plan) { return result }
                 try options.limits.check(memory: memory.wholeEstimate, format: memory.format)
@@ -48,7 +48,8 @@ public enum StickerConverter {
             // is over the budget.
             try options.limits.check(memory: memory.wholeEstimate, format: memory.format)
         }
-        return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available))
+        return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available,
+                                                                     animated: memory.animated))
     }
 
     /// A still decoded row by row into each size's `RowFitter` (two decodes with `trim`: the
@@ -113,7 +114,7 @@ public enum StickerConverter {
                                 frameCount: animation.frames.count, loopCount: animation.loopCount, warnings: [],
                                 firstFrameDelay: animation.frames[0].delay)
         // In-memory frames cannot fail to walk (and all have the canvas's size).
-        return try! convert(options: options, plan: MemoryPlan(options: options),
+        return try! convert(options: options, plan: MemoryPlan(options: options, animated: animation.isAnimated),
                             source: framesWalk(facts, image: { animation.frames[$0].image }, delay: { animation.frames[$0].delay }))
     }
 
@@ -132,7 +133,8 @@ public enum StickerConverter {
         let held = ConversionMemory.process + 3 * first.width * first.height * 4 + ConversionMemory.stickers(options)
         let facts = SourceFacts(format: count > 1 ? .apng : .png, width: first.width, height: first.height, frameCount: count,
                                 loopCount: 0, warnings: [], firstFrameDelay: delay)
-        return try convert(options: options, plan: MemoryPlan(options: options, available: max(0, options.limits.maxMemory - held)),
+        return try convert(options: options, plan: MemoryPlan(options: options, available: max(0, options.limits.maxMemory - held),
+                                                              animated: count > 1),
                            source: framesWalk(facts, image: { $0 == 0 ? first : try frame($0) }, delay: { _ in delay }))
     }
 

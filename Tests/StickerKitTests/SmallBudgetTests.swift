@@ -33,6 +33,9 @@ final class SmallBudgetTests: XCTestCase {
             }
             XCTAssertGreaterThan(parts(least - 2_000_000), least - 2_000_000, "\(side) px: just under the least")
         }
+        // A still has no search: nothing is reserved for one.
+        XCTAssertEqual(MemoryPlan(options: Self.messages, available: 60_000_000, animated: false).searchExcess, 0)
+        XCTAssertGreaterThan(MemoryPlan(options: Self.messages, available: 60_000_000).searchExcess, 0)
         // The floor: the sampled frames' copies and one colour count's remaps at 618 px.
         XCTAssertEqual(MemoryPlan.sampleFloor(side: 618), AnimationTimeline.maxSampleFrames * 618 * 618 * 5)
     }
