@@ -26,8 +26,8 @@ struct ConversionMemory {
     /// 6-frame ring converts for Telegram in 91 MB and for Signal in 40 MB.
     static let webmEncoder = 51_000_000
     /// The least the fitted frames and the search's copies of an animation must have: below it,
-    /// frames would be decoded again for every probe. The plan's floor can ask for more
-    /// (`MemoryPlan.leastAvailable`: 47 MB at 618 px).
+    /// frames would be decoded again for every probe. A palette search asks for more
+    /// (`MemoryPlan.leastAvailable`: 54 MB for Messages).
     static let animationMinimum = 32_000_000
 
     /// The bytes the file fixes, whatever its frame count.

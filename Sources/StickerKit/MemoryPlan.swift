@@ -32,8 +32,19 @@ struct MemoryPlan {
     init(options: ConversionOptions, available: Int? = nil, animated: Bool = true) {
         budget = available ?? options.limits.maxMemory
         fittedShare = MemoryPlan.fittedShare(options)
-        searchExcess = animated ? MemoryPlan.searchReserve(budget, side: MemoryPlan.largestSide(options))
-            - MemoryPlan.indexedShare(budget) - MemoryPlan.samplesShare(budget) : 0
+        searchExcess = animated && MemoryPlan.searchesPalettes(options)
+            ? MemoryPlan.searchReserve(budget, side: MemoryPlan.largestSide(options))
+                - MemoryPlan.indexedShare(budget) - MemoryPlan.samplesShare(budget)
+            : 0
+    }
+
+    /// Whether `options`' animations are searched by palette (`AnimationBudget`: Messages' APNG,
+    /// and Signal's, Discord's and LINE's), which holds a histogram, sampled frames and remaps;
+    /// a WebP or WebM animation's search (`CodecBudgetSearch`) holds its fitted frames and its
+    /// encoder's own (`ConversionMemory.encoder`).
+    static func searchesPalettes(_ options: ConversionOptions) -> Bool {
+        if case .png = options.target.animationCodec { return true }
+        return false
     }
 
     static func fittedShare(_ options: ConversionOptions) -> Double {
@@ -76,13 +87,10 @@ struct MemoryPlan {
     /// `s·(B − R + B/8 + B/10) + R`, at most `B` once `R·(1 − s) ≤ B·(1 − 1.225·s)`. For the
     /// floor (`R = B/8 + F`) that is `B ≥ F·(1 − s) / (0.875 − 1.1·s)`, for the histogram
     /// `B ≥ H·(1 − s) / (1 − 1.225·s)`: 54 MB for Messages (the histogram's), 49 MB for the
-    /// platforms whose animations are APNG.
-    ///
-    /// Only a palette search (`AnimationBudget`: Messages' APNG, and Signal's, Discord's and
-    /// LINE's) holds these; a WebP or WebM animation's search (`CodecBudgetSearch`) holds its
-    /// fitted frames and its encoder's own (`ConversionMemory.encoder`): 0 for those.
+    /// platforms whose animations are APNG; 0 where the search holds none of it
+    /// (`searchesPalettes`).
     static func leastAvailable(_ options: ConversionOptions) -> Int {
-        guard case .png = options.target.animationCodec else { return 0 }
+        guard searchesPalettes(options) else { return 0 }
         let s = fittedShare(options)
         let floor = Double(sampleFloor(side: largestSide(options)))
         let byFloor = floor * (1 - s) / (0.875 - 1.1 * s)

@@ -70,8 +70,10 @@ final class SmallBudgetTests: XCTestCase {
         let withEncoder = ConversionMemory(data, options: telegram), without = ConversionMemory(data, options: signal)
         XCTAssertEqual(withEncoder.fixed - without.fixed, ConversionMemory.webmEncoder)
         XCTAssertEqual(ConversionMemory.encoder(telegram, animated: false), 0)
-        // Its search holds no palette search's parts: the least is the animation minimum.
+        // Its search holds no palette search's parts: the least is the animation minimum, and
+        // nothing is reserved for them.
         XCTAssertEqual(MemoryPlan.leastAvailable(telegram), 0)
+        XCTAssertEqual(MemoryPlan(options: telegram, available: 60_000_000).searchExcess, 0)
         XCTAssertEqual(withEncoder.estimate, withEncoder.fixed + ConversionMemory.animationMinimum)
     }
 
