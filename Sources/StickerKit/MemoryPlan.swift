@@ -77,24 +77,28 @@ struct MemoryPlan {
         max(indexedShare(budget) + max(samplesShare(budget), sampleFloor(side: side)), histogram)
     }
 
-    /// The samples' share of `budget` (`leastAvailable` takes it as a tenth).
-    static func samplesShare(_ budget: Int) -> Int { budget / 10 }
-    /// The probes' remapped frames' share (`leastAvailable` takes it as an eighth).
-    static func indexedShare(_ budget: Int) -> Int { budget / 8 }
+    /// The samples' share of the budget is its `samplesDivisor`th, the probes' remapped frames'
+    /// its `indexedDivisor`th.
+    static let samplesDivisor = 10
+    static let indexedDivisor = 8
+    static func samplesShare(_ budget: Int) -> Int { budget / samplesDivisor }
+    static func indexedShare(_ budget: Int) -> Int { budget / indexedDivisor }
 
     /// The least an animation's conversion must have beyond its fixed parts for the fitted
-    /// frames and the search's reserve `R` to fit: with fitted share `s` they come to
-    /// `s·(B − R + B/8 + B/10) + R`, at most `B` once `R·(1 − s) ≤ B·(1 − 1.225·s)`. For the
-    /// floor (`R = B/8 + F`) that is `B ≥ F·(1 − s) / (0.875 − 1.1·s)`, for the histogram
-    /// `B ≥ H·(1 − s) / (1 − 1.225·s)`: 54 MB for Messages (the histogram's), 49 MB for the
+    /// frames and the search's reserve `R` to fit: with fitted share `s` and the indexed and
+    /// samples fractions `i` and `m` they come to `s·(B − R + i·B + m·B) + R`, at most `B` once
+    /// `R·(1 − s) ≤ B·(1 − s·(1 + i + m))`. For the floor (`R = i·B + F`) that is
+    /// `B ≥ F·(1 − s) / (1 − i − s·(1 + m))`, for the histogram
+    /// `B ≥ H·(1 − s) / (1 − s·(1 + i + m))`: 54 MB for Messages (the histogram's), 49 MB for the
     /// platforms whose animations are APNG; 0 where the search holds none of it
     /// (`searchesPalettes`).
     static func leastAvailable(_ options: ConversionOptions) -> Int {
         guard searchesPalettes(options) else { return 0 }
         let s = fittedShare(options)
+        let i = 1 / Double(indexedDivisor), m = 1 / Double(samplesDivisor)
         let floor = Double(sampleFloor(side: largestSide(options)))
-        let byFloor = floor * (1 - s) / (0.875 - 1.1 * s)
-        let byHistogram = Double(histogram) * (1 - s) / (1 - 1.225 * s)
+        let byFloor = floor * (1 - s) / (1 - i - s * (1 + m))
+        let byHistogram = Double(histogram) * (1 - s) / (1 - s * (1 + i + m))
         return Int(max(byFloor, byHistogram).rounded(.up))
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import StickerKit
 
 /// Gives the allocator's freed memory back to the system between a batch's files, when the
 /// process holds much of it.
@@ -37,9 +38,9 @@ enum AllocatorPolicy {
     /// of live heap; the rest was freed memory kept (now 91 MB). It costs page faults: the
     /// animated corpus at `--size all --max-memory 128 --jobs 2` took 11.4 s instead of 9.4 s
     /// (system CPU 3.9 s instead of 0.3 s), so the default budget leaves glibc as it is.
-    static func holdTight(maxMemory: Int, defaultMemory: Int) {
+    static func holdTight(maxMemory: Int) {
         #if canImport(Glibc)
-        guard maxMemory < defaultMemory, let set = mallopt else { return }
+        guard maxMemory < Limits.defaultMemory, let set = mallopt else { return }
         _ = set(Self.trimThresholdParameter, Int32(tightTrimThreshold))
         _ = set(Self.mmapThresholdParameter, Int32(tightMmapThreshold))
         #endif
@@ -49,17 +50,15 @@ enum AllocatorPolicy {
     /// glibc's `M_TRIM_THRESHOLD` and `M_MMAP_THRESHOLD` (malloc.h).
     private static let trimThresholdParameter: Int32 = -1
     private static let mmapThresholdParameter: Int32 = -3
-    /// `mallopt`, which glibc exports but Swift's Glibc module does not declare.
-    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-    }()
+    /// `mallopt` and `malloc_trim`, which glibc exports but Swift's Glibc module does not declare.
+    private static let mallopt = glibc("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self)
+    private static let mallocTrim = glibc("malloc_trim", as: (@convention(c) (Int) -> Int32).self)
 
-    /// `malloc_trim`, which glibc exports but Swift's Glibc module does not declare.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
+    /// The C function `name` of the running process, as `type`, or nil when it has none.
+    private static func glibc<F>(_ name: String, as type: F.Type) -> F? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(symbol, to: type)
+    }
 
     /// The process's resident set (`/proc/self/statm`, in pages), or 0 when unreadable.
     static func residentBytes() -> Int {

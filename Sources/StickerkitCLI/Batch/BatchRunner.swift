@@ -129,7 +129,7 @@ struct BatchRunner: Sendable {
             ownership = nil
         }
         let finished = Locked((entries: [BatchReport.File?](repeating: nil, count: inputs.count), count: 0))
-        AllocatorPolicy.holdTight(maxMemory: settings.options.limits.maxMemory, defaultMemory: Limits.defaultMemory)
+        AllocatorPolicy.holdTight(maxMemory: settings.options.limits.maxMemory)
         ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
                            estimatedWork: { BatchRunner.estimatedWork(inputs[$0].location, options: settings.options) }) { i in
             let entry = process(inputs[i], plan: plan, ownership: ownership)
