@@ -93,22 +93,42 @@ enum FileSystem {
         return n >= 0 ? Array(head[..<n]) : nil
     }
 
+    /// Reads the file into an array of exactly its size: the size the file system reports is
+    /// read in place, and only a file that turns out longer (it grew, or reports no size) is read
+    /// on in chunks. (Growing one array past its end to find the end held 3.5 times a 94 MB
+    /// input at once and kept 1.5 times it for the whole conversion.)
     private static func readAll(_ fd: Int32, path: BytePath) throws(FileError) -> [UInt8] {
         let status = try FileStatus.of(descriptor: fd, path: path)
         guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
-        var bytes = [UInt8](repeating: 0, count: max(status.bytes, 0))
+        let expected = max(status.bytes, 0)
+        var failure: Int32 = 0
         var filled = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            while filled < expected {
+                let n = read(fd, buffer.baseAddress! + filled, expected - filled)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if n == 0 { break }
+                filled += n
+            }
+            count = filled
+        }
+        if failure != 0 { throw FileError(.read, path, .system(failure)) }
+        guard filled == expected else { return bytes }
+        // At the size reported: anything past it comes in chunks.
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(4096, bytes.count / 2)) }
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileError(.read, path, .system(errno))
             }
             if n == 0 { break }
-            filled += n
+            bytes.append(contentsOf: chunk[..<n])
         }
-        bytes.removeSubrange(filled...)
         return bytes
     }
 
