@@ -1,8 +1,10 @@
 /// What the budget searches of animations did in one conversion: the real encodes of candidate
-/// settings (`.fast` probes, every kept frame remapped and encoded), and the size predictions
-/// made from sampled frames for long timelines, with the wall time each took (inside the stages
-/// of `StageTimings`). `stickerkit bench` prints it: an encode that did not become the sticker
-/// and every prediction are what the search costs beyond the sticker itself.
+/// settings (APNG: `.fast` probes, every kept frame remapped and encoded; WebP and WebM: every
+/// kept frame encoded at a level), and the size predictions made from sampled frames for long
+/// timelines (WebP and WebM: every probe of a sample or at faster settings), with the wall time
+/// each took (inside the stages of `StageTimings`). `stickerkit bench` prints it: an encode
+/// that did not become the sticker and every prediction are what the search costs beyond the
+/// sticker itself.
 public struct SearchWork: Sendable, Codable, Equatable {
     /// Real encodes of candidate settings.
     public var encodes = 0

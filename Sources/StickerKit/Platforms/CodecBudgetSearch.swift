@@ -70,6 +70,9 @@ struct CodecBudgetSearch {
                              level: fewest.level, keptFrames: fewest.frames, frames: frames.count)
         }
         while true {
+            // Whether every other frame can still be dropped after this round.
+            let fpsNow = Timeline.fps(frames: kept.count, milliseconds: Timeline.times(kept).last ?? 0)
+            let canThin = kept.count > 1 && fpsNow / 2 >= minFPS
             let streamed = source.streamed(kept, loopCount: loopCount, animated: animated)
             let sample = try Self.samplePositions(kept.count).map { positions in
                 let images = try source.images(kept, at: positions)
@@ -77,26 +80,43 @@ struct CodecBudgetSearch {
                                      loopCount: loopCount, animated: animated).streamed
             }
             let writer = CodecBudgetSearch(codec: Self.writing(codec, streamed), maxBytes: maxBytes, minFPS: minFPS, clock: clock)
-            switch writer.search(streamed, sample: sample) {
-            case .found(let sticker):
+            switch writer.search(streamed, sample: sample, lastRound: !canThin) {
+            case .found(let sticker, let seconds):
+                if animated {
+                    clock.timings.search.chosen += 1
+                    clock.timings.search.chosenSeconds += seconds
+                }
                 return .success(Found(sticker: sticker, frames: kept))
             case .overBudget(let smallest, let level):
                 if smallest < fewest.bytes { fewest = (smallest, level, kept.count) }
+            case .hopeless:
+                break
             case .failed:
                 return .failure(overBudget())
             }
             // Drop every other frame, if the frame rate stays at or above minFPS.
-            let fpsNow = Timeline.fps(frames: kept.count, milliseconds: Timeline.times(kept).last ?? 0)
-            guard kept.count > 1, fpsNow / 2 >= minFPS else { return .failure(overBudget()) }
+            guard canThin else { return .failure(overBudget()) }
             kept = Timeline.thin(kept, maxFPS: fpsNow / 2)
         }
     }
 
     private enum Outcome {
-        case found(EncodedSticker)
+        /// The sticker, and the seconds of the encode that made it.
+        case found(EncodedSticker, seconds: Double)
         case overBudget(smallest: Int, level: Int)
+        /// Not even the lowest level's sampled probe comes near the budget (`hopelessFloor`), and
+        /// frames can still be dropped: no real encode was made to say by how much.
+        case hopeless
         case failed
     }
+
+    /// A lowest level whose sampled probe, calibrated, predicts more than this times the budget is
+    /// not encoded for real while frames can still be dropped: the real encode would only say by
+    /// how much it misses (sampled probes miss the real file by a few per cent to tens of per cent;
+    /// this leaves room for a miss of half). The last round always encodes it, so the error
+    /// names a real size. 90 frames of 512² noise for WhatsApp made a 10 MB file to learn that
+    /// (166 MB peak under `--max-memory 160`, 5.1 s).
+    static let hopelessFloor = 2.0
 
     /// The codec's settings at a lossy `level` (WebP: the alpha quality capped by the level, not
     /// below `alphaFloor`).
@@ -190,8 +210,8 @@ struct CodecBudgetSearch {
     }
 
     /// The search over `frames`, probing `sample` (a few of them, held) when given.
-    private func search(_ frames: StreamedFrames, sample: StreamedFrames?) -> Outcome {
-        if codec.hasLossless, worthLossless(frames, sample: sample), let e = lossless(frames) { return .found(e) }
+    private func search(_ frames: StreamedFrames, sample: StreamedFrames?, lastRound: Bool = true) -> Outcome {
+        if codec.hasLossless, worthLossless(frames, sample: sample), let e = lossless(frames) { return .found(e.sticker, seconds: e.seconds) }
         guard let levels = codec.qualityLevels else { return .failed }
         let scaleUp = sample.map { Double(frames.frameCount) / Double($0.frameCount) } ?? 1
         let probesAreReal = sample == nil && !isSlow
@@ -204,20 +224,22 @@ struct CodecBudgetSearch {
         }
         func probing(_ level: Int) -> StickerCodec { codec(forLevel: level, probing: !probesAreReal, alphaFloor: alphaFloor) }
         var probes: [Int: Int] = [:]
-        var reals: [Int: EncodedSticker] = [:]
+        var reals: [Int: (sticker: EncodedSticker, seconds: Double)] = [:]
         func probe(_ level: Int) -> Double? {
             if let p = probes[level] { return Double(p) * scaleUp }
-            guard let e = encode(sample ?? frames, .level(level), with: probing(level), painted: painted) else { return nil }
-            probes[level] = e.bytes.count
-            if probesAreReal { reals[level] = e }
-            return Double(e.bytes.count) * scaleUp
+            let made = probesAreReal ? whole(frames, .level(level), with: probing(level), painted: painted)
+                                     : sampled(sample ?? frames, .level(level), with: probing(level), painted: painted)
+            guard let made else { return nil }
+            probes[level] = made.sticker.bytes.count
+            if probesAreReal { reals[level] = made }
+            return Double(made.sticker.bytes.count) * scaleUp
         }
         func real(_ level: Int) -> EncodedSticker? {
-            if let r = reals[level] { return r }
-            guard let e = encode(frames, .level(level), with: codec(forLevel: level, probing: false, alphaFloor: alphaFloor),
-                                 painted: painted) else { return nil }
-            reals[level] = e
-            return e
+            if let r = reals[level] { return r.sticker }
+            guard let made = whole(frames, .level(level), with: codec(forLevel: level, probing: false, alphaFloor: alphaFloor),
+                                   painted: painted) else { return nil }
+            reals[level] = made
+            return made.sticker
         }
         /// Each real encode's bytes over its probe's, by level (`calibration(at:_:)`).
         var ratios: [(level: Int, ratio: Double)] = []
@@ -235,7 +257,7 @@ struct CodecBudgetSearch {
         var budget = Double(maxBytes)
         var range = levels
         var smallest: (bytes: Int, level: Int)? = nil
-        var best: EncodedSticker? = nil
+        var best: EncodedSticker? = nil, bestLevel = levels.lowerBound
         let maxReals = isSlowWrite ? Self.slowReals : Self.corrections + 1
         for attempt in 0...Self.corrections {
             if best != nil, attempt >= maxReals { break }
@@ -249,6 +271,7 @@ struct CodecBudgetSearch {
             budget = Double(maxBytes) * Self.margin
             if e.bytes.count <= maxBytes {
                 best = e
+                bestLevel = level
                 // A real file well under the budget: the probes were pessimistic; look higher.
                 guard e.bytes.count < Int(Double(maxBytes) * Self.underuse), level < range.upperBound else { break }
                 range = (level + 1)...range.upperBound
@@ -260,10 +283,15 @@ struct CodecBudgetSearch {
                 range = range.lowerBound...(level - 1)
             }
         }
-        if let b = best { return .found(b) }
-        // Nothing fitted: the lowest level, for real, says by how much.
+        if let b = best { return .found(b, seconds: reals[bestLevel]?.seconds ?? 0) }
+        // Nothing fitted: the lowest level, for real, says by how much — unless its sampled
+        // probe is far over and a round with fewer frames follows.
+        if !lastRound, sample != nil, smallest == nil, reals[levels.lowerBound] == nil, let p = probe(levels.lowerBound),
+           p * Self.calibration(at: levels.lowerBound, ratios) > Double(maxBytes) * Self.hopelessFloor {
+            return .hopeless
+        }
         guard let e = real(levels.lowerBound) else { return .failed }
-        if e.bytes.count <= maxBytes { return .found(e) }
+        if e.bytes.count <= maxBytes { return .found(e, seconds: reals[levels.lowerBound]?.seconds ?? 0) }
         if let s = smallest, s.bytes < e.bytes.count { return .overBudget(smallest: s.bytes, level: s.level) }
         return .overBudget(smallest: e.bytes.count, level: levels.lowerBound)
     }
@@ -331,10 +359,10 @@ struct CodecBudgetSearch {
                 }
             } catch is WalkDone {}
         }
-        guard let one = encode(first, .lossless, with: codec) else { return false }
-        guard one.bytes.count * max(1, frames.frameCount / 4) <= maxBytes else { return false }
-        guard let sample, let probe = encode(sample, .lossless, with: losslessProbe) else { return true }
-        let predicted = Double(probe.bytes.count) * Double(frames.frameCount) / Double(sample.frameCount)
+        guard let one = sampled(first, .lossless, with: codec) else { return false }
+        guard one.sticker.bytes.count * max(1, frames.frameCount / 4) <= maxBytes else { return false }
+        guard let sample, let probe = sampled(sample, .lossless, with: losslessProbe) else { return true }
+        let predicted = Double(probe.sticker.bytes.count) * Double(frames.frameCount) / Double(sample.frameCount)
         return predicted <= Double(maxBytes) * Self.losslessProbeSlack
     }
 
@@ -343,13 +371,36 @@ struct CodecBudgetSearch {
     /// `losslessRetrySlack` of the budget is made again at the codec's own settings, which may
     /// fit. (WebP at method 2, effort 50 against method 4, effort 75: 37 % less time, 1.7 % more
     /// bytes over the 50 stills of the corpus at 512 px; none of them crossed WhatsApp's 100 KB.)
-    private func lossless(_ frames: StreamedFrames) -> EncodedSticker? {
+    private func lossless(_ frames: StreamedFrames) -> (sticker: EncodedSticker, seconds: Double)? {
         let quick = quickLossless
-        guard let first = encode(frames, .lossless, with: quick) else { return nil }
-        if first.bytes.count <= maxBytes { return first }
-        guard quick != codec, Double(first.bytes.count) <= Double(maxBytes) * Self.losslessRetrySlack,
-              let again = encode(frames, .lossless, with: codec), again.bytes.count <= maxBytes else { return nil }
+        guard let first = whole(frames, .lossless, with: quick) else { return nil }
+        if first.sticker.bytes.count <= maxBytes { return first }
+        guard quick != codec, Double(first.sticker.bytes.count) <= Double(maxBytes) * Self.losslessRetrySlack,
+              let again = whole(frames, .lossless, with: codec), again.sticker.bytes.count <= maxBytes else { return nil }
         return again
+    }
+
+    /// `encode` of every frame of an animation, counted (with its seconds) in `SearchWork.encodes`.
+    private func whole(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
+                       painted: PaintedAlpha? = nil) -> (sticker: EncodedSticker, seconds: Double)? {
+        var seconds = 0.0
+        let e = clock.time(&seconds) { encode(frames, quality, with: codec, painted: painted) }
+        if !frames.isStill {
+            clock.timings.search.encodes += 1
+            clock.timings.search.encodeSeconds += seconds
+        }
+        return e.map { ($0, seconds) }
+    }
+
+    /// `encode` of a sample of an animation's frames (or of a faster setting), counted in
+    /// `SearchWork.predictions`: it predicts the size of the whole.
+    private func sampled(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
+                         painted: PaintedAlpha? = nil) -> (sticker: EncodedSticker, seconds: Double)? {
+        var seconds = 0.0
+        let e = clock.time(&seconds) { encode(frames, quality, with: codec, painted: painted) }
+        clock.timings.search.predictions += 1
+        clock.timings.search.predictionSeconds += seconds
+        return e.map { ($0, seconds) }
     }
 
     /// How far over the budget a quick lossless file may be and the codec's own settings still be tried.
