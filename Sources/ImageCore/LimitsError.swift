@@ -19,6 +19,9 @@ public enum LimitsError: ImageErrorReason {
     /// What converting the file would hold at its peak, estimated from its structure before
     /// decoding, over `maxMemory` (the CLI's `--max-memory` raises it).
     case overMemory(estimate: Int, maxMemory: Int)
+    /// The file's bytes alone, held whole through the conversion beside what any conversion
+    /// holds (`least`), pass the budget: refused before it is read.
+    case fileOverMemory(bytes: Int, least: Int, maxMemory: Int)
 
     public var kind: ImageError.Kind {
         if case .zeroSize = self { return .decoding }
@@ -45,6 +48,8 @@ public enum LimitsError: ImageErrorReason {
             "\(scans) scans, over the \(max)-scan limit"
         case let .overMemory(estimate, max):
             "converting it needs about \(Limits.describeMegabytes(estimate)) of memory, over the \(Limits.describeMegabytes(max)) limit (--max-memory raises it)"
+        case let .fileOverMemory(bytes, least, max):
+            "converting its \(Limits.describeMegabytes(bytes)) of bytes needs at least \(Limits.describeMegabytes(least)) of memory, over the \(Limits.describeMegabytes(max)) limit (--max-memory raises it)"
         }
     }
 }

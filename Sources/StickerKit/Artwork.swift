@@ -37,7 +37,8 @@ public enum Artwork {
             // An animation's first frame comes back as one image of the whole canvas.
             let canvas = animated ? o.width * o.height * 4 : 0   // within the pixel limit: no overflow
             let pictures = largest.width * largest.height * ConversionMemory.perStickerPixel
-            let estimate = ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, canvas, pictures])
+            let estimate = ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, canvas, pictures,
+                                                   ConversionMemory.stillWorkspace])
             try limits.check(memory: estimate, format: o.format)
         }
         let image = try ImageDecoder.decode(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true, minimumLongSide: minimumLongSide))

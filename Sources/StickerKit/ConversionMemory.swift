@@ -25,6 +25,16 @@ struct ConversionMemory {
     /// for colour and one for alpha, with their lookahead and reference frames at 512²): a
     /// 6-frame ring converts for Telegram in 91 MB and for Signal in 40 MB.
     static let webmEncoder = 51_000_000
+    /// What a still's conversion holds beyond its image and its stickers' pixels, whatever the
+    /// image: its encoders' workspace — libdeflate's near-optimal compressors (a large PNG stream
+    /// is compressed in two pieces at once, about 4.5 MB each) or libwebp's lossless encoder
+    /// (about 10 MB at 512²) — and what glibc keeps of freed memory at its default thresholds
+    /// (about 6 MB). Without it, stills of 4000²–7100² RGBA noise (48–202 MB PNGs, 31–126 MB
+    /// JPEGs) decoded by rows peaked 3–11 MB past a budget 1 MB above their estimate, and the
+    /// 7100² PNG at 258 MB under the default 256 (massif: of a 68.6 MB heap, 48 MB the file and
+    /// 9.7 MB the two compressors). An animation's search shares (`MemoryPlan`) leave room for
+    /// both: every corpus animation peaks within a budget at its estimate (`scripts/check-budgets`).
+    static let stillWorkspace = 18_000_000
     /// The least the fitted frames and the search's copies of an animation must have: below it,
     /// frames would be decoded again for every probe. A palette search asks for more
     /// (`MemoryPlan.leastAvailable`: 54 MB for Messages).
@@ -73,7 +83,8 @@ struct ConversionMemory {
                 let rows = RowFitter.windowRows(width: outline.width, height: outline.height, options: fit)
                 return ConversionMemory.total([sum, rows * outline.width * 4])
             }
-            let streamed = ConversionMemory.total([ConversionMemory.process, data.count, rowDecoding, windows, stickers])
+            let streamed = ConversionMemory.total([ConversionMemory.process, data.count, rowDecoding, windows, stickers,
+                                                        ConversionMemory.encoder(options, animated: false)])
             if streamed < whole {
                 byRows = true
                 fixed = streamed
@@ -89,9 +100,11 @@ struct ConversionMemory {
         canvas = outline.map { ($0.width, $0.height) }
     }
 
-    /// What the encoder of `options`' animations holds whatever the frames (`webmEncoder`), or 0.
+    /// What the encoders hold whatever the frames: libvpx's for a WebM animation (`webmEncoder`),
+    /// a still's workspace (`stillWorkspace`), else nothing beyond the plan's shares.
     static func encoder(_ options: ConversionOptions, animated: Bool) -> Int {
-        guard animated, case .webm = options.target.animationCodec else { return 0 }
+        guard animated else { return stillWorkspace }
+        guard case .webm = options.target.animationCodec else { return 0 }
         return webmEncoder
     }
 

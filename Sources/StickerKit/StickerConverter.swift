@@ -15,6 +15,17 @@ import PNGEncoding
 /// and fitted again on each walk, so memory does not grow with the frame count. With `trim`, a
 /// first pass finds the visible bounds over all frames.
 public enum StickerConverter {
+    /// Throws `ImageError` (`LimitsError.fileOverMemory`) when a file of `byteCount` bytes cannot
+    /// be converted within `limits.maxMemory` whatever it holds: its bytes are held whole through
+    /// the conversion, beside the process (`ConversionMemory`). A caller that
+    /// knows a file's size can refuse it before reading it (a 419 MB file was read whole, 446 MB,
+    /// before its estimate refused it). `head`, the file's first bytes, names its format.
+    public static func checkFileSize(_ byteCount: Int, head: [UInt8], limits: Limits) throws {
+        let least = ConversionMemory.total([ConversionMemory.process, byteCount])
+        guard least > limits.maxMemory else { return }
+        throw ImageError(ImageDecoder.sniff(head), LimitsError.fileOverMemory(bytes: byteCount, least: least, maxMemory: limits.maxMemory))
+    }
+
     /// A relative measure of the work `convert` will do on the file in `bytes`, from its outline
     /// alone (no decoding): frames × (canvas pixels + the stickers' pixels), for a batch to start
     /// the longest jobs first. 0 when the outline cannot be read (the file will fail quickly).
@@ -131,6 +142,7 @@ public enum StickerConverter {
         precondition(count > 0, "StickerConverter: no frames")
         let first = try frame(0)
         let held = ConversionMemory.process + 3 * first.width * first.height * 4 + ConversionMemory.stickers(options)
+            + ConversionMemory.encoder(options, animated: count > 1)
         let facts = SourceFacts(format: count > 1 ? .apng : .png, width: first.width, height: first.height, frameCount: count,
                                 loopCount: 0, warnings: [], firstFrameDelay: delay)
         return try convert(options: options, plan: MemoryPlan(options: options, available: max(0, options.limits.maxMemory - held),

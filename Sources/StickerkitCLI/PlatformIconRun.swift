@@ -35,7 +35,7 @@ enum PlatformIconRun {
             }
         }
         try stop(inTheWay, terminal)
-        let data = try PathChecks.readFile(CommandLineBytes.path(for: image), failing: .failed)
+        let data = try PathChecks.readFile(CommandLineBytes.path(for: image), failing: .failed, limits: limits)
         let made: [Result<[UInt8], StickerError>]
         do { made = try PackIconRenderer.render(file: data, target: target, limits: limits) } catch {
             throw CommandFailure.failed(image, "\(error)")

@@ -38,7 +38,7 @@ final class DecodeReductionTests: XCTestCase {
         var options = ConversionOptions(effort: .fast, lenient: true)
         options.target = .whatsapp
         let memory = ConversionMemory(jpeg, options: options)
-        XCTAssertEqual(memory.estimate - ConversionMemory.process - jpeg.count - StickerSize.regular.pixels * StickerSize.regular.pixels
+        XCTAssertEqual(memory.estimate - ConversionMemory.process - ConversionMemory.stillWorkspace - jpeg.count - StickerSize.regular.pixels * StickerSize.regular.pixels
                        * ConversionMemory.perStickerPixel, 2 * 2500 * 2500 * 4)
         let result = try StickerConverter.convert(jpeg, options: options)
         XCTAssertEqual(result.width, 10_000)

@@ -58,8 +58,8 @@ final class SmallBudgetTests: XCTestCase {
         for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
     }
 
-    /// A WebM animation (Telegram) counts libvpx's encoders in its fixed part; a still, and an
-    /// APNG animation (Signal), do not.
+    /// A WebM animation (Telegram) counts libvpx's encoders in its fixed part; a still counts its
+    /// workspace instead, and an APNG animation (Signal) neither.
     func testAWebMAnimationCountsItsEncoder() throws {
         let a = AnimationBudgetTests.animation(frames: 6, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
         let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
@@ -69,7 +69,8 @@ final class SmallBudgetTests: XCTestCase {
         signal.target = .signal
         let withEncoder = ConversionMemory(data, options: telegram), without = ConversionMemory(data, options: signal)
         XCTAssertEqual(withEncoder.fixed - without.fixed, ConversionMemory.webmEncoder)
-        XCTAssertEqual(ConversionMemory.encoder(telegram, animated: false), 0)
+        XCTAssertEqual(ConversionMemory.encoder(telegram, animated: false), ConversionMemory.stillWorkspace)
+        XCTAssertEqual(ConversionMemory.encoder(signal, animated: true), 0)
         // Its search holds no palette search's parts: the least is the animation minimum, and
         // nothing is reserved for them.
         XCTAssertEqual(MemoryPlan.leastAvailable(telegram), 0)

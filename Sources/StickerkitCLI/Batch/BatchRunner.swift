@@ -216,9 +216,17 @@ struct BatchRunner: Sendable {
         let fingerprint = try? FileStatus.of(input.location)
         var bytes: [UInt8]? = nil
         var readError: FileError? = nil
+        // A file whose bytes alone pass the memory budget is not read (`checkFileSize`).
+        var sizeError: (any Error)? = nil
+        if let size = fingerprint?.bytes {
+            do {
+                try StickerConverter.checkFileSize(size, head: FileSystem.readHead(input.location, count: 64) ?? [],
+                                                   limits: settings.options.limits)
+            } catch { sizeError = error }
+        }
         var digest: String? = nil
         func inputBytes() -> [UInt8]? {
-            if bytes == nil && readError == nil {
+            if bytes == nil && readError == nil && sizeError == nil {
                 do throws(FileError) { bytes = try FileSystem.readFile(input.location) } catch { readError = error }
             }
             return bytes
@@ -250,7 +258,7 @@ struct BatchRunner: Sendable {
         options.sizes = targets.map(\.size)
 
         guard let source = inputBytes() else {
-            let problem = readError?.problem.description ?? "cannot read the file"
+            let problem = sizeError.map { "\($0)" } ?? readError?.problem.description ?? "cannot read the file"
             return fail(&entry, input, problem, targets: targets.map { ($0.size, $0.relative) })
         }
         let result: ConversionResult

@@ -1,3 +1,6 @@
+import ImageCore
+import StickerKit
+
 /// Checks of the paths a batch will write, made before anything is converted: a problem with
 /// `-o` or `--report` is one usage error (exit 2, `PATH: error: FLAG: WHAT`) instead of one
 /// failure per input after the work is done. Nothing is created here.
@@ -66,8 +69,9 @@ enum PathChecks {
 
     /// The bytes of one file the command line names besides the inputs (a labels file, an icon
     /// image), or why it cannot be read — in the words input discovery uses — as a failure about
-    /// `path` of `kind`.
-    static func readFile(_ path: BytePath, failing kind: CommandFailure.Kind) throws(CommandFailure) -> [UInt8] {
+    /// `path` of `kind`. With `limits`, an image whose size alone passes `limits.maxMemory` is
+    /// refused before it is read (`StickerConverter.checkFileSize`).
+    static func readFile(_ path: BytePath, failing kind: CommandFailure.Kind, limits: Limits? = nil) throws(CommandFailure) -> [UInt8] {
         let subject = path.display
         let status: FileStatus?
         do { status = try FileStatus.of(path) } catch {
@@ -82,6 +86,11 @@ enum PathChecks {
         case .regular: break
         case .directory: throw CommandFailure(kind: kind, subject: subject, message: "is a folder, not a file")
         default: throw CommandFailure(kind: kind, subject: subject, message: FileError.Problem.notARegularFile(status.kind).description)
+        }
+        if let limits {
+            do { try StickerConverter.checkFileSize(status.bytes, head: FileSystem.readHead(path, count: 64) ?? [], limits: limits) } catch {
+                throw CommandFailure(kind: kind, subject: subject, message: "\(error)")
+            }
         }
         do { return try FileSystem.readFile(path) } catch {
             throw CommandFailure(kind: kind, subject: subject, message: "cannot be read: \(error.problem)")

@@ -92,7 +92,7 @@ struct Icons: ParsableCommand {
 
     /// The icon set of the image at `path`, or one line naming why not (exit 1).
     static func render(_ path: String, background: RGBA, fit: FitMode, limits: Limits) throws -> IconSetFiles {
-        let data = try PathChecks.readFile(CommandLineBytes.path(for: path), failing: .failed)
+        let data = try PathChecks.readFile(CommandLineBytes.path(for: path), failing: .failed, limits: limits)
         do {
             return try IconSetFiles.render(file: data, background: background, fit: fit, limits: limits)
         } catch {

@@ -151,7 +151,7 @@ enum WastickersRun {
     /// The tray icon PNG of the image at `source`, or one line naming why not (exit 1).
     static func tray(from source: String, limits: Limits) throws -> [UInt8] {
         guard let icon = StickerTarget.whatsapp.packIcons.first else { preconditionFailure("WhatsApp has a tray icon") }
-        let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed)
+        let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed, limits: limits)
         // The first of WhatsApp's pack pictures (a still), by rows when the file allows.
         let pictures: [Result<[UInt8], StickerError>]
         do { pictures = try PackIconRenderer.render(file: data, target: .whatsapp, limits: limits) } catch { throw CommandFailure.failed(source, "\(error)") }
@@ -164,7 +164,7 @@ enum WastickersRun {
     /// One input's sticker, or the line naming why not.
     static func convert(_ file: String, options: ConversionOptions) -> Result<StickerOutput, CommandFailure> {
         do {
-            let data = try PathChecks.readFile(CommandLineBytes.path(for: file), failing: .failed)
+            let data = try PathChecks.readFile(CommandLineBytes.path(for: file), failing: .failed, limits: options.limits)
             let result = try StickerConverter.convert(data, options: options)
             guard let first = result.outputs.first else { return .failure(.failed(file, "no sticker made")) }
             switch first.result {

@@ -1,0 +1,26 @@
+import Foundation
+import XCTest
+
+/// A file whose bytes alone pass `--max-memory` (they are held whole through a conversion) is
+/// refused from its size before it is read, with one line naming the size and the limit; the
+/// batch goes on.
+final class FileSizeRefusalTests: XCTestCase {
+    func testAFileLargerThanTheBudgetIsRefusedBeforeItIsRead() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        // 100 MB with a PNG signature, sparse: reading it would hold 100 MB.
+        let big = tmp.appendingPathComponent("big.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: big)
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 100_000_000)
+        try handle.close()
+        try Fixture.sample("oc_saxophone_palette.png", to: tmp.appendingPathComponent("cat.png"))
+        let r = try CLI.run(["resize", "big.png", "cat.png", "-o", "out", "--max-memory", "64"], in: tmp)
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, r.stderr)
+        XCTAssertEqual(lines.first.map(String.init),
+                       "big.png: error: PNG: converting its 100 MB of bytes needs at least 126 MB of memory, over the 64 MB limit (--max-memory raises it)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("out/cat.png").path), "the batch goes on")
+    }
+}
