@@ -37,8 +37,7 @@ public enum Artwork {
             // An animation's first frame comes back as one image of the whole canvas.
             let canvas = animated ? o.width * o.height * 4 : 0   // within the pixel limit: no overflow
             let pictures = largest.width * largest.height * ConversionMemory.perStickerPixel
-            let estimate = ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, canvas, pictures,
-                                                   ConversionMemory.stillWorkspace])
+            let estimate = ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, canvas, pictures])
             try limits.check(memory: estimate, format: o.format)
         }
         let image = try ImageDecoder.decode(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true, minimumLongSide: minimumLongSide))
@@ -54,9 +53,20 @@ public enum Artwork {
     /// its output rows read. With the source's size. Nil when the file is not a still that
     /// decodes by rows (`ImageDecoder.decodeRows` decides: an animation, an interlaced PNG or a
     /// JPEG turned by EXIF does not) or a target is empty: decode it whole. Throws `ImageError`
-    /// as `firstFrame` does.
+    /// as `firstFrame` does, and `LimitsError.overMemory` from the structure when the file, the
+    /// decoder's rows, the resizers' windows and pictures and a still's workspace
+    /// (`ConversionMemory.stillWorkspace`) would pass `limits.maxMemory`.
     public static func resizedByRows(_ bytes: [UInt8], targets: [ArtworkResize],
                                      limits: Limits = .default) throws -> (width: Int, height: Int, images: [Image])? {
+        // Refused from the structure when the file, the decoder's rows, every resizer and a still's
+        // workspace would pass the budget (a 7000² RGBA noise PNG's 13 app icons peaked at 289 MB).
+        if let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }), o.frameCount <= 1, o.format != .apng,
+           (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil,
+           let decoding = bytes.withUnsafeBytes({ ImageOutline.rowDecodingMemory($0, minimumLongSide: nil) }) {
+            let resizing = targets.reduce(0) { ConversionMemory.total([$0, $1.memory(canvasWidth: o.width, canvasHeight: o.height)]) }
+            let estimate = ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, resizing, ConversionMemory.stillWorkspace])
+            try limits.check(memory: estimate, format: o.format)
+        }
         var resizers: [RowFitter] = []
         var empty = false
         let info = try ImageDecoder.decodeRows(bytes, options: DecodeOptions(limits: limits), start: { w, h in

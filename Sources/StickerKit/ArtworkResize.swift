@@ -8,6 +8,23 @@ public enum ArtworkResize: Sendable {
     case square(FitOptions)
     case rectangle(width: Int, height: Int, fit: FitMode, background: RGBA?)
 
+    /// Bytes its row resizer holds for a `width × height` still, at most: the window of source
+    /// rows its output rows read (`RowFitter.windowRows`; a rectangle's by its tighter ratio)
+    /// and `ConversionMemory.perStickerPixel` for each output pixel.
+    func memory(canvasWidth: Int, canvasHeight: Int) -> Int {
+        let rows: Int, pixels: Int
+        switch self {
+        case .square(let options):
+            rows = RowFitter.windowRows(width: canvasWidth, height: canvasHeight, options: options)
+            pixels = options.size * options.size
+        case let .rectangle(width, height, _, _):
+            let taps = max(3, max((canvasHeight + max(1, height) - 1) / max(1, height), (canvasWidth + max(1, width) - 1) / max(1, width)) + 2)
+            rows = 2 * taps + 1
+            pixels = width * height
+        }
+        return ConversionMemory.total([rows * canvasWidth * 4, pixels * ConversionMemory.perStickerPixel])
+    }
+
     /// Its row resizer for a `width × height` still, or nil when the target is empty.
     func rowResizer(canvasWidth: Int, canvasHeight: Int) -> RowFitter? {
         switch self {
