@@ -106,7 +106,7 @@ public struct Limits: Sendable, Equatable {
     }
 
     /// Bytes in whole megabytes (1 MB = 1,000,000 bytes, as `--max-memory` takes them), rounded up.
-    static func describeMegabytes(_ n: Int) -> String {
+    package static func describeMegabytes(_ n: Int) -> String {
         "\((n + 999_999) / 1_000_000) MB"
     }
 

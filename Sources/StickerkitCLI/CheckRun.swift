@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ImageCore
 import StickerKit
 import StickerPackaging
 
@@ -71,6 +72,15 @@ enum CheckRun {
     /// `check`'s report of one file: `check` applied to its bytes, or an error finding when it
     /// cannot be read.
     static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> StickerCheckReport {
+        // A file whose bytes alone pass what one file may hold (`--max-memory`'s default) is
+        // judged from its size, not read (a 420 MB file was read whole: 433 MB resident).
+        if let size = (try? FileStatus.of(file.location))??.bytes,
+           (try? StickerConverter.checkFileSize(size, head: [], limits: .default)) == nil {
+            let format = Artwork.format(of: FileSystem.readHead(file.location, count: 64) ?? [])
+            return StickerCheckReport(path: file.path, bytes: size, facts: StickerFacts(format: format?.displayName), transparent: nil,
+                                      findings: [StickerFinding(.error, .unreadable, "not read: \(Limits.describeMegabytes(size)), "
+                                                                + "more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))")])
+        }
         guard let bytes = try? FileSystem.readFile(file.location) else {
             return StickerCheckReport(path: file.path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
                                       findings: [StickerFinding(.error, .unreadable, "cannot read the file")])

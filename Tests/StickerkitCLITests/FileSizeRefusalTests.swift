@@ -3,7 +3,7 @@ import XCTest
 
 /// A file whose bytes alone pass `--max-memory` (they are held whole through a conversion) is
 /// refused from its size before it is read, with one line naming the size and the limit; the
-/// batch goes on.
+/// batch goes on. `check` judges one past the default budget from its size.
 final class FileSizeRefusalTests: XCTestCase {
     func testAFileLargerThanTheBudgetIsRefusedBeforeItIsRead() throws {
         let tmp = try CLI.temporaryDirectory()
@@ -22,5 +22,20 @@ final class FileSizeRefusalTests: XCTestCase {
         XCTAssertEqual(lines.first.map(String.init),
                        "big.png: error: PNG: converting its 100 MB of bytes needs at least 126 MB of memory, over the 64 MB limit (--max-memory raises it)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("out/cat.png").path), "the batch goes on")
+    }
+
+    /// `check` judges such a file from its size and first bytes, without reading it.
+    func testCheckJudgesAFileLargerThanOneFileMayHoldFromItsSize() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let big = tmp.appendingPathComponent("big.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: big)
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 300_000_000)
+        try handle.close()
+        let r = try CLI.run(["check", "big.png"], in: tmp)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stdout.contains("ERROR  PNG"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("unreadable: not read: 300 MB, more than one file may hold in memory (256 MB)"), r.stdout)
     }
 }
