@@ -21,10 +21,15 @@ public enum SHA256 {
 
     /// The digest of `bytes` as 64 lower-case hex digits.
     public static func hex(_ bytes: [UInt8]) -> String {
+        hex(digest: digest(bytes))
+    }
+
+    /// A digest's 32 bytes as 64 lower-case hex digits.
+    static func hex(digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(2 * byteCount)
-        for byte in digest(bytes) {
+        for byte in digest {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 15)])
         }

@@ -38,4 +38,23 @@ final class FileSizeRefusalTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("ERROR  PNG"), r.stdout)
         XCTAssertTrue(r.stdout.contains("unreadable: not read: 300 MB, more than one file may hold in memory (256 MB)"), r.stdout)
     }
+
+    /// An input its budget will not let be read, touched without being changed since its sticker
+    /// was made, is still found up to date: its digest is taken as it is read, not from its bytes
+    /// held whole.
+    func testAnUnchangedInputPastTheBudgetIsStillUpToDate() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let cat = tmp.appendingPathComponent("cat.png")
+        try Fixture.sample("oc_saxophone_palette.png", to: cat)
+        XCTAssertEqual(try CLI.run(["resize", "cat.png", "-o", "out"], in: tmp).status, 0)
+        let sticker = try Data(contentsOf: tmp.appendingPathComponent("out/cat.png"))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 3600)], ofItemAtPath: cat.path)
+        // 26 MB: the process alone; any file's bytes pass it.
+        let r = try CLI.run(["resize", "cat.png", "-o", "out", "--max-memory", "26"], in: tmp)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(try Data(contentsOf: tmp.appendingPathComponent("out/cat.png")), sticker)
+    }
 }
+

@@ -233,6 +233,9 @@ struct BatchRunner: Sendable {
         }
         func inputDigest() -> String? {
             if digest == nil, let b = inputBytes() { digest = SHA256.hex(b) }
+            // Too large to read whole here: hashed as it is read, so that an input touched
+            // without being changed is still found up to date.
+            if digest == nil, sizeError != nil { digest = try? FileSystem.sha256(input.location) }
             return digest
         }
 

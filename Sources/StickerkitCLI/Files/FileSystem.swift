@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StickerPackaging
 
 /// The POSIX calls the CLI's file handling is built on, each taking a `BytePath` (any bytes in a
 /// name) and throwing a `FileError` that names the path and the reason.
@@ -79,6 +80,28 @@ enum FileSystem {
         }
         defer { close(fd) }
         return try readAll(fd, path: path)
+    }
+
+    /// The SHA-256 of the regular file at `path`, read a megabyte at a time (never held whole:
+    /// the digest of an input too large to convert still says whether it changed).
+    static func sha256(_ path: BytePath) throws(FileError) -> String {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { throw FileError(.read, path, .system(errno)) }
+        defer { close(fd) }
+        let status = try FileStatus.of(descriptor: fd, path: path)
+        guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
+        let hasher = SHA256Stream()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(.read, path, .system(errno))
+            }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        }
+        return hasher.hex()
     }
 
     /// The first `count` bytes of the regular file at `path` (fewer when it is shorter); nil when
