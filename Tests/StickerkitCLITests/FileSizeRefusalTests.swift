@@ -5,15 +5,19 @@ import XCTest
 /// refused from its size before it is read, with one line naming the size and the limit; the
 /// batch goes on. `check` judges one past the default budget from its size.
 final class FileSizeRefusalTests: XCTestCase {
+    /// A sparse file of `bytes` that starts with a PNG signature (no disk used, nothing else in it).
+    static func sparsePNG(_ url: URL, bytes: UInt64) throws {
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: bytes)
+        try handle.close()
+    }
+
     func testAFileLargerThanTheBudgetIsRefusedBeforeItIsRead() throws {
         let tmp = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }
-        // 100 MB with a PNG signature, sparse: reading it would hold 100 MB.
-        let big = tmp.appendingPathComponent("big.png")
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: big)
-        let handle = try FileHandle(forWritingTo: big)
-        try handle.truncate(atOffset: 100_000_000)
-        try handle.close()
+        // Reading it would hold 100 MB.
+        try Self.sparsePNG(tmp.appendingPathComponent("big.png"), bytes: 100_000_000)
         try Fixture.sample("oc_saxophone_palette.png", to: tmp.appendingPathComponent("cat.png"))
         let r = try CLI.run(["resize", "big.png", "cat.png", "-o", "out", "--max-memory", "64"], in: tmp)
         XCTAssertEqual(r.status, 1)
@@ -28,11 +32,7 @@ final class FileSizeRefusalTests: XCTestCase {
     func testCheckJudgesAFileLargerThanOneFileMayHoldFromItsSize() throws {
         let tmp = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }
-        let big = tmp.appendingPathComponent("big.png")
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: big)
-        let handle = try FileHandle(forWritingTo: big)
-        try handle.truncate(atOffset: 300_000_000)
-        try handle.close()
+        try Self.sparsePNG(tmp.appendingPathComponent("big.png"), bytes: 300_000_000)
         let r = try CLI.run(["check", "big.png"], in: tmp)
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("ERROR  PNG"), r.stdout)

@@ -91,17 +91,23 @@ enum FileSystem {
         let status = try FileStatus.of(descriptor: fd, path: path)
         guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
         let hasher = SHA256Stream()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        try readChunks(fd, path: path, chunkBytes: 1 << 20) { hasher.update($0) }
+        return hasher.hex()
+    }
+
+    /// Reads `fd` on to its end, `chunkBytes` at a time, handing each chunk read to `body`.
+    private static func readChunks(_ fd: Int32, path: BytePath, chunkBytes: Int,
+                                   _ body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
+        var chunk = [UInt8](repeating: 0, count: chunkBytes)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileError(.read, path, .system(errno))
             }
-            if n == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            if n == 0 { return }
+            chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         }
-        return hasher.hex()
     }
 
     /// The first `count` bytes of the regular file at `path` (fewer when it is shorter); nil when
@@ -142,16 +148,7 @@ enum FileSystem {
         if failure != 0 { throw FileError(.read, path, .system(failure)) }
         guard filled == expected else { return bytes }
         // At the size reported: anything past it comes in chunks.
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(.read, path, .system(errno))
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[..<n])
-        }
+        try readChunks(fd, path: path, chunkBytes: 1 << 16) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
