@@ -72,20 +72,24 @@ enum CheckRun {
     /// `check`'s report of one file: `check` applied to its bytes, or an error finding when it
     /// cannot be read.
     static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> StickerCheckReport {
-        // A file whose bytes alone pass what one file may hold (`--max-memory`'s default) is
-        // judged from its size, not read (a 420 MB file was read whole: 433 MB resident).
-        if let size = (try? FileStatus.of(file.location))??.bytes,
-           (try? StickerConverter.checkFileSize(size, head: [], limits: .default)) == nil {
-            let format = Artwork.format(of: FileSystem.readHead(file.location, count: 64) ?? [])
-            return StickerCheckReport(path: file.path, bytes: size, facts: StickerFacts(format: format?.displayName), transparent: nil,
-                                      findings: [StickerFinding(.error, .unreadable, "not read: \(Limits.describeMegabytes(size)), "
-                                                                + "more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))")])
-        }
+        if let report = tooLarge(file.location, path: file.path) { return report }
         guard let bytes = try? FileSystem.readFile(file.location) else {
             return StickerCheckReport(path: file.path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
                                       findings: [StickerFinding(.error, .unreadable, "cannot read the file")])
         }
         return check(bytes)
+    }
+
+    /// The report of a file whose bytes alone pass what one file may hold (`--max-memory`'s
+    /// default), judged from its size and first bytes instead of read (a 420 MB file was read
+    /// whole: 433 MB resident); nil for any other.
+    static func tooLarge(_ location: BytePath, path: String) -> StickerCheckReport? {
+        guard let size = (try? FileStatus.of(location))??.bytes,
+              (try? StickerConverter.checkFileSize(size, head: [], limits: .default)) == nil else { return nil }
+        let format = Artwork.format(of: FileSystem.readHead(location, count: 64) ?? [])
+        return StickerCheckReport(path: path, bytes: size, facts: StickerFacts(format: format?.displayName), transparent: nil,
+                                  findings: [StickerFinding(.error, .unreadable, "not read: \(Limits.describeMegabytes(size)), "
+                                                            + "more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))")])
     }
 
     /// The pack a file belongs to: its enclosing `.stickerpack` if any, else its folder.

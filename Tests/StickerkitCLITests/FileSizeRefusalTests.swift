@@ -3,7 +3,7 @@ import XCTest
 
 /// A file whose bytes alone pass `--max-memory` (they are held whole through a conversion) is
 /// refused from its size before it is read, with one line naming the size and the limit; the
-/// batch goes on. `check` judges one past the default budget from its size.
+/// batch goes on. `check` and `preview` judge one past the default budget from its size.
 final class FileSizeRefusalTests: XCTestCase {
     /// A sparse file of `bytes` that starts with a PNG signature (no disk used, nothing else in it).
     static func sparsePNG(_ url: URL, bytes: UInt64) throws {
@@ -55,6 +55,20 @@ final class FileSizeRefusalTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(try Data(contentsOf: tmp.appendingPathComponent("out/cat.png")), sticker)
+    }
+
+    /// `preview` shows such a file by that report alone, beside the stickers it can read.
+    func testPreviewShowsAFileLargerThanOneFileMayHoldByItsReport() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("art"), withIntermediateDirectories: true)
+        try Self.sparsePNG(tmp.appendingPathComponent("art/big.png"), bytes: 300_000_000)
+        try Fixture.sample("oc_saxophone_palette.png", to: tmp.appendingPathComponent("art/cat.png"))
+        let r = try CLI.run(["preview", "art", "-o", "pv"], in: tmp)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let html = try String(contentsOf: tmp.appendingPathComponent("pv/index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("not read: 300 MB, more than one file may hold in memory (256 MB)"))
+        XCTAssertTrue(html.contains("cat.png"))
     }
 }
 

@@ -20,8 +20,13 @@ enum PreviewInput {
     }
 
     static func fileItem(_ location: BytePath, rules: CheckRules, report: StickerCheckReport?) throws -> Preview.Item {
-        let bytes = try PathChecks.readFile(location, failing: .failed)
         let name = location.lastComponent
+        // Too large to hold: shown by its report alone, as `check` judges it.
+        if let tooLarge = CheckRun.tooLarge(location, path: location.string ?? location.display) {
+            return Preview.Item(bytes: [], name: name.string ?? name.display, report: report ?? tooLarge,
+                                inCatalog: report != nil, firstFrame: [])
+        }
+        let bytes = try PathChecks.readFile(location, failing: .failed)
         return Preview.Item(bytes: bytes, name: name.string ?? name.display,
                             report: report ?? StickerChecker.check(bytes, path: location.string ?? location.display, rules: rules),
                             inCatalog: report != nil, firstFrame: bytes)
