@@ -16,7 +16,10 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLong(durationMs: Int, limitMs: Int, platform: String)
     /// A lossy codec's file does not fit even at its lowest `level` with `keptFrames` of `frames`
     /// frames kept: `smallest` bytes.
-    case codecOverBudget(container: StickerContainer, smallest: Int, budget: Int, level: Int, keptFrames: Int, frames: Int)
+    /// `estimated`: `smallest` is a sampled probe's size scaled to the kept frames, for a file
+    /// too far over the budget to be worth encoding whole (`CodecBudgetSearch.hopelessLastFloor`).
+    case codecOverBudget(container: StickerContainer, smallest: Int, budget: Int, level: Int, keptFrames: Int, frames: Int,
+                         estimated: Bool = false)
     /// The written animation holds `frames` frames (identical neighbours merge), outside the
     /// `allowed` count of `platform`.
     case frameCount(frames: Int, allowed: ClosedRange<Int>, platform: String)
@@ -44,8 +47,9 @@ public enum StickerError: Error, Sendable, Equatable, CustomStringConvertible {
             "the animation has \(frames) distinct frame\(frames == 1 ? "" : "s") (identical neighbours merge); \(platform) takes \(allowed.lowerBound)–\(allowed.upperBound)"
         case let .tooMuchChange(limit, width, height, frame, frames):
             "too much change to convert in bounded time: by frame \(frame) of \(frames) its frames change more than \(Self.megapixels(limit)) (pixels of the \(width)×\(height) sticker, the source's counting half; --max-changed-mp raises the limit)"
-        case let .codecOverBudget(container, smallest, budget, level, keptFrames, frames):
-            "does not fit: \(container.rawValue) at quality level \(level) with \(keptFrames) of \(frames) frames still takes \(smallest) bytes, over the \(budget)-byte budget"
+        case let .codecOverBudget(container, smallest, budget, level, keptFrames, frames, estimated):
+            "does not fit: \(container.rawValue) at quality level \(level) with \(keptFrames) of \(frames) frames still takes "
+                + (estimated ? "about \(smallest) bytes (estimated from a sample of them)" : "\(smallest) bytes") + ", over the \(budget)-byte budget"
         }
     }
 

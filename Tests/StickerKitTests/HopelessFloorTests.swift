@@ -29,23 +29,45 @@ final class HopelessFloorTests: XCTestCase {
         return try StickerConverter.convert(bytes, options: o)
     }
 
-    /// 28 frames at 20 fps are probed by a sample; far over at level 0, they are not encoded
-    /// whole: the one whole encode is of the 14 frames left at 10 fps (the last round, probed by
-    /// a sample too: 5 fps would pass the 8 fps floor), whose real size the error names.
-    func testAHopelessRoundMakesNoWholeEncodeAndTheLastNamesARealSize() throws {
-        let r = try convert(try Self.noise(frames: 28), maxBytes: 20_000)
-        guard case .failure(let error) = r.outputs[0].result else { return XCTFail("noise fitted 20 KB") }
-        guard case .codecOverBudget(_, let smallest, let budget, let level, let kept, let frames) = error else {
-            return XCTFail("\(error)")
+    /// The error of `r`'s one sticker, or a failure.
+    func overBudget(_ r: ConversionResult) throws -> (smallest: Int, budget: Int, level: Int, kept: Int, frames: Int, estimated: Bool) {
+        guard case .failure(let error) = r.outputs[0].result,
+              case .codecOverBudget(_, let smallest, let budget, let level, let kept, let frames, let estimated) = error else {
+            throw XCTSkip("not over the budget: \(r.outputs[0].result)")
         }
-        XCTAssertEqual(budget, 20_000)
-        XCTAssertEqual(level, 0)
-        XCTAssertEqual(frames, 28)
-        XCTAssertEqual(kept, 14, "the size named is of the last round's frames")
-        XCTAssertGreaterThan(smallest, 2 * budget)
-        XCTAssertEqual(r.timings.search.encodes, 1, "only the last round's lowest level is encoded whole")
+        return (smallest, budget, level, kept, frames, estimated)
+    }
+
+    /// 28 frames at 20 fps are probed by a sample; far over at level 0, they are not encoded
+    /// whole. Nor are the 14 left at 10 fps (the last round, probed by a sample too: 5 fps would
+    /// pass the 8 fps floor), more than `hopelessLastFloor` times over: the error names their
+    /// estimate, and no whole encode is made.
+    func testRoundsFarOverMakeNoWholeEncodeAndTheErrorSaysItEstimates() throws {
+        let r = try convert(try Self.noise(frames: 28), maxBytes: 20_000)
+        let e = try overBudget(r)
+        XCTAssertEqual(e.budget, 20_000)
+        XCTAssertEqual(e.level, 0)
+        XCTAssertEqual(e.frames, 28)
+        XCTAssertEqual(e.kept, 14, "the size named is of the last round's frames")
+        XCTAssertTrue(e.estimated)
+        XCTAssertGreaterThan(Double(e.smallest), CodecBudgetSearch.hopelessLastFloor * 20_000)
+        XCTAssertEqual(r.timings.search.encodes, 0, "nothing encoded whole")
         XCTAssertGreaterThan(r.timings.search.predictions, 0)
         XCTAssertEqual(r.timings.search.chosen, 0)
+        guard case .failure(let error) = r.outputs[0].result else { return XCTFail("fitted") }
+        XCTAssertTrue("\(error)".contains("still takes about \(e.smallest) bytes (estimated from a sample of them)"), "\(error)")
+    }
+
+    /// A last round whose lowest level is predicted over the budget but within
+    /// `hopelessLastFloor` times it is encoded whole, and the error names that real size; the
+    /// round before it, more than `hopelessFloor` times over, is not.
+    func testALastRoundNearTheBudgetNamesARealSize() throws {
+        let r = try convert(try Self.noise(frames: 28), maxBytes: 400_000)
+        let e = try overBudget(r)
+        XCTAssertEqual(e.kept, 14)
+        XCTAssertFalse(e.estimated)
+        XCTAssertGreaterThan(e.smallest, 400_000)
+        XCTAssertEqual(r.timings.search.encodes, 1, "only the last round's lowest level is encoded whole")
     }
 
     /// A sticker found counts the whole encode it was written from as settled on.

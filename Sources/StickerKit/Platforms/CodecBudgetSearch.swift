@@ -64,10 +64,10 @@ struct CodecBudgetSearch {
     /// (probes hold their few sampled frames).
     func run(_ source: PlatformFrames, _ frames: [PickedFrame], loopCount: Int, animated: Bool) throws -> Result<Found, StickerError> {
         var kept = frames
-        var fewest: (bytes: Int, level: Int, frames: Int) = (Int.max, 0, frames.count)
+        var fewest: (bytes: Int, level: Int, frames: Int, estimated: Bool) = (Int.max, 0, frames.count, false)
         func overBudget() -> StickerError {
             .codecOverBudget(container: codec.container(still: !animated), smallest: fewest.bytes, budget: maxBytes,
-                             level: fewest.level, keptFrames: fewest.frames, frames: frames.count)
+                             level: fewest.level, keptFrames: fewest.frames, frames: frames.count, estimated: fewest.estimated)
         }
         while true {
             // Whether every other frame can still be dropped after this round.
@@ -87,8 +87,8 @@ struct CodecBudgetSearch {
                     clock.timings.search.chosenSeconds += seconds
                 }
                 return .success(Found(sticker: sticker, frames: kept))
-            case .overBudget(let smallest, let level):
-                if smallest < fewest.bytes { fewest = (smallest, level, kept.count) }
+            case .overBudget(let smallest, let level, let estimated):
+                if smallest < fewest.bytes { fewest = (smallest, level, kept.count, estimated) }
             case .hopeless:
                 break
             case .failed:
@@ -103,7 +103,8 @@ struct CodecBudgetSearch {
     private enum Outcome {
         /// The sticker, and the seconds of the encode that made it.
         case found(EncodedSticker, seconds: Double)
-        case overBudget(smallest: Int, level: Int)
+        /// `estimated`: `smallest` is the lowest level's sampled probe, scaled (`hopelessLastFloor`).
+        case overBudget(smallest: Int, level: Int, estimated: Bool = false)
         /// Not even the lowest level's sampled probe comes near the budget (`hopelessFloor`), and
         /// frames can still be dropped: no real encode was made to say by how much.
         case hopeless
@@ -117,6 +118,12 @@ struct CodecBudgetSearch {
     /// names a real size. 90 frames of 512² noise for WhatsApp made a 10 MB file to learn that
     /// (166 MB peak under `--max-memory 160`, 5.1 s).
     static let hopelessFloor = 2.0
+    /// In the last round (no frames left to drop) the lowest level is not encoded whole either
+    /// when its sampled probe predicts more than this times the budget: the error then names the
+    /// estimate. Wider than `hopelessFloor`, since a real encode that fits would be the sticker:
+    /// 140 frames of 512² noise for WhatsApp made an 8 MB file here, the search's peak (213 MB
+    /// under a budget of 212 MB, its estimate plus one).
+    static let hopelessLastFloor = 4.0
 
     /// The codec's settings at a lossy `level` (WebP: the alpha quality capped by the level, not
     /// below `alphaFloor`).
@@ -286,9 +293,12 @@ struct CodecBudgetSearch {
         if let b = best { return .found(b, seconds: reals[bestLevel]?.seconds ?? 0) }
         // Nothing fitted: the lowest level, for real, says by how much — unless its sampled
         // probe is far over and a round with fewer frames follows.
-        if !lastRound, sample != nil, smallest == nil, reals[levels.lowerBound] == nil, let p = probe(levels.lowerBound),
-           p * Self.calibration(at: levels.lowerBound, ratios) > Double(maxBytes) * Self.hopelessFloor {
-            return .hopeless
+        if sample != nil, smallest == nil, reals[levels.lowerBound] == nil, let p = probe(levels.lowerBound) {
+            let predicted = p * Self.calibration(at: levels.lowerBound, ratios)
+            if !lastRound, predicted > Double(maxBytes) * Self.hopelessFloor { return .hopeless }
+            if lastRound, predicted > Double(maxBytes) * Self.hopelessLastFloor {
+                return .overBudget(smallest: Int(predicted.rounded()), level: levels.lowerBound, estimated: true)
+            }
         }
         guard let e = real(levels.lowerBound) else { return .failed }
         if e.bytes.count <= maxBytes { return .found(e, seconds: reals[levels.lowerBound]?.seconds ?? 0) }
