@@ -1,5 +1,4 @@
-// OpenSSL's libcrypto, for SHA-256 only: its one-shot SHA256() uses the CPU's SHA extensions
-// where they exist (about 1.5 GB/s here, five times a portable implementation); the EVP digest
-// interface hashes data that arrives in pieces (`SHA256Stream`).
-#include <openssl/sha.h>
+// OpenSSL's libcrypto, for SHA-256 only (`SHA256Stream`): its EVP digest interface uses the CPU's
+// SHA extensions where they exist (about 1.5 GB/s here, five times a portable implementation)
+// and hashes data whole or as it arrives in pieces.
 #include <openssl/evp.h>

@@ -78,11 +78,16 @@ package final class RowFitter {
     /// Source rows a fitter of `options` on a `width × height` still holds at most, without
     /// building one (the memory estimate of a streamed still is this × `width × 4` bytes).
     package static func windowRows(width: Int, height: Int, options: FitOptions) -> Int {
-        // A reduction reads ⌈1/scale⌉ + 1 rows per output row; an enlargement at most 3.
         let side = max(1, min(max(options.size, 1), Resizer.maxSize) - 2 * max(0, options.inset))
         let long = options.fit == .contain ? max(width, height) : min(width, height)
-        let taps = max(3, (long + side - 1) / side + 2)
-        return 2 * taps + 1
+        return windowRows(reduction: (long + side - 1) / side)
+    }
+
+    /// Source rows a fitter holds at most when each output pixel covers at most `reduction`
+    /// source pixels each way (⌈source ÷ output⌉ on the tighter axis).
+    package static func windowRows(reduction: Int) -> Int {
+        // A reduction reads ⌈1/scale⌉ + 1 rows per output row; an enlargement at most 3.
+        2 * max(3, reduction + 2) + 1
     }
 
     /// Adds source row `y` (the next one: rows come in order from 0), `canvasWidth` RGBA pixels.

@@ -18,8 +18,8 @@ public enum ArtworkResize: Sendable {
             rows = RowFitter.windowRows(width: canvasWidth, height: canvasHeight, options: options)
             pixels = options.size * options.size
         case let .rectangle(width, height, _, _):
-            let taps = max(3, max((canvasHeight + max(1, height) - 1) / max(1, height), (canvasWidth + max(1, width) - 1) / max(1, width)) + 2)
-            rows = 2 * taps + 1
+            let w = max(1, width), h = max(1, height)
+            rows = RowFitter.windowRows(reduction: max((canvasHeight + h - 1) / h, (canvasWidth + w - 1) / w))
             pixels = width * height
         }
         return ConversionMemory.total([rows * canvasWidth * 4, pixels * ConversionMemory.perStickerPixel])

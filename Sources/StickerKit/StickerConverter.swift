@@ -19,11 +19,12 @@ public enum StickerConverter {
     /// be converted within `limits.maxMemory` whatever it holds: its bytes are held whole through
     /// the conversion, beside the process (`ConversionMemory`). A caller that
     /// knows a file's size can refuse it before reading it (a 419 MB file was read whole, 446 MB,
-    /// before its estimate refused it). `head`, the file's first bytes, names its format.
-    public static func checkFileSize(_ byteCount: Int, head: [UInt8], limits: Limits) throws {
+    /// before its estimate refused it). `head`, the file's first bytes, names its format; it is
+    /// read only for a file refused.
+    public static func checkFileSize(_ byteCount: Int, head: @autoclosure () -> [UInt8], limits: Limits) throws {
         let least = ConversionMemory.total([ConversionMemory.process, byteCount])
         guard least > limits.maxMemory else { return }
-        throw ImageError(ImageDecoder.sniff(head), LimitsError.fileOverMemory(bytes: byteCount, least: least, maxMemory: limits.maxMemory))
+        throw ImageError(ImageDecoder.sniff(head()), LimitsError.fileOverMemory(bytes: byteCount, least: least, maxMemory: limits.maxMemory))
     }
 
     /// A relative measure of the work `convert` will do on the file in `bytes`, from its outline

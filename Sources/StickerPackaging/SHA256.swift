@@ -1,9 +1,3 @@
-#if canImport(CommonCrypto)
-import CommonCrypto
-#else
-import CCrypto
-#endif
-
 /// SHA-256 (FIPS 180-4), the one hash that says whether content changed: `resize`'s manifest
 /// records the digest of every sticker written and of its input (a sticker copied with another
 /// time stamp is still known as ours; an input touched without being changed is still up to
@@ -11,7 +5,7 @@ import CCrypto
 /// (`StickerFolderDigest`: edited since, or not). Not used for secrecy. Short stable names are
 /// `ContentDigest`'s job.
 ///
-/// Computed by the system: OpenSSL's libcrypto on Linux, CommonCrypto on macOS. Both use the
+/// Computed by the system (`SHA256Stream`): OpenSSL's libcrypto on Linux, CommonCrypto on macOS. Both use the
 /// CPU's SHA instructions where it has them (1.5 GB/s, against about 0.3 GB/s for SHA-256 rounds
 /// written in Swift); a batch hashes every input and output, which at 300 px would otherwise be
 /// 4 % of a batch of stills' CPU.
@@ -38,25 +32,8 @@ public enum SHA256 {
 
     /// The digest of `bytes`, 32 bytes.
     static func digest(_ bytes: [UInt8]) -> [UInt8] {
-        var md = [UInt8](repeating: 0, count: byteCount)
-        bytes.withUnsafeBufferPointer { input in
-            md.withUnsafeMutableBufferPointer { out in
-                #if canImport(CommonCrypto)
-                // CC_LONG is 32 bits: longer inputs go through the streaming interface.
-                var context = CC_SHA256_CTX()
-                CC_SHA256_Init(&context)
-                var offset = 0
-                repeat {
-                    let n = min(input.count - offset, Int(Int32.max))
-                    CC_SHA256_Update(&context, input.baseAddress.map { $0 + offset }, CC_LONG(n))
-                    offset += n
-                } while offset < input.count
-                CC_SHA256_Final(out.baseAddress, &context)
-                #else
-                _ = CCrypto.SHA256(input.baseAddress, input.count, out.baseAddress)
-                #endif
-            }
-        }
-        return md
+        let stream = SHA256Stream()
+        bytes.withUnsafeBytes { stream.update($0) }
+        return stream.digest()
     }
 }

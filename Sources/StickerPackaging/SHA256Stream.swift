@@ -44,8 +44,8 @@ public final class SHA256Stream {
         #endif
     }
 
-    /// The digest of every piece added, as 64 lower-case hex digits; the stream is done.
-    public func hex() -> String {
+    /// The digest of every piece added, 32 bytes; the stream is done.
+    func digest() -> [UInt8] {
         var md = [UInt8](repeating: 0, count: SHA256.byteCount)
         md.withUnsafeMutableBufferPointer { out in
             #if canImport(CommonCrypto)
@@ -55,6 +55,9 @@ public final class SHA256Stream {
             EVP_DigestFinal_ex(context, out.baseAddress, &length)
             #endif
         }
-        return SHA256.hex(digest: md)
+        return md
     }
+
+    /// The digest of every piece added, as 64 lower-case hex digits; the stream is done.
+    public func hex() -> String { SHA256.hex(digest: digest()) }
 }

@@ -114,8 +114,8 @@ struct CodecBudgetSearch {
     /// A lowest level whose sampled probe, calibrated, predicts more than this times the budget is
     /// not encoded for real while frames can still be dropped: the real encode would only say by
     /// how much it misses (sampled probes miss the real file by a few per cent to tens of per cent;
-    /// this leaves room for a miss of half). The last round always encodes it, so the error
-    /// names a real size. 90 frames of 512² noise for WhatsApp made a 10 MB file to learn that
+    /// this leaves room for a miss of half). The last round encodes it unless it is past
+    /// `hopelessLastFloor`. 90 frames of 512² noise for WhatsApp made a 10 MB file to learn that
     /// (166 MB peak under `--max-memory 160`, 5.1 s).
     static let hopelessFloor = 2.0
     /// In the last round (no frames left to drop) the lowest level is not encoded whole either
@@ -234,8 +234,7 @@ struct CodecBudgetSearch {
         var reals: [Int: (sticker: EncodedSticker, seconds: Double)] = [:]
         func probe(_ level: Int) -> Double? {
             if let p = probes[level] { return Double(p) * scaleUp }
-            let made = probesAreReal ? whole(frames, .level(level), with: probing(level), painted: painted)
-                                     : sampled(sample ?? frames, .level(level), with: probing(level), painted: painted)
+            let made = counted(sample ?? frames, .level(level), with: probing(level), painted: painted, whole: probesAreReal)
             guard let made else { return nil }
             probes[level] = made.sticker.bytes.count
             if probesAreReal { reals[level] = made }
@@ -243,8 +242,8 @@ struct CodecBudgetSearch {
         }
         func real(_ level: Int) -> EncodedSticker? {
             if let r = reals[level] { return r.sticker }
-            guard let made = whole(frames, .level(level), with: codec(forLevel: level, probing: false, alphaFloor: alphaFloor),
-                                   painted: painted) else { return nil }
+            guard let made = counted(frames, .level(level), with: codec(forLevel: level, probing: false, alphaFloor: alphaFloor),
+                                     painted: painted, whole: true) else { return nil }
             reals[level] = made
             return made.sticker
         }
@@ -369,9 +368,9 @@ struct CodecBudgetSearch {
                 }
             } catch is WalkDone {}
         }
-        guard let one = sampled(first, .lossless, with: codec) else { return false }
+        guard let one = counted(first, .lossless, with: codec, whole: false) else { return false }
         guard one.sticker.bytes.count * max(1, frames.frameCount / 4) <= maxBytes else { return false }
-        guard let sample, let probe = sampled(sample, .lossless, with: losslessProbe) else { return true }
+        guard let sample, let probe = counted(sample, .lossless, with: losslessProbe, whole: false) else { return true }
         let predicted = Double(probe.sticker.bytes.count) * Double(frames.frameCount) / Double(sample.frameCount)
         return predicted <= Double(maxBytes) * Self.losslessProbeSlack
     }
@@ -383,33 +382,26 @@ struct CodecBudgetSearch {
     /// bytes over the 50 stills of the corpus at 512 px; none of them crossed WhatsApp's 100 KB.)
     private func lossless(_ frames: StreamedFrames) -> (sticker: EncodedSticker, seconds: Double)? {
         let quick = quickLossless
-        guard let first = whole(frames, .lossless, with: quick) else { return nil }
+        guard let first = counted(frames, .lossless, with: quick, whole: true) else { return nil }
         if first.sticker.bytes.count <= maxBytes { return first }
         guard quick != codec, Double(first.sticker.bytes.count) <= Double(maxBytes) * Self.losslessRetrySlack,
-              let again = whole(frames, .lossless, with: codec), again.sticker.bytes.count <= maxBytes else { return nil }
+              let again = counted(frames, .lossless, with: codec, whole: true), again.sticker.bytes.count <= maxBytes else { return nil }
         return again
     }
 
-    /// `encode` of every frame of an animation, counted (with its seconds) in `SearchWork.encodes`.
-    private func whole(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
-                       painted: PaintedAlpha? = nil) -> (sticker: EncodedSticker, seconds: Double)? {
+    /// `encode`, timed and counted in `SearchWork`: of every frame of an animation (`whole`) as
+    /// an encode, of a sample of them or at a faster setting as a prediction of the whole.
+    private func counted(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
+                         painted: PaintedAlpha? = nil, whole: Bool) -> (sticker: EncodedSticker, seconds: Double)? {
         var seconds = 0.0
         let e = clock.time(&seconds) { encode(frames, quality, with: codec, painted: painted) }
-        if !frames.isStill {
+        if !whole {
+            clock.timings.search.predictions += 1
+            clock.timings.search.predictionSeconds += seconds
+        } else if !frames.isStill {
             clock.timings.search.encodes += 1
             clock.timings.search.encodeSeconds += seconds
         }
-        return e.map { ($0, seconds) }
-    }
-
-    /// `encode` of a sample of an animation's frames (or of a faster setting), counted in
-    /// `SearchWork.predictions`: it predicts the size of the whole.
-    private func sampled(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
-                         painted: PaintedAlpha? = nil) -> (sticker: EncodedSticker, seconds: Double)? {
-        var seconds = 0.0
-        let e = clock.time(&seconds) { encode(frames, quality, with: codec, painted: painted) }
-        clock.timings.search.predictions += 1
-        clock.timings.search.predictionSeconds += seconds
         return e.map { ($0, seconds) }
     }
 
