@@ -48,7 +48,15 @@ struct PNGFile {
 
     private func assemble(reservingCapacity capacity: Int, animationControl: [UInt8]?,
                           imageData: (inout PNGChunkWriter) -> Void) -> [UInt8] {
-        var w = PNGChunkWriter(reservingCapacity: capacity + (palette == nil ? 0 : 1024))
+        var w = opening(reservingCapacity: capacity + (palette == nil ? 0 : 1024), animationControl: animationControl)
+        imageData(&w)
+        return PNGFile.closing(&w)
+    }
+
+    /// The file up to its image data: the signature and every chunk before it. A file written
+    /// as it goes (`BandedPNGEncoder`) appends its image data and ends with `closing`.
+    func opening(reservingCapacity capacity: Int = 0, animationControl: [UInt8]? = nil) -> PNGChunkWriter {
+        var w = PNGChunkWriter(reservingCapacity: capacity)
         w.append("IHDR", header.serialized)
         w.append("sRGB", PNGFile.srgbPerceptual)
         if let animationControl { w.append("acTL", animationControl) }
@@ -57,7 +65,11 @@ struct PNGFile {
             if palette.translucentCount > 0 { w.append("tRNS", palette.trns) }
         }
         if let transparency { w.append("tRNS", transparency) }
-        imageData(&w)
+        return w
+    }
+
+    /// The file begun by `opening`, after its image data: IEND appended.
+    static func closing(_ w: inout PNGChunkWriter) -> [UInt8] {
         w.append("IEND", [])
         return w.bytes
     }

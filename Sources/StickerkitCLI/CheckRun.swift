@@ -73,11 +73,14 @@ enum CheckRun {
     /// cannot be read.
     static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> StickerCheckReport {
         if let report = tooLarge(file.location, path: file.path) { return report }
-        guard let bytes = try? FileSystem.readFile(file.location) else {
-            return StickerCheckReport(path: file.path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
-                                      findings: [StickerFinding(.error, .unreadable, "cannot read the file")])
-        }
+        guard let bytes = try? FileSystem.readFile(file.location) else { return unreadable(file.path) }
         return check(bytes)
+    }
+
+    /// The report of a file that cannot be read.
+    static func unreadable(_ path: String) -> StickerCheckReport {
+        StickerCheckReport(path: path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
+                           findings: [StickerFinding(.error, .unreadable, "cannot read the file")])
     }
 
     /// The report of a file whose bytes alone pass what one file may hold (`--max-memory`'s

@@ -10,9 +10,10 @@ final class PackagingPublicAPITests: XCTestCase {
             for y in 0..<30 { for x in 1..<40 { img[x, y] = c } }
             return img
         }
-        let sheet = ContactSheet.render(frames)
-        let png = ContactSheet.png(sheet)
+        var sheet = ContactSheet()
+        for frame in frames { sheet.add(frame) }
+        let png = sheet.png()
         XCTAssertEqual(Artwork.format(of: png), .png)
-        XCTAssertEqual(try Artwork.firstFrame(png), sheet, "lossless")
+        XCTAssertEqual(try Artwork.firstFrame(png), sheet.render(), "lossless")
     }
 }

@@ -67,7 +67,7 @@ final class PreviewTests: XCTestCase {
         // One opaque-centre 300 px sticker: cell = 100 + 2·8 = 116, 7 columns.
         var img = Image(width: 300, height: 300)
         for y in 0..<300 { for x in 0..<300 where x >= 100 && x < 200 && y >= 100 && y < 200 { img[x, y] = RGBA(0, 0, 255) } }
-        let sheet = ContactSheet.render([img, img])
+        let sheet = ContactSheet([img, img]).render()
         XCTAssertEqual(sheet.width, 7 * 116 + 8 * 4)
         XCTAssertEqual(sheet.height, 2 * 116 + 3 * 4)
         XCTAssertTrue(sheet.isOpaque)
@@ -82,5 +82,30 @@ final class PreviewTests: XCTestCase {
             XCTAssertEqual(sheet[4 + col * 120 + 58, 4 + 58], RGBA(0, 0, 255), "column \(col)")
             XCTAssertEqual(sheet[4 + col * 120 + 58, 124 + 58], RGBA(0, 0, 255), "row 2, column \(col)")
         }
+    }
+
+    /// The sheet written band by band is the sheet: stickers of several sizes, an empty frame
+    /// (its row shows the backgrounds alone) and translucent pixels.
+    func testContactSheetPNGIsTheRenderedSheet() throws {
+        var sheet = ContactSheet()
+        for (side, tint) in [(300, 40), (618, 120), (0, 0), (408, 200), (90, 250)] {
+            var img = Image(width: side, height: side == 0 ? 0 : side * 2 / 3)
+            for y in 0..<img.height { for x in 0..<img.width { img[x, y] = RGBA(UInt8(x % 256), UInt8(tint), UInt8(y % 256), UInt8((x + y) % 256)) } }
+            sheet.add(img)
+        }
+        let whole = sheet.render()
+        XCTAssertEqual(whole.width, sheet.width)
+        XCTAssertEqual(whole.height, 5 * (206 + 16 + 4) + 4)
+        XCTAssertEqual(try Artwork.firstFrame(sheet.png()), whole)
+    }
+
+    /// A sticker on the sheet keeps its picture at grid size, compressed, not its full frame.
+    func testContactSheetKeepsPicturesAtGridSize() {
+        var sheet = ContactSheet()
+        var img = Image(width: 618, height: 618)
+        for y in 0..<618 { for x in 0..<618 { img[x, y] = RGBA(UInt8(x / 3), UInt8(y / 3), 90) } }
+        for _ in 0..<20 { sheet.add(img) }
+        XCTAssertEqual(sheet.count, 20)
+        XCTAssertLessThan(sheet.heldBytes, 20 * 206 * 206 * 4, "below the pictures' own RGBA")
     }
 }

@@ -251,4 +251,27 @@ final class CatalogWorkflowTests: XCTestCase {
         let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("<title>Stickers: stickers</title>"))
     }
+
+    /// A catalog sticker that cannot be read is named on one line and shown by its report; the
+    /// others are still shown and copied, and the exit status says one failed. (`preview` reads
+    /// each sticker when it shows it, not all of them first.)
+    func testPreviewShowsTheOthersWhenAStickerCannotBeRead() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("oc_teddybear.png"))
+        try copy("ring_200_6f.webp", to: art.appendingPathComponent("ring_200_6f.webp"))
+        let catalog = tmp.appendingPathComponent("S.xcstickers")
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "--quiet"]).status, 0)
+        let bear = catalog.appendingPathComponent("Sticker Pack.stickerpack/oc_teddybear.sticker/oc_teddybear.png")
+        try fm.removeItem(at: bear)
+        try fm.createDirectory(at: bear, withIntermediateDirectories: false)
+        let out = tmp.appendingPathComponent("pv")
+        let r = try CLI.run(["preview", catalog.path, "-o", out.path, "--png"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stderr, "\(bear.path): error: is a folder, not a file\n")
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: out.appendingPathComponent("stickers").path), ["002-ring_200_6f.png"])
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("oc_teddybear.png") && html.contains("ring_200_6f.png"))
+        let sheet = try Data(contentsOf: out.appendingPathComponent("contact-sheet.png"))
+        XCTAssertEqual(sheet.prefix(4), Data([137, 80, 78, 71]))
+    }
 }

@@ -35,15 +35,19 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var budget: BudgetFlags
 
-    /// One sticker to show: its bytes (a sequence already made one APNG), the name shown, what
-    /// `check` found, and whether it comes from a catalog.
+    /// One sticker to show: where its bytes come from (read when it is shown), the name shown,
+    /// what `check` found when that is known before (a catalog's stickers), and whether it comes
+    /// from a catalog.
     struct Item {
-        var bytes: [UInt8]
+        enum Source {
+            case file(BytePath)
+            /// A catalog's sequence: its frames, shown as one APNG.
+            case sequence(frames: [String])
+        }
+        var source: Source
         var name: String
-        var report: StickerCheckReport
+        var report: StickerCheckReport?
         var inCatalog: Bool
-        /// The first frame, for the contact sheet.
-        var firstFrame: [UInt8]
     }
 
     func run() throws {
@@ -55,7 +59,7 @@ struct Preview: ParsableCommand {
         var items: [Item] = []
         var failed = 0
         for p in paths {
-            let (shown, found) = try PreviewInput.items(p, rules: rules)
+            let (shown, found) = PreviewInput.items(p, rules: rules)
             CheckRun.Skipped(links: found.notices, outputs: found.skippedOutputs).show(on: terminal)
             for m in found.missing { terminal.error(CommandFailure.failed(m.path, m.reason).description) }
             if found.missing.isEmpty && shown.isEmpty {
@@ -71,7 +75,7 @@ struct Preview: ParsableCommand {
         let copies = items.enumerated().map { i, item in
             let n = String(i + 1)
             let copy = String(repeating: "0", count: digits - n.count) + n + "-" + StickerNaming.safeName(item.name)
-            return item.report.sequenceFrames != nil ? copy + ".png" : copy // a sequence's APNG
+            return item.report?.sequenceFrames != nil ? copy + ".png" : copy // a sequence's APNG
         }
         let previous = PreviewRecord.read(in: output)
         // Copies go into DIR/stickers, which must be a real folder: nothing is written (or
@@ -101,18 +105,26 @@ struct Preview: ParsableCommand {
         try PreviewRecord(files: previous.files).write(in: output)
         var written: [String] = []
         var entries: [PreviewPage.Entry] = []
-        var firstFrames: [Image] = []
+        var sheet = ContactSheet()
+        // One sticker at a time: read, checked, copied, drawn on the sheet, let go.
         for (item, copy) in zip(items, copies) {
+            let shown = PreviewInput.load(item, rules: rules)
+            if let failure = shown.failure {
+                terminal.error(failure.description)
+                failed += 1
+            }
             let rel = "stickers/" + copy
-            try write(item.bytes, rel)
-            written.append(rel)
+            if let bytes = shown.bytes {
+                try write(bytes, rel)
+                written.append(rel)
+            }
             let href = "stickers/" + (copy.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? copy)
-            entries.append(PreviewPage.Entry(name: item.name, href: href, report: item.report, inCatalog: item.inCatalog))
+            entries.append(PreviewPage.Entry(name: item.name, href: href, report: shown.report, inCatalog: item.inCatalog))
             if png {
-                if let first = try? Artwork.firstFrame(item.firstFrame) {
-                    firstFrames.append(first)
-                } else {
-                    terminal.warn(item.report.path, "cannot decode; left out of the contact sheet")
+                if let first = shown.firstFrame, let frame = try? Artwork.firstFrame(first) {
+                    sheet.add(frame)
+                } else if shown.failure == nil {
+                    terminal.warn(shown.report.path, (shown.bytes == nil ? "not read" : "cannot decode") + "; left out of the contact sheet")
                 }
             }
         }
@@ -122,8 +134,7 @@ struct Preview: ParsableCommand {
         written.append("index.html")
         terminal.result("\((output as NSString).appendingPathComponent("index.html")): \(entries.count) sticker\(entries.count == 1 ? "" : "s")")
         if png {
-            let sheet = ContactSheet.render(firstFrames)
-            try write(ContactSheet.png(sheet), "contact-sheet.png")
+            try write(sheet.png(), "contact-sheet.png")
             written.append("contact-sheet.png")
             terminal.result("\((output as NSString).appendingPathComponent("contact-sheet.png")): \(sheet.width)×\(sheet.height)")
         }

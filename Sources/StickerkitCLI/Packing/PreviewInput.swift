@@ -5,48 +5,72 @@ import StickerPackaging
 /// What `preview` shows of one path given: a sticker file, a sticker catalog or pack (shown in
 /// the pack's order with its labels, sequences as animations), or a folder searched for both as
 /// `check` searches it (`InputDiscovery` reading stickers).
+///
+/// Finding the stickers reads none of them (a catalog is checked as `check` checks it, one file
+/// at a time); each is read when it is shown (`load`), so a preview holds one sticker's bytes
+/// at a time however many it shows.
 enum PreviewInput {
     /// The stickers found at `path` (none when nothing usable is there: `found.missing` says why),
     /// and what the search found and skipped.
-    static func items(_ path: String, rules: CheckRules) throws -> (items: [Preview.Item], found: InputDiscovery.Outcome) {
+    static func items(_ path: String, rules: CheckRules) -> (items: [Preview.Item], found: InputDiscovery.Outcome) {
         let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
         var items: [Preview.Item] = []
         for catalog in found.catalogs {
             guard let report = CheckRun.checkAsCatalog(catalog.string ?? catalog.display, rules: rules) else { continue }
-            items += try report.stickers.map { try catalogItem($0, rules: rules) }
+            items += report.stickers.map(catalogItem)
         }
-        items += try found.files.map { try fileItem($0.location, rules: rules, report: nil) }
+        items += found.files.map { fileItem($0.location, report: nil) }
         return (items, found)
     }
 
-    static func fileItem(_ location: BytePath, rules: CheckRules, report: StickerCheckReport?) throws -> Preview.Item {
+    static func fileItem(_ location: BytePath, report: StickerCheckReport?) -> Preview.Item {
         let name = location.lastComponent
-        // Too large to hold: shown by its report alone, as `check` judges it.
-        if let tooLarge = CheckRun.tooLarge(location, path: location.string ?? location.display) {
-            return Preview.Item(bytes: [], name: name.string ?? name.display, report: report ?? tooLarge,
-                                inCatalog: report != nil, firstFrame: [])
-        }
-        let bytes = try PathChecks.readFile(location, failing: .failed)
-        return Preview.Item(bytes: bytes, name: name.string ?? name.display,
-                            report: report ?? StickerChecker.check(bytes, path: location.string ?? location.display, rules: rules),
-                            inCatalog: report != nil, firstFrame: bytes)
+        return Preview.Item(source: .file(location), name: name.string ?? name.display, report: report, inCatalog: report != nil)
     }
 
-    /// A sticker of a catalog; a sequence becomes one APNG of its frames.
-    static func catalogItem(_ report: StickerCheckReport, rules: CheckRules) throws -> Preview.Item {
-        guard let frames = report.sequenceFrames else { return try fileItem(BytePath(report.path), rules: rules, report: report) }
-        let name = (report.path as NSString).lastPathComponent
-        let files = frames.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
-        guard let first = files.first else {
-            throw CommandFailure.failed(report.path, "the sequence has no frames to show")
+    /// A sticker of a catalog; a sequence is shown as one APNG of its frames.
+    static func catalogItem(_ report: StickerCheckReport) -> Preview.Item {
+        guard let frames = report.sequenceFrames else { return fileItem(BytePath(report.path), report: report) }
+        return Preview.Item(source: .sequence(frames: frames), name: (report.path as NSString).lastPathComponent,
+                            report: report, inCatalog: true)
+    }
+
+    /// One sticker as shown: the bytes its copy holds (nil: none is written), what `check`
+    /// found, the bytes its contact-sheet picture is decoded from, and why it could not be shown.
+    struct Shown {
+        var bytes: [UInt8]? = nil
+        var report: StickerCheckReport
+        var firstFrame: [UInt8]? = nil
+        var failure: CommandFailure? = nil
+    }
+
+    /// Reads (or, for a sequence, makes) `item`'s bytes and checks a file not checked yet. A
+    /// file too large to hold is shown by its report alone, as `check` judges it; one that
+    /// cannot be read, or a sequence that cannot be made, is shown by its report with `failure`.
+    static func load(_ item: Preview.Item, rules: CheckRules) -> Shown {
+        switch item.source {
+        case .file(let location):
+            let path = location.string ?? location.display
+            if let tooLarge = CheckRun.tooLarge(location, path: path) { return Shown(report: item.report ?? tooLarge) }
+            do {
+                let bytes = try PathChecks.readFile(location, failing: .failed)
+                return Shown(bytes: bytes, report: item.report ?? StickerChecker.check(bytes, path: path, rules: rules), firstFrame: bytes)
+            } catch {
+                return Shown(report: item.report ?? CheckRun.unreadable(path), failure: error)
+            }
+        case .sequence(let frames):
+            let report = item.report!
+            let files = frames.compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+            guard let first = files.first else {
+                return Shown(report: report, failure: .failed(report.path, "the sequence has no frames to show"))
+            }
+            do {
+                let apng = try SequencePreview.apng(frames: files, durationMs: report.facts.durationMs ?? Double(files.count) * 100,
+                                                    loopCount: report.facts.loopCount ?? 0)
+                return Shown(bytes: apng, report: report, firstFrame: first)
+            } catch {
+                return Shown(report: report, failure: .failed(report.path, "\(error)"))
+            }
         }
-        let apng: [UInt8]
-        do {
-            apng = try SequencePreview.apng(frames: files, durationMs: report.facts.durationMs ?? Double(files.count) * 100,
-                                            loopCount: report.facts.loopCount ?? 0)
-        } catch {
-            throw CommandFailure.failed(report.path, "\(error)")
-        }
-        return Preview.Item(bytes: apng, name: name, report: report, inCatalog: true, firstFrame: first)
     }
 }
