@@ -63,11 +63,18 @@ struct Bench: ParsableCommand {
         for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
         for n in found.notices { terminal.warning(n.line) }
         guard found.missing.isEmpty else { throw ExitCode(1) }
-        // Read every file first: the benchmark measures the pipeline, not the disk.
-        var datas: [[UInt8]] = []
-        for file in found.files {
-            do throws(FileError) { datas.append(try FileSystem.readFile(file.location)) } catch {
-                terminal.error("\(file.location.display): error: \(error.problem)")
+        // Every file is read once first, so that the runs read it from the page cache: the
+        // benchmark measures the pipeline, not the disk. Each job then reads its own file, so the
+        // benchmark holds one file per job, as `resize` does, not the whole folder. A file whose
+        // bytes alone pass the memory budget is not read; it counts as failed, as in `resize`.
+        let files = found.files.map(\.location)
+        for file in files {
+            do throws(FileError) {
+                if (try? StickerConverter.checkFileSize(try FileStatus.of(file)?.bytes ?? 0, head: [], limits: options.limits)) != nil {
+                    _ = try FileSystem.readFile(file)
+                }
+            } catch {
+                terminal.error("\(file.display): error: \(error.problem)")
                 throw ExitCode(1)
             }
         }
@@ -77,7 +84,7 @@ struct Bench: ParsableCommand {
         for j in Set([1, all]).sorted() {
             var best: Run? = nil
             for _ in 0..<repeats {
-                let (run, bytes) = measure(datas, options: options, jobs: j)
+                let (run, bytes) = measure(files, options: options, jobs: j)
                 outputBytes = bytes
                 if best == nil || run.seconds < best!.seconds { best = run }
             }
@@ -85,7 +92,7 @@ struct Bench: ParsableCommand {
         }
         let speedup = runs.count == 2 ? runs[0].seconds / runs[1].seconds : nil
         let sizes = options.target.isMessages ? options.sizes.map(\.rawValue) : [options.target.sizeName]
-        let out = Output(platform: options.target.name, inputs: datas.count, sizes: sizes, maxBytes: options.maxBytes,
+        let out = Output(platform: options.target.name, inputs: files.count, sizes: sizes, maxBytes: options.maxBytes,
                          outputBytes: outputBytes, runs: runs, speedup: speedup)
         if json {
             let enc = JSONEncoder()
@@ -103,15 +110,16 @@ struct Bench: ParsableCommand {
         var stages = StageTimings()
     }
 
-    private func measure(_ datas: [[UInt8]], options: ConversionOptions, jobs: Int) -> (Run, Int) {
+    private func measure(_ files: [BytePath], options: ConversionOptions, jobs: Int) -> (Run, Int) {
         let totals = Locked(Totals())
         let start = DispatchTime.now().uptimeNanoseconds
-        // Scheduled as `resize` schedules files.
-        ConcurrentJobs.run(count: datas.count, workers: jobs,
-                           estimatedWork: { datas[$0].withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) } }) { i in
+        // Scheduled as `resize` schedules files, each read by its job as `resize` reads it.
+        ConcurrentJobs.run(count: files.count, workers: jobs,
+                           estimatedWork: { BatchRunner.estimatedWork(files[$0], options: options) }) { i in
             var file = Totals()
             do {
-                let r = try StickerConverter.convert(datas[i], options: options)
+                let data = try PathChecks.readFile(files[i], failing: .failed, limits: options.limits)
+                let r = try StickerConverter.convert(data, options: options)
                 file.stages = r.timings
                 file.pixels = Double(r.width * r.height * r.frames) / 1e6
                 for (_, o) in r.outputs {
