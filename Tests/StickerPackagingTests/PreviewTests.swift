@@ -1,3 +1,4 @@
+import PNGEncoding
 import XCTest
 import StickerKit
 @testable import StickerPackaging
@@ -107,5 +108,25 @@ final class PreviewTests: XCTestCase {
         for _ in 0..<20 { sheet.add(img) }
         XCTAssertEqual(sheet.count, 20)
         XCTAssertLessThan(sheet.heldBytes, 20 * 206 * 206 * 4, "below the pictures' own RGBA")
+    }
+
+    /// A sequence's APNG, made from frames decoded again on each walk, is the file the frames
+    /// held whole give; frames of another size or that do not decode still fail.
+    func testSequencePreviewIsTheWholeFramesAnimation() throws {
+        let images = (0..<5).map { i -> Image in
+            var img = Image(width: 60, height: 40)
+            for y in 0..<40 { for x in 0..<60 where (x + 3 * i) % 20 < 10 { img[x, y] = RGBA(UInt8(40 * i), 90, 200, UInt8(100 + 30 * i)) } }
+            return img
+        }
+        let files = images.map { PNGEncoder.encode($0, effort: .fast) }
+        let each = Delay(numerator: 500, denominator: 1000 * 5)
+        XCTAssertEqual(try SequencePreview.apng(frames: files, durationMs: 500, loopCount: 2),
+                       try PNGEncoder.encodeAnimation(frames: images, delays: Array(repeating: each, count: 5), loopCount: 2,
+                                                      effort: .fast, alwaysAnimated: true))
+        let odd = files + [PNGEncoder.encode(Image(width: 61, height: 40), effort: .fast)]
+        XCTAssertThrowsError(try SequencePreview.apng(frames: odd, durationMs: 600, loopCount: 0)) {
+            XCTAssertTrue("\($0)".contains("sequence frames differ in size: 60×40 and 61×40"), "\($0)")
+        }
+        XCTAssertThrowsError(try SequencePreview.apng(frames: files + [Array("not a frame".utf8)], durationMs: 600, loopCount: 0))
     }
 }

@@ -9,17 +9,15 @@ import StickerKit
 public enum SequencePreview {
     /// The APNG of the frame files `frames` (PNG bytes, in order), shown over `durationMs` in all
     /// and played `loopCount` times (0: forever). Throws `ImageError` when a frame does not decode
-    /// or the frames differ in size.
+    /// or the frames differ in size. Holds one decoded frame at a time (`SequenceFrames`).
     public static func apng(frames: [[UInt8]], durationMs: Double, loopCount: Int) throws -> [UInt8] {
-        let images = try frames.map { try Artwork.firstFrame($0) }
-        guard let first = images.first else { return [] }
-        if let other = images.first(where: { $0.width != first.width || $0.height != first.height }) {
-            throw ImageError(.png, SequencePreviewError.framesDiffer(firstWidth: first.width, firstHeight: first.height,
-                                                                              width: other.width, height: other.height))
-        }
+        guard let file = frames.first else { return [] }
+        let first = try Artwork.firstFrame(file)
         // Exact when the duration is whole milliseconds: 250 ms over 3 frames is 1/12 s each.
-        let each = Delay(numerator: max(1, Int(durationMs.rounded())), denominator: 1000 * images.count)
-        return try PNGEncoder.encodeAnimation(frames: images, delays: Array(repeating: each, count: images.count),
-                                              loopCount: loopCount, effort: .fast, alwaysAnimated: images.count > 1)
+        let each = Delay(numerator: max(1, Int(durationMs.rounded())), denominator: 1000 * frames.count)
+        // Decoded again on each of the encoder's walks: one frame held at a time.
+        return try PNGEncoder.encodeAnimation(truecolor: SequenceFrames(files: frames, width: first.width, height: first.height),
+                                              delays: Array(repeating: each, count: frames.count), loopCount: loopCount,
+                                              effort: .fast, alwaysAnimated: frames.count > 1)
     }
 }
