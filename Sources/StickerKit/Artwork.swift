@@ -47,6 +47,17 @@ public enum Artwork {
         return (image, turned ? o.height : o.width, turned ? o.width : o.height)
     }
 
+    /// Throws `LimitsError.overMemory` when decoding the file in `bytes` frame by frame as
+    /// `ImageDecoder.decodeCanvas` does (its frames' regions, never a whole canvas the frames do
+    /// not cover) would pass `limits.maxMemory`, from its structure: the process, the file and
+    /// what the decoder holds (`ImageOutline.decodingMemory`). A file whose outline cannot be
+    /// read passes (its decode fails quickly).
+    package static func checkDecodingMemory(_ bytes: [UInt8], limits: Limits) throws {
+        guard let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }),
+              let decoding = bytes.withUnsafeBytes({ ImageOutline.decodingMemory($0) }) else { return }
+        try limits.check(memory: ConversionMemory.total([ConversionMemory.process, bytes.count, decoding]), format: o.format)
+    }
+
     /// The still in `bytes` resized to each of `targets` (the pixels `Resizer.fit` or
     /// `Resizer.resize` make of `firstFrame(bytes)`), decoded row by row into one resizer per
     /// target so that the image is never held whole: each keeps only the window of source rows

@@ -129,4 +129,26 @@ final class PreviewTests: XCTestCase {
         }
         XCTAssertThrowsError(try SequencePreview.apng(frames: files + [Array("not a frame".utf8)], durationMs: 600, loopCount: 0))
     }
+
+    /// A sticker added from its file is the sticker added from its first frame: a still that
+    /// decodes by rows (resized as its rows arrive), an APNG (decoded), and artwork larger than
+    /// the large sticker, shown at the large grid size.
+    func testContactSheetFromFilesIsTheSheetOfTheirFrames() throws {
+        func picture(_ w: Int, _ h: Int, _ seed: Int) -> Image {
+            var img = Image(width: w, height: h)
+            for y in 0..<h { for x in 0..<w where (x * seed + y) % 7 != 0 { img[x, y] = RGBA(UInt8((x * seed) % 256), UInt8(y % 256), 120, UInt8(60 + (x + y) % 196)) } }
+            return img
+        }
+        let still = picture(300, 300, 3), wide = picture(1200, 600, 5)
+        let frames = [picture(408, 408, 7), picture(408, 408, 11)]
+        let apng = try PNGEncoder.encodeAnimation(frames: frames, delays: [Delay(milliseconds: 100), Delay(milliseconds: 100)], effort: .fast)
+        var fromFiles = ContactSheet(), fromFrames = ContactSheet()
+        for file in [PNGEncoder.encode(still, effort: .fast), apng, PNGEncoder.encode(wide, effort: .fast)] { try fromFiles.add(file: file) }
+        for frame in [still, frames[0], wide] { fromFrames.add(frame) }
+        XCTAssertEqual(fromFiles.render(), fromFrames.render())
+        XCTAssertTrue(ContactSheet.pictureSize(1200, 600) == (206, 103))
+        XCTAssertTrue(ContactSheet.pictureSize(618, 618) == (206, 206))
+        XCTAssertTrue(ContactSheet.pictureSize(300, 150) == (100, 50))
+        XCTAssertEqual(fromFiles.width, 7 * (206 + 16 + 4) + 4, "the cell holds the large grid size")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCore
 import StickerKit
 import ImageDecoding
 
@@ -31,18 +32,13 @@ public enum StickerChecker {
         var transparent: Bool? = facts.mayHaveAlpha ? nil : false
         if facts.mayHaveAlpha && rules.decodePixels && (facts.format == "PNG" || facts.format == "APNG") {
             do {
-                // The first frame usually answers; an animation whose first frame is opaque is
-                // decoded to its end, since a later frame may still be transparent (and a later
-                // frame may be damaged). Frame by frame: a 51 KB APNG of 600 opaque 618² frames
-                // held them all, 919 MB.
-                let first = try ImageDecoder.decode(bytes, options: DecodeOptions(firstFrameOnly: true))
-                transparent = !first.animation.frames[0].image.isOpaque
-                if transparent == false && facts.frames > 1 {
-                    var any = false
-                    _ = try ImageDecoder.decodeFrames(bytes) { frame in
-                        if !any && !frame.image.isOpaque { any = true }
-                    }
-                    transparent = any
+                transparent = try transparency(bytes, animated: facts.frames > 1)
+            } catch let error as ImageError {
+                if case let .overMemory(estimate, max)? = error.reason as? LimitsError {
+                    findings.append(.init(.info, .unreadable, "transparency not checked: decoding its pixels needs about "
+                                          + "\(Limits.describeMegabytes(estimate)) of memory, more than one file may use (\(Limits.describeMegabytes(max)))"))
+                } else {
+                    findings.append(.init(.error, .unreadable, "\(error)"))
                 }
             } catch {
                 findings.append(.init(.error, .unreadable, "\(error)"))
@@ -56,6 +52,43 @@ public enum StickerChecker {
         }
         findings.append(contentsOf: animationFindings(facts, rules))
         return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: transparent, findings: findings)
+    }
+
+    /// Whether some pixel is not opaque, within the default memory budget. The first frame
+    /// usually answers: a still that decodes by rows is scanned row by row, never held whole (a
+    /// 423 KB PNG of 10000² held 805 MB); any other first frame is decoded as its regions. An
+    /// animation whose first frame is opaque is decoded to its end, frame by frame, since a
+    /// later frame may still be transparent (and a later frame may be damaged). Throws the
+    /// decoder's `ImageError`, or `LimitsError.overMemory` when the decoder would pass
+    /// `limits.maxMemory` (from the file's structure, before decoding).
+    static func transparency(_ bytes: [UInt8], animated: Bool, limits: Limits = .default) throws -> Bool {
+        var any = false
+        if !animated {
+            var width = 0
+            let byRows = try ImageDecoder.decodeRows(bytes, start: { w, _ in width = w }, row: { row, _ in
+                if !any && !Image.isOpaque(rgba: UnsafeRawBufferPointer(start: row, count: width * 4)) { any = true }
+            })
+            if byRows != nil { return any }
+        }
+        try Artwork.checkDecodingMemory(bytes, limits: limits)
+        var first = true
+        do {
+            _ = try ImageDecoder.decodeCanvas(bytes, options: DecodeOptions(firstFrameOnly: !animated)) { frame in
+                if !any && !covers(frame) { any = true }
+                // A transparent first frame answers: the rest is not decoded.
+                if first && any { throw FirstFrameAnswers() }
+                first = false
+            }
+        } catch is FirstFrameAnswers {}
+        return any
+    }
+
+    private struct FirstFrameAnswers: Error {}
+
+    /// Whether `frame` is opaque: its regions cover the canvas (the rest is transparent) and
+    /// every pixel of theirs is opaque.
+    private static func covers(_ frame: CanvasFrame) -> Bool {
+        frame.heldArea == frame.canvasWidth * frame.canvasHeight && frame.regions.allSatisfy { $0.pixels.isOpaque }
     }
 
     /// Checks a folder's stickers as one pack: Messages shows a pack at one grid size, so

@@ -3,14 +3,17 @@ import ImageCore
 import ImageDecoding
 import ImageResize
 import PNGEncoding
+import StickerKit
 
 /// The preview as one PNG: a row per sticker (its first frame), a column per
-/// `PreviewBackground`, each sticker at its grid size (pixels ÷ 3) centred in its cell.
+/// `PreviewBackground`, each sticker at its grid size (pixels ÷ 3) centred in its cell; artwork
+/// larger than the large sticker is shown at most at its grid size (206 px a side), so that one
+/// 10000² file does not make every cell 3349 px.
 ///
 /// Built one sticker at a time: a sticker keeps only its picture at grid size, as a `.fast`
-/// PNG (a few KB), and the sheet is composed and compressed a row of stickers at a time
-/// (`BandedPNGEncoder`), so memory follows one row of the sheet, not the sheet (a sheet of 306
-/// stickers is 1586 × 69,160 pixels, 439 MB as RGBA) nor the stickers' full-size frames.
+/// PNG (a few KB), and the sheet is composed and compressed about a megabyte of rows at a time
+/// (`BandedPNGEncoder`), so memory follows neither the sheet (1586 × 69,160 pixels, 439 MB as
+/// RGBA, for 306 stickers of 618 px) nor the stickers' full-size frames.
 public struct ContactSheet: Sendable {
     static let pad = 8
     static let gap = 4
@@ -36,12 +39,47 @@ public struct ContactSheet: Sendable {
     /// The bytes the sheet holds for its stickers.
     var heldBytes: Int { pictures.reduce(0) { $0 + ($1?.count ?? 0) } }
 
+    /// The longest side of a picture on the sheet: the large sticker's grid size (618 ÷ 3).
+    static let longestSide = PreviewPage.cssSize(StickerSize.large.pixels)
+
+    /// The size of a `width × height` sticker's picture: its grid size, scaled down to
+    /// `longestSide` when larger.
+    static func pictureSize(_ width: Int, _ height: Int) -> (width: Int, height: Int) {
+        let w = PreviewPage.cssSize(width), h = PreviewPage.cssSize(height), side = max(w, h)
+        guard side > longestSide else { return (w, h) }
+        return (max(1, (w * longestSide + side / 2) / side), max(1, (h * longestSide + side / 2) / side))
+    }
+
     /// Adds a row for the sticker whose first frame at full size is `firstFrame`.
     public mutating func add(_ firstFrame: Image) {
-        let w = PreviewPage.cssSize(firstFrame.width), h = PreviewPage.cssSize(firstFrame.height)
-        largest = max(largest, w, h)
-        guard firstFrame.width > 0, firstFrame.height > 0 else { pictures.append(nil); return }
-        pictures.append(PNGEncoder.encode(Resizer.resize(firstFrame, width: w, height: h, fit: .cover), effort: .fast))
+        let (w, h) = Self.pictureSize(firstFrame.width, firstFrame.height)
+        guard firstFrame.width > 0, firstFrame.height > 0 else { add(picture: nil, width: w, height: h); return }
+        add(picture: Resizer.resize(firstFrame, width: w, height: h, fit: .cover), width: w, height: h)
+    }
+
+    /// Adds a row for the sticker file `bytes`, the picture `add(_:)` makes of its first frame,
+    /// within `limits.maxMemory`: a still that decodes by rows is resized as its rows arrive and
+    /// never held whole (`Artwork.resizedByRows`); any other first frame is decoded as
+    /// `Artwork.firstFrame(_:forPictures:fit:limits:)` decodes it (refused from the file's
+    /// structure past the budget; a JPEG decoded reduced). Throws `ImageError` when the file
+    /// does not decode or would pass the budget.
+    public mutating func add(file bytes: [UInt8], limits: Limits = .default) throws {
+        guard let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }) else { return add(try Artwork.firstFrame(bytes, limits: limits)) }
+        let (w, h) = Self.pictureSize(o.width, o.height)
+        if let r = try Artwork.resizedByRows(bytes, targets: [.rectangle(width: w, height: h, fit: .cover, background: nil)], limits: limits) {
+            return add(picture: r.images[0], width: w, height: h)
+        }
+        let first = try Artwork.firstFrame(bytes, forPictures: (w, h), fit: .cover, limits: limits)
+        let (sw, sh) = Self.pictureSize(first.width, first.height)
+        guard first.image.width > 0, first.image.height > 0 else { return add(picture: nil, width: sw, height: sh) }
+        add(picture: Resizer.resize(first.image, width: sw, height: sh, fit: .cover), width: sw, height: sh)
+    }
+
+    /// Adds a row for a sticker whose grid size is `width × height` and whose picture at that
+    /// size is `picture` (nil: an empty frame).
+    private mutating func add(picture: Image?, width: Int, height: Int) {
+        largest = max(largest, width, height)
+        pictures.append(picture.map { PNGEncoder.encode($0, effort: .fast) })
     }
 
     /// The side of a cell: the largest sticker and its padding.
@@ -49,43 +87,70 @@ public struct ContactSheet: Sendable {
     var rows: Int { max(1, pictures.count) }
     public var width: Int { PreviewBackground.allCases.count * (cell + Self.gap) + Self.gap }
     public var height: Int { rows * (cell + Self.gap) + Self.gap }
+    /// Rows composed (and compressed) at a time: about 1 MiB of RGBA.
+    var pieceRows: Int { max(1, (1 << 20) / (width * 4)) }
 
     /// The whole sheet as one image.
     public func render() -> Image {
-        let photo = Self.photoCell(cell)
         var px: [UInt8] = []
         px.reserveCapacity(width * height * 4)
-        for k in 0...rows { px += band(k, photo: photo) }
+        forEachPiece { px += $0 }
         return Image(width: width, height: height, pixels: px)
     }
 
-    /// The sheet as the bytes of an opaque RGB PNG, composed and compressed a row of stickers at
+    /// The sheet as the bytes of an opaque RGB PNG, composed and compressed `pieceRows` rows at
     /// a time: a proof to look at, held to no byte budget.
     public func png() -> [UInt8] {
-        let photo = Self.photoCell(cell)
         var encoder = BandedPNGEncoder(width: width, height: height)
-        for k in 0...rows { encoder.append(rgba: band(k, photo: photo)) }
+        forEachPiece { encoder.append(rgba: $0) }
         return encoder.finish()
     }
 
-    /// The RGBA pixels of band `k`: for `k < rows`, the gap above sticker row `k` and the row's
-    /// cells; for `k == rows`, the gap below the last row.
-    func band(_ k: Int, photo: Image?) -> [UInt8] {
-        let cell = self.cell, width = self.width, gap = Self.gap
-        let bandHeight = k < rows ? gap + cell : gap
-        var px = [UInt8](repeating: 0, count: width * bandHeight * 4)
-        Self.fill(&px, width, 0, 0, width, bandHeight) { _, _ in Self.sheetColor }
-        guard k < rows else { return px }
-        let sticker = k < pictures.count ? pictures[k].flatMap { try? ImageDecoder.decode($0).animation.frames[0].image } : nil
-        for (col, bg) in PreviewBackground.allCases.enumerated() {
-            let x0 = gap + col * (cell + gap), y0 = gap
-            Self.fill(&px, width, x0, y0, cell, cell) { x, y in
-                if let c = bg.color { return c }
-                if bg == .checkerboard { return (x / 8 + y / 8) % 2 == 0 ? RGBA(200, 200, 200) : RGBA(255, 255, 255) }
-                return photo.map { $0[x, y] } ?? RGBA(128, 128, 128)
+    /// Calls `body` with the sheet's RGBA rows, top to bottom, `pieceRows` at a time.
+    func forEachPiece(_ body: ([UInt8]) -> Void) {
+        let photo = Self.photoCell(cell)
+        var current: (k: Int, image: Image?)? = nil
+        var y = 0
+        while y < height {
+            let n = min(pieceRows, height - y)
+            body(pixels(rows: y..<(y + n), photo: photo, picture: &current))
+            y += n
+        }
+    }
+
+    /// The RGBA pixels of the sheet's rows `range`. `current` holds the last sticker row's
+    /// picture decoded, for the next range that crosses the same row.
+    func pixels(rows range: Range<Int>, photo: Image?, picture current: inout (k: Int, image: Image?)?) -> [UInt8] {
+        let cell = self.cell, width = self.width, gap = Self.gap, stride = cell + gap
+        var px = [UInt8](repeating: 0, count: width * range.count * 4)
+        Self.fill(&px, width, 0, 0, width, range.count) { _, _ in Self.sheetColor }
+        var y = range.lowerBound
+        while y < range.upperBound {
+            // Sticker row k: a gap, then its cells.
+            let k = y / stride, cellTop = k * stride + gap
+            let end = min(range.upperBound, (k + 1) * stride)
+            let top = max(y, cellTop)
+            y = end
+            guard k < rows, top < end else { continue }
+            if current?.k != k {
+                current = (k, k < pictures.count ? pictures[k].flatMap { try? ImageDecoder.decode($0).animation.frames[0].image } : nil)
             }
-            if let sticker {
-                Self.composite(sticker, onto: &px, width, x0 + (cell - sticker.width) / 2, y0 + (cell - sticker.height) / 2)
+            let cy = top - cellTop, n = end - top, at = top - range.lowerBound
+            for (col, bg) in PreviewBackground.allCases.enumerated() {
+                let x0 = gap + col * stride
+                Self.fill(&px, width, x0, at, cell, n) { x, y in
+                    if let c = bg.color { return c }
+                    let y = y + cy
+                    if bg == .checkerboard { return (x / 8 + y / 8) % 2 == 0 ? RGBA(200, 200, 200) : RGBA(255, 255, 255) }
+                    return photo.map { $0[x, y] } ?? RGBA(128, 128, 128)
+                }
+                if let sticker = current?.image {
+                    let oy = (cell - sticker.height) / 2
+                    let lo = max(cy, oy), hi = min(cy + n, oy + sticker.height)
+                    if lo < hi {
+                        Self.composite(sticker, rows: (lo - oy)..<(hi - oy), onto: &px, width, x0 + (cell - sticker.width) / 2, at + lo - cy)
+                    }
+                }
             }
         }
         return px
@@ -109,12 +174,13 @@ public struct ContactSheet: Sendable {
         }
     }
 
-    /// `image` (straight alpha) composited over the opaque sheet at (x0, y0).
-    static func composite(_ image: Image, onto px: inout [UInt8], _ width: Int, _ x0: Int, _ y0: Int) {
-        for y in 0..<image.height {
+    /// Rows `rows` of `image` (straight alpha) composited over the opaque sheet, the first of
+    /// them at (x0, y0).
+    static func composite(_ image: Image, rows: Range<Int>, onto px: inout [UInt8], _ width: Int, _ x0: Int, _ y0: Int) {
+        for y in rows {
             for x in 0..<image.width {
                 let s = image[x, y]
-                let i = ((y0 + y) * width + x0 + x) * 4
+                let i = ((y0 + y - rows.lowerBound) * width + x0 + x) * 4
                 let a = Int(s.a)
                 // c·a + d·(255 − a), divided by 255 rounding to nearest.
                 px[i] = UInt8((Int(s.r) * a + Int(px[i]) * (255 - a) + 127) / 255)

@@ -121,10 +121,19 @@ struct Preview: ParsableCommand {
             let href = "stickers/" + (copy.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? copy)
             entries.append(PreviewPage.Entry(name: item.name, href: href, report: shown.report, inCatalog: item.inCatalog))
             if png {
-                if let first = shown.firstFrame, let frame = try? Artwork.firstFrame(first) {
-                    sheet.add(frame)
+                if let first = shown.firstFrame {
+                    do { try sheet.add(file: first) } catch {
+                        let why: String
+                        if case let .overMemory(estimate, max)? = (error as? ImageError)?.reason as? LimitsError {
+                            why = "decoding it needs about \(Limits.describeMegabytes(estimate)) of memory, more than one file may use "
+                                + "(\(Limits.describeMegabytes(max)))"
+                        } else {
+                            why = "\(error)"
+                        }
+                        terminal.warn(shown.report.path, "left out of the contact sheet: " + why)
+                    }
                 } else if shown.failure == nil {
-                    terminal.warn(shown.report.path, (shown.bytes == nil ? "not read" : "cannot decode") + "; left out of the contact sheet")
+                    terminal.warn(shown.report.path, "not read; left out of the contact sheet")
                 }
             }
         }
