@@ -274,4 +274,23 @@ final class CatalogWorkflowTests: XCTestCase {
         let sheet = try Data(contentsOf: out.appendingPathComponent("contact-sheet.png"))
         XCTAssertEqual(sheet.prefix(4), Data([137, 80, 78, 71]))
     }
+
+    /// A preview stopped half way (here by a folder in the way of its second copy, as an
+    /// interruption would stop it) leaves copies the next run knows as its own: the rerun
+    /// replaces them without --overwrite.
+    func testAPreviewStoppedHalfWayIsContinuedByTheNextRun() throws {
+        let out = tmp.appendingPathComponent("pv")
+        let blocker = out.appendingPathComponent("stickers/002-ring_200_6f.webp")
+        try fm.createDirectory(at: blocker, withIntermediateDirectories: true)
+        let inputs = [samples.appendingPathComponent("oc_teddybear.png").path, samples.appendingPathComponent("ring_200_6f.webp").path]
+        let stopped = try CLI.run(["preview"] + inputs + ["-o", out.path, "--overwrite"])
+        XCTAssertEqual(stopped.status, 1, stopped.stderr)
+        XCTAssertEqual(stopped.stderr, "\(blocker.path): error: cannot write: is a folder\n")
+        XCTAssertTrue(fm.fileExists(atPath: out.appendingPathComponent("stickers/001-oc_teddybear.png").path))
+        try fm.removeItem(at: blocker)
+        let rerun = try CLI.run(["preview"] + inputs + ["-o", out.path])
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: out.appendingPathComponent("stickers").path).sorted(),
+                       ["001-oc_teddybear.png", "002-ring_200_6f.webp"])
+    }
 }

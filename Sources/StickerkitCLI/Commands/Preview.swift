@@ -87,8 +87,8 @@ struct Preview: ParsableCommand {
         }
         // The ownership model: only files an earlier preview wrote here (its record) are replaced
         // without --overwrite; this is known before anything is written.
+        let planned = copies.map { "stickers/" + $0 } + ["index.html"] + (png ? ["contact-sheet.png"] : [])
         if !overwrite {
-            let planned = copies.map { "stickers/" + $0 } + ["index.html"] + (png ? ["contact-sheet.png"] : [])
             let theirs = planned.filter {
                 !previous.files.contains($0)
                     && (try? FileStatus.of(CommandLineBytes.path(for: output).appending($0), followingLinks: false)) != nil
@@ -100,9 +100,13 @@ struct Preview: ParsableCommand {
             }
         }
         // The record is written first, so the folder is known as a preview (never taken as
-        // artwork by a batch) from its first sticker copy on; it is rewritten with what this run
-        // wrote at the end.
-        try PreviewRecord(files: previous.files).write(in: output)
+        // artwork by a batch) from its first sticker copy on, and names what this run may write
+        // beside what the last one wrote: a run stopped half way (interrupted, or a write that
+        // fails) leaves copies the next run knows as its own. It is rewritten with what this run
+        // wrote at the end. An interruption removes the file being written (`Interrupts`).
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
+        try PreviewRecord(files: Array(Set(previous.files).union(planned)).sorted()).write(in: output)
         var written: [String] = []
         var entries: [PreviewPage.Entry] = []
         var sheet = ContactSheet()
