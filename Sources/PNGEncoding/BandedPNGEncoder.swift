@@ -10,9 +10,9 @@ import ImageCore
 /// whole still, and the smaller piece is kept; pieces are raw DEFLATE at `.fast`'s level, joined
 /// as `SplitDeflate` joins them (a non-final piece ends with an empty stored block). The bytes
 /// depend on the pixels and the bands alone.
-public struct BandedPNGEncoder {
-    public let width: Int
-    public let height: Int
+package struct BandedPNGEncoder {
+    package let width: Int
+    package let height: Int
     private var rows = 0
     /// The previous row (RGB), which the next band's first row is predicted from; zeros above row 0.
     private var above: [UInt8]
@@ -23,7 +23,7 @@ public struct BandedPNGEncoder {
     private static let level = 6
 
     /// An encoder for a `width × height` picture (both at least 1).
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width > 0 && height > 0 && width <= Int(Int32.max) && height <= Int(Int32.max))
         self.width = width
         self.height = height
@@ -34,7 +34,7 @@ public struct BandedPNGEncoder {
 
     /// Appends the next rows, given as RGBA (`width × 4` bytes a row; alpha is dropped: the
     /// picture is opaque). Rows past `height` are a programming error.
-    public mutating func append(rgba pixels: [UInt8]) {
+    package mutating func append(rgba pixels: [UInt8]) {
         let rowBytes = width * 3
         let count = pixels.count / (width * 4)
         precondition(count * width * 4 == pixels.count && rows + count <= height, "rows past the picture")
@@ -71,7 +71,7 @@ public struct BandedPNGEncoder {
     }
 
     /// The PNG file, once every row has been appended.
-    public mutating func finish() -> [UInt8] {
+    package mutating func finish() -> [UInt8] {
         precondition(rows == height, "\(height - rows) rows missing")
         // A final empty stored block ends the stream (BFINAL 1, type 00, padding, LEN 0, NLEN
         // FFFF), then the Adler-32 of every filtered row.
