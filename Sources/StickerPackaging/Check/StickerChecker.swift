@@ -35,7 +35,7 @@ public enum StickerChecker {
                 transparent = try transparency(bytes, animated: facts.frames > 1)
             } catch let error as ImageError {
                 if case let .overMemory(estimate, max)? = error.reason as? LimitsError {
-                    findings.append(.init(.info, .unreadable, "transparency not checked: decoding its pixels needs about "
+                    findings.append(.init(.info, .notDecoded, "transparency not checked: decoding its pixels needs about "
                                           + "\(Limits.describeMegabytes(estimate)) of memory, more than one file may use (\(Limits.describeMegabytes(max)))"))
                 } else {
                     findings.append(.init(.error, .unreadable, "\(error)"))
