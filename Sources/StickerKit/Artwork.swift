@@ -58,17 +58,22 @@ public enum Artwork {
         try limits.check(memory: ConversionMemory.total([ConversionMemory.process, bytes.count, decoding]), format: o.format)
     }
 
-    /// The still in `bytes` resized to each of `targets` (the pixels `Resizer.fit` or
-    /// `Resizer.resize` make of `firstFrame(bytes)`), decoded row by row into one resizer per
-    /// target so that the image is never held whole: each keeps only the window of source rows
-    /// its output rows read. With the source's size. Nil when the file is not a still that
-    /// decodes by rows (`ImageDecoder.decodeRows` decides: an animation, an interlaced PNG or a
-    /// JPEG turned by EXIF does not) or a target is empty: decode it whole. Throws `ImageError`
+    /// The first frame of `bytes` resized to each of `targets` (the pixels `Resizer.fit` or
+    /// `Resizer.resize` make of `firstFrame(bytes)`), fed row by row into one resizer per target
+    /// so that the image is never held whole: each keeps only the window of source rows its
+    /// output rows read. A still is decoded by rows; an animation's first frame, or a GIF or
+    /// WebP still, is composed row by row from the regions its frames draw (a large canvas with
+    /// small frames is never held whole either). With the source's size. Nil when the file is a
+    /// still that does not decode by rows (`ImageDecoder.decodeRows` decides: an interlaced PNG
+    /// or a JPEG turned by EXIF does not) or a target is empty: decode it whole. Throws `ImageError`
     /// as `firstFrame` does, and `LimitsError.overMemory` from the structure when the file, the
     /// decoder's rows, the resizers' windows and pictures and a still's workspace
     /// (`ConversionMemory.stillWorkspace`) would pass `limits.maxMemory`.
     public static func resizedByRows(_ bytes: [UInt8], targets: [ArtworkResize],
                                      limits: Limits = .default) throws -> (width: Int, height: Int, images: [Image])? {
+        if let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }), o.frameCount > 1 || [.apng, .gif, .webp].contains(o.format) {
+            return try canvasResizedByRows(bytes, outline: o, targets: targets, limits: limits)
+        }
         // Refused from the structure when the file, the decoder's rows, every resizer and a still's
         // workspace would pass the budget (a 7000² RGBA noise PNG's 13 app icons peaked at 289 MB).
         if let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }), o.frameCount <= 1, o.format != .apng,
@@ -90,5 +95,44 @@ public enum Artwork {
         })
         guard let info, !empty else { return nil }
         return (info.width, info.height, resizers.map { $0.finish() })
+    }
+
+    /// `resizedByRows` of a file the decoder composites on a canvas (an animation's first frame,
+    /// a GIF or WebP still), built row by row from the regions its first frame draws
+    /// (`ImageDecoder.decodeCanvas`): a large canvas drawn by small frames is never held whole
+    /// (a 10000² GIF screen with two 1×1 frames: 2 pixels, not 400 MB). Refused from the
+    /// structure when the process, the file, the decoder and the resizers would pass the budget.
+    private static func canvasResizedByRows(_ bytes: [UInt8], outline o: ImageOutline, targets: [ArtworkResize],
+                                            limits: Limits) throws -> (width: Int, height: Int, images: [Image])? {
+        if (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil,
+           let decoding = bytes.withUnsafeBytes({ ImageOutline.decodingMemory($0) }) {
+            let resizing = targets.reduce(0) { ConversionMemory.total([$0, $1.memory(canvasWidth: o.width, canvasHeight: o.height)]) }
+            try limits.check(memory: ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, resizing]), format: o.format)
+        }
+        var first: CanvasFrame?
+        _ = try ImageDecoder.decodeCanvas(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true)) { frame in
+            if first == nil { first = frame }
+        }
+        guard let frame = first else { return nil }
+        var resizers: [RowFitter] = []
+        for target in targets {
+            guard let r = target.rowResizer(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight) else { return nil }
+            resizers.append(r)
+        }
+        // Each canvas row: transparent, with the regions that cross it copied in.
+        var row = [UInt8](repeating: 0, count: frame.canvasWidth * 4)
+        row.withUnsafeMutableBytes { out in
+            for y in 0..<frame.canvasHeight {
+                out.initializeMemory(as: UInt8.self, repeating: 0)
+                for region in frame.regions where y >= region.rect.y && y < region.rect.y + region.rect.height {
+                    let r = region.rect
+                    region.pixels.pixels.withUnsafeBytes { src in
+                        (out.baseAddress! + r.x * 4).copyMemory(from: src.baseAddress! + (y - r.y) * r.width * 4, byteCount: r.width * 4)
+                    }
+                }
+                for resizer in resizers { resizer.add(row: UnsafeRawPointer(out.baseAddress!), y: y) }
+            }
+        }
+        return (frame.canvasWidth, frame.canvasHeight, resizers.map { $0.finish() })
     }
 }

@@ -62,6 +62,20 @@ enum TestPNG {
         return signature + ihdr(w, h, colorType) + extra + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
     }
 
+    /// An interlaced (Adam7) RGBA still; `pixel(x, y)` gives RGBA.
+    static func interlaced(_ w: Int, _ h: Int, pixel: (Int, Int) -> [UInt8]) -> [UInt8] {
+        var raw: [UInt8] = []
+        for (x0, y0, dx, dy) in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)] {
+            guard x0 < w, y0 < h else { continue }
+            for y in stride(from: y0, to: h, by: dy) {
+                raw.append(0)
+                for x in stride(from: x0, to: w, by: dx) { raw += pixel(x, y).prefix(4) }
+            }
+        }
+        let header = chunk("IHDR", be32(w) + be32(h) + [8, 6, 0, 0, 1])
+        return signature + header + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
+    }
+
     /// Default artwork: an opaque red disc on transparency (RGBA).
     static func disc(_ x: Int, _ y: Int) -> [UInt8] { discOf(size: 408)(x, y) }
 

@@ -250,14 +250,7 @@ final class CheckTests: XCTestCase {
     /// An interlaced still must be decoded whole: past the budget it is not decoded at all, and
     /// `check` says its transparency was not checked instead of holding it.
     func testAStillDecodedWholeStaysWithinTheBudget() throws {
-        // Adam7 passes of a 64² RGBA image of one translucent colour, filter 0, stored deflate.
-        var raw: [UInt8] = []
-        for (x0, y0, dx, dy) in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)] {
-            let w = (64 - x0 + dx - 1) / dx, h = (64 - y0 + dy - 1) / dy
-            for _ in 0..<h { raw += [0] + Array(repeating: [10, 20, 30, 128], count: w).flatMap { $0 } }
-        }
-        let ihdr = TestPNG.chunk("IHDR", TestPNG.be32(64) + TestPNG.be32(64) + [8, 6, 0, 0, 1])
-        let png = TestPNG.signature + ihdr + TestPNG.chunk("IDAT", TestPNG.zlibStored(raw)) + TestPNG.chunk("IEND", [])
+        let png = TestPNG.interlaced(64, 64) { _, _ in [10, 20, 30, 128] }
         XCTAssertEqual(try StickerChecker.transparency(png, animated: false), true)
         XCTAssertThrowsError(try StickerChecker.transparency(png, animated: false, limits: Limits(maxMemory: 20_000_000))) {
             guard case .overMemory? = ($0 as? ImageError)?.reason as? LimitsError else { return XCTFail("\($0)") }

@@ -151,4 +151,25 @@ final class PreviewTests: XCTestCase {
         XCTAssertTrue(ContactSheet.pictureSize(300, 150) == (100, 50))
         XCTAssertEqual(fromFiles.width, 7 * (206 + 16 + 4) + 4, "the cell holds the large grid size")
     }
+
+    /// An animation whose frames draw a little of a large canvas is drawn on the sheet from
+    /// the regions its frames draw, row by row: within a budget its whole canvas would pass,
+    /// and the same picture as from the whole first frame.
+    func testContactSheetDrawsALargeCanvasFromItsFrames() throws {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 255), UInt8(v >> 8)] }
+        // A 4000² GIF screen (64 MB as RGBA) with two 1×1 white frames near its middle.
+        var gif = Array("GIF89a".utf8) + le16(4000) + le16(4000) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        gif += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
+        for x in [2000, 2001] {
+            gif += [0x21, 0xF9, 4, 0x04, 4, 0, 0, 0, 0x2C] + le16(x) + le16(2000) + le16(1) + le16(1) + [0x00, 2, 2, 0x4C, 0x01, 0]
+        }
+        gif += [0x3B]
+        var fromFile = ContactSheet()
+        try fromFile.add(file: gif, limits: Limits(maxMemory: 60_000_000))
+        XCTAssertThrowsError(try Artwork.firstFrame(gif, forPictures: (206, 206), fit: .cover, limits: Limits(maxMemory: 60_000_000)),
+                             "the whole canvas does not fit that budget")
+        var fromFrame = ContactSheet()
+        fromFrame.add(try Artwork.firstFrame(gif))
+        XCTAssertEqual(fromFile.render(), fromFrame.render())
+    }
 }

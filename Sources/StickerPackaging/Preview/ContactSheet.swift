@@ -58,15 +58,17 @@ public struct ContactSheet: Sendable {
     }
 
     /// Adds a row for the sticker file `bytes`, the picture `add(_:)` makes of its first frame,
-    /// within `limits.maxMemory`: a still that decodes by rows is resized as its rows arrive and
-    /// never held whole (`Artwork.resizedByRows`); any other first frame is decoded as
+    /// within `limits.maxMemory`: resized as its rows arrive and never held whole
+    /// (`Artwork.resizedByRows`: a still decoded by rows, an animation's first frame composed row
+    /// by row from the regions its frames draw); any other still is decoded as
     /// `Artwork.firstFrame(_:forPictures:fit:limits:)` decodes it (refused from the file's
     /// structure past the budget; a JPEG decoded reduced). Throws `ImageError` when the file
     /// does not decode or would pass the budget.
     public mutating func add(file bytes: [UInt8], limits: Limits = .default) throws {
         guard let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }) else { return add(try Artwork.firstFrame(bytes, limits: limits)) }
         let (w, h) = Self.pictureSize(o.width, o.height)
-        if let r = try Artwork.resizedByRows(bytes, targets: [.rectangle(width: w, height: h, fit: .cover, background: nil)], limits: limits) {
+        let target = ArtworkResize.rectangle(width: w, height: h, fit: .cover, background: nil)
+        if let r = try Artwork.resizedByRows(bytes, targets: [target], limits: limits) {
             return add(picture: r.images[0], width: w, height: h)
         }
         let first = try Artwork.firstFrame(bytes, forPictures: (w, h), fit: .cover, limits: limits)
