@@ -52,4 +52,11 @@ public enum LimitsError: ImageErrorReason {
             "converting its \(Limits.describeMegabytes(bytes)) of bytes needs at least \(Limits.describeMegabytes(least)) of memory, over the \(Limits.describeMegabytes(max)) limit (--max-memory raises it)"
         }
     }
+
+    /// For a command without `--max-memory` (`check`, `preview`): "needs about N MB of memory,
+    /// more than one file may use (M MB)" when `error` is an `overMemory` refusal, else nil.
+    package static func memoryNeed(of error: any Error) -> String? {
+        guard case let .overMemory(estimate, max)? = (error as? ImageError)?.reason as? LimitsError else { return nil }
+        return "needs about \(Limits.describeMegabytes(estimate)) of memory, more than one file may use (\(Limits.describeMegabytes(max)))"
+    }
 }

@@ -49,15 +49,20 @@ public enum Artwork {
 
     /// Throws `LimitsError.overMemory` when decoding the file in `bytes` frame by frame as
     /// `ImageDecoder.decodeCanvas` does (its frames' regions, never a whole canvas the frames do
-    /// not cover), with `beside` bytes more for what the caller holds, would pass
-    /// `limits.maxMemory`, from its structure: the process, the file and what the decoder holds
+    /// not cover) would pass `limits.maxMemory`, from its structure: the process, the file and
+    /// what the decoder holds
     /// (`ImageOutline.decodingMemory`). A file whose outline cannot be read, or whose size
     /// passes the limits, passes here: its decode fails quickly, naming that.
-    package static func checkDecodingMemory(_ bytes: [UInt8], beside: (ImageOutline) -> Int = { _ in 0 }, limits: Limits) throws {
-        guard let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }),
-              (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil,
+    package static func checkDecodingMemory(_ bytes: [UInt8], limits: Limits) throws {
+        guard let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }) else { return }
+        try checkDecodingMemory(bytes, outline: o, beside: 0, limits: limits)
+    }
+
+    /// `checkDecodingMemory(_:limits:)` of a file whose outline is `o`, with `beside` bytes more.
+    private static func checkDecodingMemory(_ bytes: [UInt8], outline o: ImageOutline, beside: Int, limits: Limits) throws {
+        guard (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil,
               let decoding = bytes.withUnsafeBytes({ ImageOutline.decodingMemory($0) }) else { return }
-        try limits.check(memory: ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, beside(o)]), format: o.format)
+        try limits.check(memory: ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, beside]), format: o.format)
     }
 
     /// The first frame of `bytes` resized to each of `targets` (the pixels `Resizer.fit` or
@@ -73,15 +78,15 @@ public enum Artwork {
     /// (`ConversionMemory.stillWorkspace`) would pass `limits.maxMemory`.
     public static func resizedByRows(_ bytes: [UInt8], targets: [ArtworkResize],
                                      limits: Limits = .default) throws -> (width: Int, height: Int, images: [Image])? {
-        if let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }), o.frameCount > 1 || [.apng, .gif, .webp].contains(o.format) {
-            return try canvasResizedByRows(bytes, targets: targets, limits: limits)
+        let outline = bytes.withUnsafeBytes { ImageOutline.read($0) }
+        if let o = outline, o.frameCount > 1 || [.apng, .gif, .webp].contains(o.format) {
+            return try canvasResizedByRows(bytes, outline: o, targets: targets, limits: limits)
         }
         // Refused from the structure when the file, the decoder's rows, every resizer and a still's
         // workspace would pass the budget (a 7000² RGBA noise PNG's 13 app icons peaked at 289 MB).
-        if let o = bytes.withUnsafeBytes({ ImageOutline.read($0) }), o.frameCount <= 1, o.format != .apng,
-           (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil,
+        if let o = outline, (try? limits.check(width: o.width, height: o.height, format: o.format)) != nil,
            let decoding = bytes.withUnsafeBytes({ ImageOutline.rowDecodingMemory($0, minimumLongSide: nil) }) {
-            let resizing = targets.reduce(0) { ConversionMemory.total([$0, $1.memory(canvasWidth: o.width, canvasHeight: o.height)]) }
+            let resizing = ArtworkResize.memory(of: targets, canvasWidth: o.width, canvasHeight: o.height)
             let estimate = ConversionMemory.total([ConversionMemory.process, bytes.count, decoding, resizing, ConversionMemory.stillWorkspace])
             try limits.check(memory: estimate, format: o.format)
         }
@@ -104,11 +109,10 @@ public enum Artwork {
     /// (`ImageDecoder.decodeCanvas`): a large canvas drawn by small frames is never held whole
     /// (a 10000² GIF screen with two 1×1 frames: 2 pixels, not 400 MB). Refused from the
     /// structure when the process, the file, the decoder and the resizers would pass the budget.
-    private static func canvasResizedByRows(_ bytes: [UInt8], targets: [ArtworkResize],
+    private static func canvasResizedByRows(_ bytes: [UInt8], outline o: ImageOutline, targets: [ArtworkResize],
                                             limits: Limits) throws -> (width: Int, height: Int, images: [Image])? {
-        try checkDecodingMemory(bytes, beside: { o in
-            targets.reduce(0) { ConversionMemory.total([$0, $1.memory(canvasWidth: o.width, canvasHeight: o.height)]) }
-        }, limits: limits)
+        try checkDecodingMemory(bytes, outline: o, beside: ArtworkResize.memory(of: targets, canvasWidth: o.width, canvasHeight: o.height),
+                                limits: limits)
         var first: CanvasFrame?
         _ = try ImageDecoder.decodeCanvas(bytes, options: DecodeOptions(limits: limits, firstFrameOnly: true)) { frame in
             if first == nil { first = frame }

@@ -25,6 +25,11 @@ public enum ArtworkResize: Sendable {
         return ConversionMemory.total([rows * canvasWidth * 4, pixels * ConversionMemory.perStickerPixel])
     }
 
+    /// `memory(canvasWidth:canvasHeight:)` of every target in `targets` together.
+    static func memory(of targets: [ArtworkResize], canvasWidth: Int, canvasHeight: Int) -> Int {
+        targets.reduce(0) { ConversionMemory.total([$0, $1.memory(canvasWidth: canvasWidth, canvasHeight: canvasHeight)]) }
+    }
+
     /// Its row resizer for a `width × height` still, or nil when the target is empty.
     func rowResizer(canvasWidth: Int, canvasHeight: Int) -> RowFitter? {
         switch self {

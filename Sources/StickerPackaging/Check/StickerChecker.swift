@@ -33,15 +33,12 @@ public enum StickerChecker {
         if facts.mayHaveAlpha && rules.decodePixels && (facts.format == "PNG" || facts.format == "APNG") {
             do {
                 transparent = try transparency(bytes, animated: facts.frames > 1)
-            } catch let error as ImageError {
-                if case let .overMemory(estimate, max)? = error.reason as? LimitsError {
-                    findings.append(.init(.info, .notDecoded, "transparency not checked: decoding its pixels needs about "
-                                          + "\(Limits.describeMegabytes(estimate)) of memory, more than one file may use (\(Limits.describeMegabytes(max)))"))
+            } catch {
+                if let need = LimitsError.memoryNeed(of: error) {
+                    findings.append(.init(.info, .notDecoded, "transparency not checked: decoding its pixels " + need))
                 } else {
                     findings.append(.init(.error, .unreadable, "\(error)"))
                 }
-            } catch {
-                findings.append(.init(.error, .unreadable, "\(error)"))
             }
         } else if facts.mayHaveAlpha && facts.format == "GIF" {
             transparent = true

@@ -52,9 +52,15 @@ public struct ContactSheet: Sendable {
 
     /// Adds a row for the sticker whose first frame at full size is `firstFrame`.
     public mutating func add(_ firstFrame: Image) {
-        let (w, h) = Self.pictureSize(firstFrame.width, firstFrame.height)
-        guard firstFrame.width > 0, firstFrame.height > 0 else { add(picture: nil, width: w, height: h); return }
-        add(picture: Resizer.resize(firstFrame, width: w, height: h, fit: .cover), width: w, height: h)
+        add(frame: firstFrame, shownWidth: firstFrame.width, shownHeight: firstFrame.height)
+    }
+
+    /// Adds a row for a sticker shown at `shownWidth × shownHeight` whose first frame is `frame`
+    /// (at that size, or smaller when decoded reduced).
+    private mutating func add(frame: Image, shownWidth: Int, shownHeight: Int) {
+        let (w, h) = Self.pictureSize(shownWidth, shownHeight)
+        guard frame.width > 0, frame.height > 0 else { return add(picture: nil, width: w, height: h) }
+        add(picture: Resizer.resize(frame, width: w, height: h, fit: .cover), width: w, height: h)
     }
 
     /// Adds a row for the sticker file `bytes`, the picture `add(_:)` makes of its first frame,
@@ -72,9 +78,7 @@ public struct ContactSheet: Sendable {
             return add(picture: r.images[0], width: w, height: h)
         }
         let first = try Artwork.firstFrame(bytes, forPictures: (w, h), fit: .cover, limits: limits)
-        let (sw, sh) = Self.pictureSize(first.width, first.height)
-        guard first.image.width > 0, first.image.height > 0 else { return add(picture: nil, width: sw, height: sh) }
-        add(picture: Resizer.resize(first.image, width: sw, height: sh, fit: .cover), width: sw, height: sh)
+        add(frame: first.image, shownWidth: first.width, shownHeight: first.height)
     }
 
     /// Adds a row for a sticker whose grid size is `width × height` and whose picture at that

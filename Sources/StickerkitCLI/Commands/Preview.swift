@@ -75,7 +75,8 @@ struct Preview: ParsableCommand {
         let copies = items.enumerated().map { i, item in
             let n = String(i + 1)
             let copy = String(repeating: "0", count: digits - n.count) + n + "-" + StickerNaming.safeName(item.name)
-            return item.report?.sequenceFrames != nil ? copy + ".png" : copy // a sequence's APNG
+            if case .sequence = item.source { return copy + ".png" } // a sequence's APNG
+            return copy
         }
         let previous = PreviewRecord.read(in: output)
         // Copies go into DIR/stickers, which must be a real folder: nothing is written (or
@@ -127,13 +128,7 @@ struct Preview: ParsableCommand {
             if png {
                 if let first = shown.firstFrame {
                     do { try sheet.add(file: first) } catch {
-                        let why: String
-                        if case let .overMemory(estimate, max)? = (error as? ImageError)?.reason as? LimitsError {
-                            why = "decoding it needs about \(Limits.describeMegabytes(estimate)) of memory, more than one file may use "
-                                + "(\(Limits.describeMegabytes(max)))"
-                        } else {
-                            why = "\(error)"
-                        }
+                        let why = LimitsError.memoryNeed(of: error).map { "decoding it " + $0 } ?? "\(error)"
                         terminal.warn(shown.report.path, "left out of the contact sheet: " + why)
                     }
                 } else if shown.failure == nil {
