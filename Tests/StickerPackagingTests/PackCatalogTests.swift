@@ -335,6 +335,61 @@ final class PackCatalogTests: XCTestCase {
         XCTAssertEqual(try folders(file), ["a.sticker"])
     }
 
+    /// Every file of a catalog, by its path inside it.
+    func tree(_ catalog: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let root = catalog.standardizedFileURL.path
+        for case let url as URL in FileManager.default.enumerator(at: catalog, includingPropertiesForKeys: nil)! {
+            let path = url.standardizedFileURL.path
+            if !CatalogFiles.isFolder(url) { files[String(path.dropFirst(root.count))] = try Data(contentsOf: url) }
+        }
+        return files
+    }
+
+    func testStoredStickersAreWrittenAsTheSameBytesInMemoryMake() throws {
+        let store = tmp.appendingPathComponent("store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        let frames = (0..<3).map(png)
+        let framePaths = try frames.enumerated().map { i, bytes in
+            let url = store.appendingPathComponent("frame-\(i).png")
+            try Data(bytes).write(to: url)
+            return url.path
+        }
+        let single = store.appendingPathComponent("single.png")
+        try Data(png(5)).write(to: single)
+        func catalog(stored: Bool) -> StickerCatalog {
+            StickerCatalog(gridSize: .regular, stickers: [
+                CatalogSticker(name: "cat", label: "Cat", content: stored ? .storedFile(path: single.path, fileExtension: "png")
+                                                                        : .file(bytes: png(5), fileExtension: "png"), source: "art/cat.png"),
+                CatalogSticker(name: "wave", label: nil, content: stored ? .storedSequence(framePaths: framePaths, fps: 12, repetitions: 2)
+                                                                         : .sequence(frames: frames, fps: 12, repetitions: 2), source: "art/wave"),
+            ])
+        }
+        let inMemory = tmp.appendingPathComponent("M.xcstickers"), stored = tmp.appendingPathComponent("S.xcstickers")
+        try catalog(stored: false).write(to: inMemory.path)
+        let changes = try catalog(stored: true).write(to: stored.path)
+        XCTAssertEqual(changes.count(.added), 2)
+        XCTAssertEqual(try tree(stored), try tree(inMemory))
+        // Written again from the files, the same stickers are unchanged (the same digests).
+        let again = try catalog(stored: true).write(to: inMemory.path)
+        XCTAssertEqual(again.count(.unchanged), 2)
+        XCTAssertEqual(try tree(inMemory), try tree(stored))
+    }
+
+    func testAStoredStickerThatDoesNotReadLeavesTheCatalogAsItWas() throws {
+        let dest = tmp.appendingPathComponent("R.xcstickers")
+        try StickerCatalog(gridSize: .regular, stickers: [sticker("a")]).write(to: dest.path)
+        let before = try tree(dest)
+        let missing = tmp.appendingPathComponent("gone.png").path
+        let lost = CatalogSticker(name: "b", label: nil, content: .storedFile(path: missing, fileExtension: "png"), source: "art/b.png")
+        XCTAssertThrowsError(try StickerCatalog(gridSize: .regular, stickers: [sticker("a"), lost]).write(to: dest.path)) {
+            guard case let .cannotReadSticker(path, _)? = $0 as? PackError else { return XCTFail("\($0)") }
+            XCTAssertEqual(path, missing)
+        }
+        XCTAssertEqual(try tree(dest), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path).sorted(), ["R.xcstickers"])
+    }
+
     func testAnUnreadablePackIsLeftAlone() throws {
         let dest = tmp.appendingPathComponent("U.xcstickers")
         try StickerCatalog(gridSize: .regular, stickers: [sticker("a")]).write(to: dest.path)

@@ -42,7 +42,7 @@ struct CatalogPlan {
     var warnings: [CatalogWarning] = []
 
     init(stickers: [CatalogSticker], failedSources: Set<String>, gridSize: StickerSize, existing: ExistingCatalog?,
-         prune: Bool, overwrite: Bool) {
+         prune: Bool, overwrite: Bool) throws {
         pack = existing?.packFolder ?? StickerCatalog.packFolderName
         let onDisk = existing?.onDisk ?? []
         let present = Set(onDisk)
@@ -128,7 +128,7 @@ struct CatalogPlan {
             }
             var outcome = CatalogChanges.Outcome.added
             if let old = replacing[i] {
-                outcome = old == name && recorded[old]?.digest == StickerCatalog.digest(of: s, folder: name) && !edited.contains(old)
+                outcome = try old == name && recorded[old]?.digest == StickerCatalog.folder(of: s, named: name).digest && !edited.contains(old)
                     ? .unchanged : .replaced
             }
             folders.append(Folder(name: name, source: s.source, outcome: outcome, sticker: s,

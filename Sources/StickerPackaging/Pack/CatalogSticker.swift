@@ -1,5 +1,6 @@
 /// One sticker of a catalog: already-encoded bytes (a PNG/APNG/GIF/JPEG `.sticker`) or a
-/// sequence of still frames (a `.stickersequence`).
+/// sequence of still frames (a `.stickersequence`), held in memory or read from files when the
+/// catalog is written.
 public struct CatalogSticker: Sendable, Equatable {
     /// What the sticker is made of.
     public enum Content: Sendable, Equatable {
@@ -7,11 +8,18 @@ public struct CatalogSticker: Sendable, Equatable {
         case file(bytes: [UInt8], fileExtension: String)
         /// Still PNG frames played at `fps`, `repetitions` extra times after the first (0 = forever).
         case sequence(frames: [[UInt8]], fps: Double, repetitions: Int)
+        /// One file on disk (e.g. a conversion cache's), read only while the catalog is written:
+        /// a catalog of many stickers holds one sticker's bytes at a time.
+        case storedFile(path: String, fileExtension: String)
+        /// Still PNG frames on disk, in order, played as `sequence`'s are; read as `storedFile`.
+        case storedSequence(framePaths: [String], fps: Double, repetitions: Int)
 
         /// The folder extension Xcode knows this content by: "sticker" or "stickersequence".
         var folderExtension: String {
-            if case .sequence = self { return "stickersequence" }
-            return "sticker"
+            switch self {
+            case .sequence, .storedSequence: "stickersequence"
+            case .file, .storedFile: "sticker"
+            }
         }
     }
 

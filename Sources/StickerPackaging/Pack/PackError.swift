@@ -9,6 +9,9 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A JSON file of an existing catalog (its pack's Contents.json, stickerkit's record) does not
     /// read, so the catalog cannot be updated without guessing what is in it.
     case unreadableCatalogFile(path: String, reason: String)
+    /// A sticker stored on disk (`CatalogSticker.Content.storedFile`, `.storedSequence`) could
+    /// not be read when the catalog was written; `reason` is the system's.
+    case cannotReadSticker(path: String, reason: String)
     /// The catalog's icon set holds files stickerkit does not write (hand-made icons); `files`
     /// names a few. Replaced only when asked (`overwrite`).
     case iconSetNotStickerkits(path: String, files: [String])
@@ -28,6 +31,8 @@ public enum PackError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): \(isFile ? "is a file" : "is a folder that is not a sticker catalog"), not replaced"
         case let .unreadableCatalogFile(path, reason):
             "\(path): cannot read (\(reason)); the catalog is left as it is"
+        case let .cannotReadSticker(path, reason):
+            "\(path): cannot read the converted sticker (\(reason)); the catalog is left as it is"
         case let .iconSetNotStickerkits(path, files):
             "\(path): holds icons stickerkit did not make (\(files.joined(separator: ", "))), not replaced"
         case let .labelsNotAMapping(file):

@@ -94,7 +94,7 @@ public struct StickerCatalog: Sendable {
         try Self.checkTarget(path, options: options, withIconSet: iconSet != nil)
         var existing: ExistingCatalog?
         if case .catalog(let c) = try CatalogTarget.inspect(dest) { existing = c }
-        let plan = CatalogPlan(stickers: stickers, failedSources: failedSources, gridSize: gridSize, existing: existing,
+        let plan = try CatalogPlan(stickers: stickers, failedSources: failedSources, gridSize: gridSize, existing: existing,
                                prune: options.prune, overwrite: options.overwrite)
 
         try FileManager.default.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -145,10 +145,11 @@ public struct StickerCatalog: Sendable {
                 let dir = pack.appendingPathComponent(folder.name)
                 try remove(dir)
                 try createFolder(dir)
-                for (name, bytes) in Self.files(of: sticker, folder: folder.name) {
+                let files = try Self.folder(of: sticker, named: folder.name)
+                for (name, bytes) in files.all {
                     try CatalogFiles.write(bytes, to: dir.appendingPathComponent(name))
                 }
-                entries.append(.init(folder: folder.name, source: folder.source, digest: Self.digest(of: sticker, folder: folder.name)))
+                entries.append(.init(folder: folder.name, source: folder.source, digest: files.digest))
             } else if let digest = folder.recordedDigest {
                 entries.append(.init(folder: folder.name, source: folder.source, digest: digest))
             }
@@ -182,34 +183,6 @@ public struct StickerCatalog: Sendable {
         }
     }
 
-    /// The files of a sticker's folder named `folder`, Contents.json included.
-    static func files(of sticker: CatalogSticker, folder: String) -> [(String, [UInt8])] {
-        let base = (folder as NSString).deletingPathExtension
-        switch sticker.content {
-        case let .file(bytes, ext):
-            let file = base + "." + ext
-            return [(file, bytes), ("Contents.json", json(stickerContents(sticker, file: file)))]
-        case let .sequence(frames, _, _):
-            let names = frameNames(base: base, count: frames.count)
-            return Array(zip(names, frames)) + [("Contents.json", json(sequenceContents(sticker, frames: names)))]
-        }
-    }
-
-    /// The `StickerFolderDigest` of the folder `files(of:folder:)` makes.
-    static func digest(of sticker: CatalogSticker, folder: String) -> String {
-        let base = (folder as NSString).deletingPathExtension
-        switch sticker.content {
-        case let .file(bytes, ext):
-            let file = base + "." + ext
-            return StickerFolderDigest.of(properties: StickerFolderDigest.properties(stickerContents(sticker, file: file)),
-                                          files: [(file, bytes)])
-        case let .sequence(frames, _, _):
-            let names = frameNames(base: base, count: frames.count)
-            return StickerFolderDigest.of(properties: StickerFolderDigest.properties(sequenceContents(sticker, frames: names)),
-                                          files: Array(zip(names, frames)))
-        }
-    }
-
     /// `wave-001.png`, `wave-002.png`, …: at least three digits, so that they sort in order.
     static func frameNames(base: String, count: Int) -> [String] {
         let digits = max(3, String(count).count)
@@ -217,17 +190,6 @@ public struct StickerCatalog: Sendable {
             let n = String(i)
             return "\(base)-\(String(repeating: "0", count: digits - n.count))\(n).png"
         }
-    }
-
-    static func stickerContents(_ sticker: CatalogSticker, file: String) -> CatalogContents.Sticker {
-        CatalogContents.Sticker(properties: .init(filename: file, accessibilityLabel: sticker.label))
-    }
-
-    static func sequenceContents(_ sticker: CatalogSticker, frames: [String]) -> CatalogContents.Sequence {
-        guard case let .sequence(_, fps, repetitions) = sticker.content else { preconditionFailure("not a sequence") }
-        return CatalogContents.Sequence(properties: .init(accessibilityLabel: sticker.label, duration: fps, durationType: "fps",
-                                                          repetitions: repetitions),
-                                        frames: frames.map { .init(filename: $0) })
     }
 
     static func json<T: Encodable>(_ value: T) -> [UInt8] {

@@ -225,13 +225,14 @@ struct Pack: ParsableCommand {
             return CatalogSticker(name: name, label: label, content: content, source: PackInputs.source(of: path, catalog: output), rank: rank)
         }
         for (file, report) in zip(files, reports) {
+            // The cached sticker is read when the catalog is written, one at a time.
             guard let out = report.outputs.first(where: { $0.status.hasSticker }),
-                  let data = FileManager.default.contents(atPath: out.path) else {
+                  (try? FileStatus.of(BytePath(out.path)))?.kind == .regular else {
                 failedSources.insert(PackInputs.source(of: file.path, catalog: output))
                 continue
             }
             let name = ((file.relativePath as NSString).lastPathComponent as NSString).deletingPathExtension
-            stickers.append(sticker(file.path, name, .file(bytes: [UInt8](data), fileExtension: "png")))
+            stickers.append(sticker(file.path, name, .storedFile(path: out.path, fileExtension: "png")))
         }
         var frameCounts = (converted: 0, upToDate: 0)
         let frameCache = FrameFolderCache(cache: cacheDir)

@@ -52,18 +52,16 @@ struct FrameFolderCache {
         var check = entry
         check.outputs = []
         guard check == expected, !entry.outputs.isEmpty else { return nil }
-        var files: [[UInt8]] = []
-        for name in entry.outputs {
-            guard let d = FileManager.default.contents(atPath: (dir as NSString).appendingPathComponent(name)) else { return nil }
-            files.append([UInt8](d))
-        }
-        return entry.sequence ? .sequence(frames: files, fps: entry.fps, repetitions: 0)
-                              : .file(bytes: files[0], fileExtension: "png")
+        let files = entry.outputs.map { (dir as NSString).appendingPathComponent($0) }
+        guard files.allSatisfy({ (try? FileStatus.of(BytePath($0)))?.kind == .regular }) else { return nil }
+        return entry.sequence ? .storedSequence(framePaths: files, fps: entry.fps, repetitions: 0)
+                              : .storedFile(path: files[0], fileExtension: "png")
     }
 
-    /// Stores a converted sticker (errors are ignored: a cache that cannot be written only costs
-    /// time on the next run).
-    func store(_ content: CatalogSticker.Content, for frameFolder: FrameFolder, entry: Entry) {
+    /// Stores a converted sticker (held in memory); returns whether it was stored whole. A cache
+    /// that cannot be written only costs time on the next run.
+    @discardableResult
+    func store(_ content: CatalogSticker.Content, for frameFolder: FrameFolder, entry: Entry) -> Bool {
         let dir = folder(for: frameFolder)
         try? FileManager.default.removeItem(atPath: dir)
         var entry = entry
@@ -75,15 +73,18 @@ struct FrameFolderCache {
         case let .sequence(frames, _, _):
             files = frames
             entry.outputs = frames.indices.map { String(format: "frame-%03d.png", $0 + 1) }
+        case .storedFile, .storedSequence:
+            return false
         }
+        var stored = true
         for (name, bytes) in zip(entry.outputs, files) {
-            try? AtomicFile.write(bytes, to: (dir as NSString).appendingPathComponent(name))
+            do { try AtomicFile.write(bytes, to: (dir as NSString).appendingPathComponent(name)) } catch { stored = false }
         }
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys]
-        if let json = try? enc.encode(entry) {
-            try? AtomicFile.write([UInt8](json), to: (dir as NSString).appendingPathComponent("entry.json"))
-        }
+        guard stored, let json = try? enc.encode(entry),
+              (try? AtomicFile.write([UInt8](json), to: (dir as NSString).appendingPathComponent("entry.json"))) != nil else { return false }
+        return true
     }
 
     /// The sticker of `frameFolder`: from the cache when its entry matches (`upToDate`), else
@@ -95,7 +96,11 @@ struct FrameFolderCache {
         }
         if !force, let cached = lookup(frameFolder, expected: expected) { return (cached, true) }
         let content = try PackInputs.convertFrames(frameFolder.frames, options: options, fps: fps, sequence: sequence)
-        store(content, for: frameFolder, entry: expected)
+        // Once stored, the sticker is read from the cache when the catalog is written: a pack of
+        // many frame folders holds one sticker's bytes at a time.
+        if store(content, for: frameFolder, entry: expected), let stored = lookup(frameFolder, expected: expected) {
+            return (stored, false)
+        }
         return (content, false)
     }
 

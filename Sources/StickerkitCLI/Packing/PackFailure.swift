@@ -27,6 +27,8 @@ enum PackFailure {
             .failed(path, "\(reason); fix it, or pack with --overwrite to replace the whole catalog")
         case let (.cannotWrite(path, reason), _):
             .failed(path, "cannot write (\(reason))")
+        case let (.cannotReadSticker(path, reason), _):
+            .failed(path, "cannot read the converted sticker (\(reason)); the catalog is left as it is, run pack again")
         default:
             .failed(nil, "\(e)")
         }
