@@ -7,17 +7,23 @@ import XCTest
 /// errors of `decode`, and `ImageOutline.rowDecodingMemory` says which files it takes.
 final class RowDecodingTests: XCTestCase {
     /// The rows of a row decode put together, with its facts; nil when it declined the file.
-    static func rows(_ bytes: [UInt8], options: DecodeOptions) throws -> (image: Image, info: FrameStreamInfo)? {
+    /// `bandBytes` given: a PNG's row decode with interlaced bands of that many RGBA bytes.
+    static func rows(_ bytes: [UInt8], options: DecodeOptions, bandBytes: Int? = nil) throws -> (image: Image, info: FrameStreamInfo)? {
         var pixels: [UInt8] = []
         var width = 0, next = 0
-        let info = try ImageDecoder.decodeRows(bytes, options: options, start: { w, h in
+        let start: (Int, Int) throws -> Void = { w, h in
             width = w
             pixels.reserveCapacity(w * h * 4)
-        }, row: { row, y in
+        }
+        let row: (UnsafeRawPointer, Int) throws -> Void = { row, y in
             XCTAssertEqual(y, next)
             next += 1
             pixels += UnsafeRawBufferPointer(start: row, count: width * 4)
-        })
+        }
+        let info = try ImageDecoder.sniff(bytes) == .png
+            ? bandBytes.map { try PNGRowDecoder.decodeRows(bytes, options: options, bandBytes: $0, start: start, row: row) }
+                ?? ImageDecoder.decodeRows(bytes, options: options, start: start, row: row)
+            : ImageDecoder.decodeRows(bytes, options: options, start: start, row: row)
         guard let info else {
             XCTAssertEqual(next, 0, "rows delivered before declining")
             return nil
@@ -72,7 +78,7 @@ final class RowDecodingTests: XCTestCase {
     }
 
     /// Generated PNGs of every colour type and bit depth, with tRNS, gAMA, an iCCP profile,
-    /// IDAT split in several chunks and every filter type; interlaced ones are declined.
+    /// IDAT split in several chunks and every filter type, plain and interlaced.
     static func generatedPNGs() throws -> [(name: String, bytes: [UInt8])] {
         var out: [(String, [UInt8])] = []
         var rng = PNGTestSupport.Random(state: 7)
@@ -110,27 +116,55 @@ final class RowDecodingTests: XCTestCase {
         message.replacingOccurrences(of: #"decoded \d+ of"#, with: "decoded … of", options: .regularExpression)
     }
 
+    /// Band sizes for interlaced images 37 pixels wide: one row, five rows (a band that holds
+    /// no row of some passes), and the whole image in one band.
+    static let bands = [37 * 4, 5 * 37 * 4, PNGRowDecoder.bandBytes]
+
     func testEveryKindOfPNGDecodesByRowsAsWhole() throws {
         var streamed = 0
         for (name, png) in try Self.generatedPNGs() {
             let whole = try ImageDecoder.decode(png)
             let memory = png.withUnsafeBytes { ImageOutline.rowDecodingMemory($0) }
-            guard let (image, info) = try Self.rows(png, options: .init()) else {
-                XCTAssertTrue(name.hasSuffix("interlaced"), "\(name) declined")
-                XCTAssertNil(memory, name)
-                continue
-            }
+            let (image, info) = try XCTUnwrap(try Self.rows(png, options: .init()), "\(name) declined")
             streamed += 1
             XCTAssertNotNil(memory, name)
             XCTAssertLessThan(memory ?? .max, 100_000, name)
             XCTAssertEqual(image, whole.animation.frames[0].image, name)
             XCTAssertEqual(info.warnings, whole.warnings, name)
+            if name.hasSuffix("interlaced") {
+                for band in Self.bands {
+                    let banded = try XCTUnwrap(try Self.rows(png, options: .init(), bandBytes: band))
+                    XCTAssertEqual(banded.image, whole.animation.frames[0].image, "\(name), bands of \(band) bytes")
+                    XCTAssertEqual(banded.info.warnings, whole.warnings, name)
+                }
+            }
         }
-        XCTAssertEqual(streamed, 3 * 15)
+        XCTAssertEqual(streamed, 6 * 15)
+    }
+
+    /// An interlaced image decoded in bands holds a band and where the later bands resume, as the
+    /// outline says, not the image: a 3000×2000 RGBA image (24 MB) in bands of 1 MB.
+    func testAnInterlacedImageIsHeldABandAtATime() throws {
+        let (w, h) = (3000, 2000)
+        let samples = (0..<(w * h * 4)).map { ($0 * 7 + $0 / 12_000) % 256 }
+        let png = PNGTestSupport.png(width: w, height: h, depth: 8, colorType: 6, interlace: true, samples: samples, palette: nil,
+                                     trns: nil, before: [], idatSplit: 4, filterSeed: 3)
+        let whole = try ImageDecoder.decode(png).animation.frames[0].image
+        let band = 1 << 20
+        let banded = try XCTUnwrap(try Self.rows(png, options: .init(), bandBytes: band))
+        XCTAssertEqual(banded.image, whole)
+        let memory = PNGRowDecoder.interlacedMemory(width: w, height: h, bitsPerPixel: 32, bandBytes: band)
+        // 87 rows a band, 23 bands: the band (1 MB) and 22 × 7 resumes of about 60 KB.
+        XCTAssertEqual(PNGRowDecoder.bandRows(width: w, height: h, bandBytes: band), 87)
+        XCTAssertLessThan(memory, 12 << 20)
+        XCTAssertGreaterThan(memory, band)
+        // The outline counts the decoder's own estimate (the default band holds this image whole).
+        let outline = png.withUnsafeBytes { ImageOutline.rowDecodingMemory($0) }
+        XCTAssertEqual(outline, 2 * (w * 4 + 1) + w * 4 + PNGRowDecoder.interlacedMemory(width: w, height: h, bitsPerPixel: 32) + 65_536)
     }
 
     func testCutAndDamagedPNGsFailOrKeepTheSameRowsAsWhole() throws {
-        let sources = try Self.generatedPNGs().filter { !$0.name.hasSuffix("interlaced") && $0.name.contains("plain") }
+        let sources = try Self.generatedPNGs().filter { $0.name.contains("plain") }
         var rng = PNGTestSupport.Random(state: 3)
         for (name, png) in sources {
             var variants: [(String, [UInt8])] = OtherFormatFixture.cutPoints(png.count, steps: 40).map { ("cut at \($0)", Array(png.prefix($0))) }
@@ -144,6 +178,9 @@ final class RowDecodingTests: XCTestCase {
                 for lenient in [false, true] {
                     let options = DecodeOptions(lenient: lenient)
                     Self.assertSameOutcome(bytes, options: options, "\(name) \(what), lenient \(lenient)")
+                    if name.hasSuffix("interlaced") {
+                        Self.assertSameOutcome(bytes, options: options, bandBytes: 5 * 37 * 4, "\(name) \(what), lenient \(lenient), bands")
+                    }
                 }
             }
         }
@@ -151,10 +188,10 @@ final class RowDecodingTests: XCTestCase {
 
     /// A whole decode and a row decode of `bytes` both fail with the same error, or give the
     /// same image and notes; or the file is no JPEG or PNG by its first bytes and rows decline it.
-    static func assertSameOutcome(_ bytes: [UInt8], options: DecodeOptions, _ label: String,
+    static func assertSameOutcome(_ bytes: [UInt8], options: DecodeOptions, bandBytes: Int? = nil, _ label: String,
                                   file: StaticString = #filePath, line: UInt = #line) {
         let whole = Result { try ImageDecoder.decode(bytes, options: options) }
-        let rows = Result { try Self.rows(bytes, options: options) }
+        let rows = Result { try Self.rows(bytes, options: options, bandBytes: bandBytes) }
         switch (whole, rows) {
         case let (.success(w), .success(r?)):
             XCTAssertEqual(r.image, w.animation.frames[0].image, label, file: file, line: line)

@@ -306,19 +306,41 @@ final class MemoryBoundTests: XCTestCase {
         try assertStickersEqual(data, decoded)
     }
 
-    /// A 1-bit gray `side × side` PNG of stripes (its scanlines stored, 12.5 MB at 10000²).
-    static func stripedGrayPNG(side: Int) -> [UInt8] {
-        let rowBytes = (side + 7) / 8 + 1
-        var raw = [UInt8](repeating: 0x55, count: rowBytes * side)
-        for y in 0..<side { raw[y * rowBytes] = 0 }
-        return png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
+    /// A 1-bit gray `side × side` PNG of stripes, black on even columns and white on odd ones
+    /// (its scanlines stored, 12.5 MB at 10000²), interlaced or not: the same image.
+    static func stripedGrayPNG(side: Int, interlaced: Bool = false) -> [UInt8] {
+        guard interlaced else {
+            let rowBytes = (side + 7) / 8 + 1
+            var raw = [UInt8](repeating: 0x55, count: rowBytes * side)
+            for y in 0..<side { raw[y * rowBytes] = 0 }
+            return png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
+        }
+        // Adam7: a pass whose columns step by an even count holds one parity of column only.
+        var raw: [UInt8] = []
+        for (x0, y0, dx, dy) in [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)] {
+            let w = (side - x0 + dx - 1) / dx, h = (side - y0 + dy - 1) / dy
+            let byte: UInt8 = dx == 1 ? 0x55 : (x0 % 2 == 1 ? 0xFF : 0x00)
+            let row = [0] + [UInt8](repeating: byte, count: (w + 7) / 8)
+            for _ in 0..<h { raw += row }
+        }
+        var file = png(width: side, height: side, bitDepth: 1, colorType: 0, scanlines: raw)
+        file[28] = 1
+        // The IHDR's CRC over its type and data, with the interlace byte set.
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in file[12..<29] {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        file[29..<33] = [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)][...]
+        return file
     }
 
     func testA10000SquarePNGIsConvertedRowByRowWithinTheBudget() throws {
         // A 1-bit gray 10000×10000 PNG: its RGBA image alone is 400 MB; decoded row by row it
         // holds two scanlines, one RGBA row and each size's window.
         let side = 10_000
-        var png = Self.stripedGrayPNG(side: side)
+        let png = Self.stripedGrayPNG(side: side)
         let options = ConversionOptions(sizes: StickerSize.allCases, effort: .fast)
         let memory = ConversionMemory(png, options: options)
         XCTAssertTrue(memory.byRows)
@@ -330,12 +352,15 @@ final class MemoryBoundTests: XCTestCase {
         XCTAssertEqual(result.width, side)
         for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
 
-        // Interlaced, each row is whole only at the last Adam7 pass: the whole image is needed,
-        // refused from the structure unless the budget allows it.
-        png[28] = 1
-        assertRefusedForMemory(png, atLeast: 400_000_000)
-        let large = ConversionOptions(sizes: [.small], limits: Limits(maxMemory: 1_000_000_000))
-        XCTAssertNoThrow(try ConversionMemory(png, options: large).check(large.limits))
+        // Interlaced, each row is whole only at the last Adam7 pass: decoded a band of rows at a
+        // time (`PNGRowDecoder.bandBytes`), within the budget, into the same stickers.
+        let interlaced = Self.stripedGrayPNG(side: side, interlaced: true)
+        let banded = ConversionMemory(interlaced, options: options)
+        XCTAssertTrue(banded.byRows)
+        XCTAssertLessThan(banded.estimate - memory.estimate - interlaced.count + png.count, 40_000_000)
+        XCTAssertNoThrow(try banded.check(options.limits))
+        let again = try StickerConverter.convert(interlaced, options: options)
+        XCTAssertEqual(again.outputs.map { try? $0.result.get().bytes }, result.outputs.map { try? $0.result.get().bytes })
     }
 
     /// A fixture JPEG whose frame header claims `width × height`: lenient decoding fills what

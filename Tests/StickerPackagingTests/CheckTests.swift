@@ -247,13 +247,18 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(try StickerChecker.transparency(opaque, animated: false, limits: tiny), false)
     }
 
-    /// An interlaced still must be decoded whole: past the budget it is not decoded at all, and
-    /// `check` says its transparency was not checked instead of holding it.
+    /// A JPEG turned by EXIF must be decoded whole: past the budget it is not decoded at all, and
+    /// `check` says its transparency was not checked instead of holding it. An interlaced PNG is
+    /// scanned a band of rows at a time, under a budget too small to hold it.
     func testAStillDecodedWholeStaysWithinTheBudget() throws {
-        let png = TestPNG.interlaced(64, 64) { _, _ in [10, 20, 30, 128] }
-        XCTAssertEqual(try StickerChecker.transparency(png, animated: false), true)
-        XCTAssertThrowsError(try StickerChecker.transparency(png, animated: false, limits: Limits(maxMemory: 20_000_000))) {
+        let turned = try [UInt8](Data(contentsOf: IconFixtures.root.appendingPathComponent("jpeg/orient_6.jpg")))
+        XCTAssertEqual(try StickerChecker.transparency(turned, animated: false), false)
+        XCTAssertThrowsError(try StickerChecker.transparency(turned, animated: false, limits: Limits(maxMemory: 20_000_000))) {
             guard case .overMemory? = ($0 as? ImageError)?.reason as? LimitsError else { return XCTFail("\($0)") }
         }
+        let interlaced = TestPNG.interlaced(64, 64) { x, y in [10, 20, 30, x == 63 && y == 63 ? 128 : 255] }
+        XCTAssertEqual(try StickerChecker.transparency(interlaced, animated: false, limits: Limits(maxMemory: 1)), true)
+        let opaque = TestPNG.interlaced(64, 64) { _, _ in [10, 20, 30, 255] }
+        XCTAssertEqual(try StickerChecker.transparency(opaque, animated: false, limits: Limits(maxMemory: 1)), false)
     }
 }

@@ -34,10 +34,10 @@ final class IconsTests: XCTestCase {
     }
 
     func testAFileDecodedByRowsGivesTheIconsOfItsWholeImage() throws {
-        // A 900×600 PNG with translucent edges, a baseline JPEG (both decode by rows), an
-        // animated GIF (its first frame composed row by row from the regions its frames draw)
-        // and an interlaced PNG (decoded whole): the same files and warnings as from the decoded
-        // image.
+        // A 900×600 PNG with translucent edges, a baseline JPEG, an interlaced PNG (a band of
+        // rows at a time; all three decode by rows), an animated GIF (its first frame composed
+        // row by row from the regions its frames draw) and a JPEG turned by EXIF (decoded
+        // whole): the same files and warnings as from the decoded image.
         var art = Image(width: 900, height: 600)
         for y in 0..<600 {
             for x in 0..<900 {
@@ -51,10 +51,11 @@ final class IconsTests: XCTestCase {
             ("jpeg", try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("jpeg/rocket_640x427.jpg")))),
             ("gif", try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("gif/cogs_small_transparent.gif")))),
             ("interlaced", TestPNG.interlaced(64, 48) { x, y in [UInt8(x * 4), UInt8(y * 5), 90, UInt8(128 + x)] }),
+            ("turned", try [UInt8](Data(contentsOf: fixtures.appendingPathComponent("jpeg/orient_6.jpg")))),
         ]
         for (name, data) in files {
             XCTAssertEqual(try Artwork.resizedByRows(data, targets: [.rectangle(width: 58, height: 58, fit: .cover, background: nil)]) == nil,
-                           name == "interlaced", "\(name): every first frame but a still that must be decoded whole goes by rows")
+                           name == "turned", "\(name): every first frame but a still that must be decoded whole goes by rows")
             for fit in [FitMode.cover, .contain] {
                 let fromFile = try IconSetFiles.render(file: data, background: RGBA(20, 40, 60), fit: fit, effort: .fast)
                 let fromImage = try IconSetFiles.render(Artwork.firstFrame(data), background: RGBA(20, 40, 60), fit: fit, effort: .fast)
@@ -190,7 +191,7 @@ extension Array where Element == UInt8 {
 }
 
 /// The repository's test fixtures.
-private enum IconFixtures {
+enum IconFixtures {
     static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
     }

@@ -31,7 +31,8 @@ extension ImageOutline {
     /// The most bytes decoding the file in `bytes` row by row (`ImageDecoder.decodeRows`) holds
     /// at once, from its structure alone: nil when the file cannot be decoded by rows (see
     /// `decodeRows`) or `read` would be nil. The rows' consumer (a `RowFitter`) is not counted.
-    /// - PNG (non-interlaced stills): two scanlines, one RGBA row, zlib's window and state.
+    /// - PNG stills: two scanlines, one RGBA row, zlib's window and state; for an interlaced one,
+    ///   a band of whole RGBA rows too, and where later bands resume (`PNGRowDecoder.interlacedMemory`).
     /// - JPEG: the rows libjpeg works on and ours (a few dozen rows of the image's width, as
     ///   reduced with `minimumLongSide`), and a progressive file's coefficients, which libjpeg
     ///   keeps whole between scans.
@@ -83,10 +84,12 @@ extension OutlineWalk {
     func rowDecodingMemory(minimumLongSide: Int?) -> Int? {
         guard let width, let height else { return nil }
         if format == .png {
-            guard !pngInterlaced, frames <= 1 else { return nil }
+            guard frames <= 1 else { return nil }
             let depth = pngBitDepth ?? 16, channels = pngColorType?.channels ?? 4
             let rowBytes = (Self.product(width, channels, depth) + 7) / 8
-            return Self.sum([Self.product(rowBytes + 1, 2, 1), Self.product(width, 4, 1), 65_536])
+            // An interlaced image's band of whole rows and where the later bands resume.
+            let band = pngInterlaced ? PNGRowDecoder.interlacedMemory(width: width, height: height, bitsPerPixel: channels * depth) : 0
+            return Self.sum([Self.product(rowBytes + 1, 2, 1), Self.product(width, 4, 1), band, 65_536])
         }
         guard format == .jpeg, !jpegTurned else { return nil }
         // libjpeg's MCU rows and upsampling buffers, and our chunk of rows before and after the

@@ -7,17 +7,31 @@ import ImageCore
 /// `PNGPixelExpander`, `PNGColorSpace`), so the rows are its rows. Holds two scanlines and one
 /// RGBA row, whatever the image's size.
 ///
-/// Declined (nil, nothing delivered): animations, interlaced images (each Adam7 pass covers the
-/// whole image, so a row is complete only at the last pass), and a gray ICC profile on colour
-/// data (only the whole image can say whether it is gray). Errors and notes are the whole
-/// decode's; the counts in "decoded X of Y bytes" are zlib's, and a file with several problems
-/// reports the first met in stream order.
+/// An interlaced image is decoded in bands of whole rows (`bandRows`): each Adam7 pass covers the
+/// whole image, so a row is complete only at the last pass. The first band inflates the whole
+/// stream (its errors and notes come before any row) and keeps where each later band's rows
+/// start in each pass (`Resume`: a copy of zlib's state); the others inflate only their rows.
+///
+/// Declined (nil, nothing delivered): animations, and a gray ICC profile on colour data (only the
+/// whole image can say whether it is gray). Errors and notes are the whole decode's; the counts in
+/// "decoded X of Y bytes" are zlib's, and a file with several problems reports the first met in
+/// stream order.
 enum PNGRowDecoder {
-    static func decodeRows(_ bytes: [UInt8], options: DecodeOptions, start: (_ width: Int, _ height: Int) throws -> Void,
+    /// RGBA bytes of an interlaced image's band (a 10000² image at the 100 MP limit, 400 MB of
+    /// RGBA, in 13 bands).
+    static let bandBytes = 32 << 20
+
+    /// Rows of an interlaced image's band: the most whose RGBA fits `bandBytes` (at least one).
+    static func bandRows(width: Int, height: Int, bandBytes: Int = bandBytes) -> Int {
+        max(1, min(height, bandBytes / max(1, width * 4)))
+    }
+
+    static func decodeRows(_ bytes: [UInt8], options: DecodeOptions, bandBytes: Int = bandBytes,
+                           start: (_ width: Int, _ height: Int) throws -> Void,
                            row: (_ pixels: UnsafeRawPointer, _ y: Int) throws -> Void) throws -> FrameStreamInfo? {
         let layout = try PNGFileLayout.parse(bytes, options: options)
         let header = layout.header
-        guard layout.animation == nil, !header.interlaced else { return nil }
+        guard layout.animation == nil else { return nil }
         let format = layout.format, width = header.width, height = header.height, lenient = options.lenient
         func fail(_ reason: PNGError) -> ImageError { ImageError(format, reason) }
         var warnings = layout.warnings
@@ -56,6 +70,22 @@ enum PNGRowDecoder {
             throw fail(.imageDataCannotFill(compressed: compressed, in: what, needed: expected, width: width, height: height))
         }
         try start(width, height)
+        if header.interlaced {
+            func deliverRow(_ pixels: UnsafeMutablePointer<UInt8>, _ y: Int) throws {
+                if let gammaTable {
+                    gammaTable.withUnsafeBufferPointer { PNGPixelExpander.mapColor(pixels, count: width, table: $0.baseAddress!) }
+                }
+                conversion?.apply(pixels, pixelCount: width)
+                try row(pixels, y)
+            }
+            if let note = try decodeBands(bytes, layout: layout, pixelFormat: pf, expected: expected,
+                                          bandRows: bandRows(width: width, height: height, bandBytes: bandBytes),
+                                          lenient: lenient, deliver: deliverRow) {
+                warnings.append(note)
+            }
+            if let colorNote, !warnings.contains(colorNote) { warnings.append(colorNote) }
+            return FrameStreamInfo(format: format, width: width, height: height, frameCount: 1, loopCount: 0, warnings: warnings)
+        }
 
         // Two scanlines (filter byte + row), the current one and the one before, and the RGBA row.
         let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * (rb + 1))
@@ -113,6 +143,139 @@ enum PNGRowDecoder {
     }
 }
 
+extension PNGRowDecoder {
+    /// Where a band's rows start in one pass, taken during the first band's inflate: the stream
+    /// there (a copy of zlib's state and window; nil when zlib could not copy it, and the band
+    /// inflates from the start, skipping `offset` bytes), the scanline before (the pass's row
+    /// `row - 1`, which unfiltering needs, zero for `row` 0) and that row's index in the pass.
+    struct Resume {
+        var stream: ZlibStream?
+        var offset: Int
+        var prior: [UInt8]
+        var row: Int
+    }
+
+    /// zlib's inflate state with its 32 KB window, and a margin: what one `Resume`'s stream holds.
+    static let resumeStreamBytes = 48 << 10
+
+    /// What an interlaced image's band decode holds beyond the two scanlines and the RGBA row of
+    /// every row decode: the band, and a `Resume` for each band after the first in each pass.
+    static func interlacedMemory(width: Int, height: Int, bitsPerPixel: Int, bandBytes: Int = bandBytes) -> Int {
+        let rows = bandRows(width: width, height: height, bandBytes: bandBytes)
+        let bands = (height + rows - 1) / rows
+        let passes = PNGHeader.passes(width: width, height: height, interlaced: true)
+        let resumes = passes.reduce(0) { sum, pass in
+            let (bits, o) = pass.width.multipliedReportingOverflow(by: bitsPerPixel)
+            return o ? Int.max / 4 : min(Int.max / 4, sum + resumeStreamBytes + (bits + 7) / 8 + 1)
+        }
+        let (band, o1) = rows.multipliedReportingOverflow(by: width * 4)
+        let (held, o2) = (bands - 1).multipliedReportingOverflow(by: resumes)
+        return o1 || o2 ? Int.max / 4 : min(Int.max / 4, band + held)
+    }
+
+    /// An interlaced image's rows, `bandRows` at a time: the passes' rows are unfiltered in turn,
+    /// and those that fall in the band expanded and scattered into it, as the whole decode does
+    /// into the image. The first band inflates the whole stream, checking it as the whole decode
+    /// does, and keeps a `Resume` where each later band's rows start in each pass; a later band
+    /// inflates only its own rows from there. Returns the note a whole decode would make (a
+    /// damaged or short stream in lenient mode, extra data); what did not decode is transparent.
+    static func decodeBands(_ bytes: [UInt8], layout: PNGFileLayout, pixelFormat pf: PNGPixelFormat, expected: Int,
+                            bandRows: Int, lenient: Bool,
+                            deliver: (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> String? {
+        let header = layout.header, format = layout.format, width = header.width, height = header.height
+        let what = PNGImageData.idat
+        func fail(_ reason: PNGError) -> ImageError { ImageError(format, reason) }
+        let passes = PNGHeader.passes(width: width, height: height, interlaced: true)
+        let maxRowBytes = passes.map { header.rowBytes(width: $0.width)! }.max() ?? 0
+        let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * (maxRowBytes + 1))
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, width * 4))
+        let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bandRows * width * 4))
+        defer { lines.deallocate(); scratch.deallocate(); band.deallocate() }
+        let bands = (height + bandRows - 1) / bandRows
+        var resumes = [[Resume?]](repeating: [Resume?](repeating: nil, count: passes.count), count: bands)
+        let paletteLimit = header.colorType == .indexed && !lenient && pf.paletteCount < (1 << header.bitDepth) ? pf.paletteCount : -1
+        var note: String?
+
+        try pf.table.withUnsafeBufferPointer { table in
+            /// Unfilters the pass's row `r` in `lines` (`r & 1` picks the line, the other is the
+            /// row before) and, when its image row falls in the band from `y0`, expands it there.
+            func place(_ pass: PNGPass, _ r: Int, _ rb: Int, _ y0: Int, _ y1: Int) -> Bool {
+                let line = lines + (r & 1) * (rb + 1)
+                let prior = lines + ((r & 1) ^ 1) * (rb + 1) + 1
+                guard PNGUnfilter.unfilterRow(type: line[0], row: line + 1, prior: prior, count: rb, stride: header.filterStride)
+                else { return false }
+                let y = pass.y0 + r * pass.dy
+                if y >= y0 && y < y1 {
+                    PNGRaster.expand(line + 1, scratch, width: pass.width, pixelFormat: pf, table: table.baseAddress!)
+                    PNGPixelExpander.scatter(scratch, band + (y - y0) * width * 4, width: pass.width, x0: pass.x0, dx: pass.dx)
+                }
+                return true
+            }
+
+            // The first band: the whole stream, as the whole decode reads it.
+            let first = min(height, bandRows)
+            band.initialize(repeating: 0, count: first * width * 4)
+            var stream = ZlibStream(bytes, ranges: layout.idat)
+            var offset = 0
+            passes: for (p, pass) in passes.enumerated() {
+                let rb = header.rowBytes(width: pass.width)!
+                lines.initialize(repeating: 0, count: 2 * (rb + 1))
+                var lastBand = 0
+                for r in 0..<pass.height {
+                    let y = pass.y0 + r * pass.dy
+                    let b = y / bandRows
+                    if b != lastBand {
+                        let prior = lines + ((r & 1) ^ 1) * (rb + 1)
+                        resumes[b][p] = Resume(stream: stream.copy(), offset: offset,
+                                               prior: Array(UnsafeBufferPointer(start: prior, count: rb + 1)), row: r)
+                        lastBand = b
+                    }
+                    guard stream.read(into: lines + (r & 1) * (rb + 1), count: rb + 1) else { break passes }
+                    offset += rb + 1
+                    if !place(pass, r, rb, 0, first) {
+                        let invalid = PNGError.invalidFilterType(lines[(r & 1) * (rb + 1)], row: r, pass: p + 1, in: what)
+                        if !lenient { throw fail(invalid) }
+                        note = "\(invalid.message); the rest is transparent"
+                        break passes
+                    }
+                    if paletteLimit >= 0 {
+                        let m = PNGPixelExpander.maxIndex(lines + (r & 1) * (rb + 1) + 1, width: pass.width, depth: header.bitDepth)
+                        if m >= paletteLimit { throw fail(.paletteIndexOutOfRange(index: m, row: y, in: what, paletteEntries: pf.paletteCount)) }
+                    }
+                }
+            }
+            if note == nil {
+                // The stream's end (or what stopped it) says what a whole inflate would have said.
+                note = try PNGRaster.judge(stream.finish(expected: expected), expected: expected, width: width, height: height,
+                                           lenient: lenient, format: format, what: what).note
+            }
+            for y in 0..<first { try deliver(band + y * width * 4, y) }
+
+            // The others: each pass's rows in the band, from where the first band left them.
+            for b in 1..<max(1, bands) {
+                let y0 = b * bandRows, y1 = min(height, y0 + bandRows)
+                band.initialize(repeating: 0, count: (y1 - y0) * width * 4)
+                for (p, pass) in passes.enumerated() {
+                    // None: the band has no rows in this pass, or the stream stopped before them.
+                    guard let resume = resumes[b][p] else { continue }
+                    resumes[b][p] = nil
+                    var stream = resume.stream ?? ZlibStream(bytes, ranges: layout.idat, skipping: resume.offset)
+                    let rb = header.rowBytes(width: pass.width)!
+                    let r0 = resume.row
+                    resume.prior.withUnsafeBufferPointer { lines.advanced(by: ((r0 & 1) ^ 1) * (rb + 1)).update(from: $0.baseAddress!, count: rb + 1) }
+                    var r = r0
+                    while r < pass.height && pass.y0 + r * pass.dy < y1 {
+                        guard stream.read(into: lines + (r & 1) * (rb + 1), count: rb + 1), place(pass, r, rb, y0, y1) else { break }
+                        r += 1
+                    }
+                }
+                for y in y0..<y1 { try deliver(band + (y - y0) * width * 4, y) }
+            }
+        }
+        return note
+    }
+}
+
 /// zlib's inflate over a zlib stream split across ranges of a file (a PNG's IDAT chunks),
 /// delivering exactly the bytes asked for, and saying at the end what `PNGInflater` says of a
 /// whole stream.
@@ -132,7 +295,37 @@ struct ZlibStream {
         init() {
             ready = inflateInit_(&z, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
         }
+        /// A copy of `other`'s inflate state and window (`inflateCopy`).
+        init(copying other: Box) {
+            ready = other.ready && inflateCopy(&z, &other.z) == Z_OK
+        }
         deinit { if ready { inflateEnd(&z) } }
+    }
+
+    private init(_ other: ZlibStream, owner: Box) {
+        self.owner = owner
+        range = other.range
+        ranges = other.ranges
+        bytes = other.bytes
+        stopped = other.stopped
+        ended = other.ended
+    }
+
+    /// The stream with its first `skip` bytes inflated and dropped (fewer when it stops first).
+    init(_ bytes: [UInt8], ranges: [Range<Int>], skipping skip: Int) {
+        self.init(bytes, ranges: ranges)
+        var left = skip
+        let sink = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
+        defer { sink.deallocate() }
+        while left > 0 && read(into: sink, count: min(left, 1 << 16)) { left -= min(left, 1 << 16) }
+    }
+
+    /// An independent copy of the stream where it is now (its own zlib state and window):
+    /// reading the copy goes on from here and leaves this one where it is. nil when zlib cannot
+    /// copy its state.
+    func copy() -> ZlibStream? {
+        let box = Box(copying: owner)
+        return box.ready ? ZlibStream(self, owner: box) : nil
     }
 
     init(_ bytes: [UInt8], ranges: [Range<Int>]) {
