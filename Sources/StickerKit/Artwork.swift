@@ -71,8 +71,8 @@ public enum Artwork {
     /// output rows read. A still is decoded by rows; an animation's first frame, or a GIF or
     /// WebP still, is composed row by row from the regions its frames draw (a large canvas with
     /// small frames is never held whole either). With the source's size. Nil when the file is a
-    /// still that does not decode by rows (`ImageDecoder.decodeRows` decides: an interlaced PNG
-    /// or a JPEG turned by EXIF does not) or a target is empty: decode it whole. Throws `ImageError`
+    /// still that does not decode by rows (`ImageDecoder.decodeRows` decides: a JPEG turned by
+    /// EXIF does not) or a target is empty: decode it whole. Throws `ImageError`
     /// as `firstFrame` does, and `LimitsError.overMemory` from the structure when the file, the
     /// decoder's rows, the resizers' windows and pictures and a still's workspace
     /// (`ConversionMemory.stillWorkspace`) would pass `limits.maxMemory`.
