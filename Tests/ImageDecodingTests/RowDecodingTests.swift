@@ -142,6 +142,26 @@ final class RowDecodingTests: XCTestCase {
         XCTAssertEqual(streamed, 6 * 15)
     }
 
+    /// Shapes where Adam7 passes are empty (fewer than 8 columns or rows, a single pixel), in
+    /// bands of one row and of two: the rows of the whole decode.
+    func testSmallInterlacedShapesDecodeByBandsAsWhole() throws {
+        var rng = PNGTestSupport.Random(state: 11)
+        for (w, h) in [(1, 1), (1, 9), (9, 1), (2, 2), (5, 3), (3, 5), (8, 8), (9, 17)] {
+            for (colorType, depth) in [(0, 1), (3, 2), (2, 8), (6, 16)] {
+                let n = w * h * PNGTestSupport.channels(colorType)
+                let samples = (0..<n).map { _ in rng.below(colorType == 3 ? 4 : 1 << depth) }
+                let palette: [UInt8]? = colorType == 3 ? (0..<12).map { _ in UInt8(rng.below(256)) } : nil
+                let png = PNGTestSupport.png(width: w, height: h, depth: depth, colorType: colorType, interlace: true,
+                                             samples: samples, palette: palette, filterSeed: w + h)
+                let whole = try ImageDecoder.decode(png).animation.frames[0].image
+                for rows in [1, 2] {
+                    let banded = try XCTUnwrap(try Self.rows(png, options: .init(), bandBytes: rows * w * 4))
+                    XCTAssertEqual(banded.image, whole, "\(w)×\(h) type \(colorType) depth \(depth), bands of \(rows) rows")
+                }
+            }
+        }
+    }
+
     /// An interlaced image decoded in bands holds a band and where the later bands resume, as the
     /// outline says, not the image: a 3000×2000 RGBA image (24 MB) in bands of 1 MB.
     func testAnInterlacedImageIsHeldABandAtATime() throws {
