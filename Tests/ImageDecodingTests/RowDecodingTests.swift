@@ -162,6 +162,24 @@ final class RowDecodingTests: XCTestCase {
         }
     }
 
+    /// Interlaced files libpng wrote, with its own filter choices: by rows, in bands of one and
+    /// seven rows, the rows of the whole decode.
+    func testInterlacedFilesFromLibPNGDecodeByBandsAsWhole() throws {
+        let names = ["interlaced_rgba_80x50.png", "interlaced_palette_61x45.png", "interlaced_gray16_70x33.png"]
+        for name in names {
+            let png = try OtherFormatFixture.bytes("png/libpng/\(name)")
+            let whole = try ImageDecoder.decode(png)
+            let image = whole.animation.frames[0].image
+            let rows = try XCTUnwrap(try Self.rows(png, options: .init()), name)
+            XCTAssertEqual(rows.image, image, name)
+            XCTAssertEqual(rows.info.warnings, whole.warnings, name)
+            for band in [1, 7] {
+                let banded = try XCTUnwrap(try Self.rows(png, options: .init(), bandBytes: band * image.width * 4))
+                XCTAssertEqual(banded.image, image, "\(name), bands of \(band) rows")
+            }
+        }
+    }
+
     /// An interlaced image decoded in bands holds a band and where the later bands resume, as the
     /// outline says, not the image: a 3000×2000 RGBA image (24 MB) in bands of 1 MB.
     func testAnInterlacedImageIsHeldABandAtATime() throws {
