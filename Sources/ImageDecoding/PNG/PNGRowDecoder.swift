@@ -70,17 +70,18 @@ enum PNGRowDecoder {
             throw fail(.imageDataCannotFill(compressed: compressed, in: what, needed: expected, width: width, height: height))
         }
         try start(width, height)
-        if header.interlaced {
-            func deliverRow(_ pixels: UnsafeMutablePointer<UInt8>, _ y: Int) throws {
-                if let gammaTable {
-                    gammaTable.withUnsafeBufferPointer { PNGPixelExpander.mapColor(pixels, count: width, table: $0.baseAddress!) }
-                }
-                conversion?.apply(pixels, pixelCount: width)
-                try row(pixels, y)
+        /// A whole RGBA row, coloured as the whole image is, to the caller.
+        func deliver(_ pixels: UnsafeMutablePointer<UInt8>, _ y: Int) throws {
+            if let gammaTable {
+                gammaTable.withUnsafeBufferPointer { PNGPixelExpander.mapColor(pixels, count: width, table: $0.baseAddress!) }
             }
+            conversion?.apply(pixels, pixelCount: width)
+            try row(pixels, y)
+        }
+        if header.interlaced {
             if let note = try decodeBands(bytes, layout: layout, pixelFormat: pf, expected: expected,
                                           bandRows: bandRows(width: width, height: height, bandBytes: bandBytes),
-                                          lenient: lenient, deliver: deliverRow) {
+                                          lenient: lenient, deliver: deliver) {
                 warnings.append(note)
             }
             if let colorNote, !warnings.contains(colorNote) { warnings.append(colorNote) }
@@ -97,13 +98,6 @@ enum PNGRowDecoder {
         var stream = ZlibStream(bytes, ranges: layout.idat)
         var y = 0
         var note: String?
-        func deliver(_ pixels: UnsafeMutablePointer<UInt8>, _ y: Int) throws {
-            if let gammaTable {
-                gammaTable.withUnsafeBufferPointer { PNGPixelExpander.mapColor(pixels, count: width, table: $0.baseAddress!) }
-            }
-            conversion?.apply(pixels, pixelCount: width)
-            try row(pixels, y)
-        }
         try pf.table.withUnsafeBufferPointer { table in
             while y < height {
                 let line = lines + (y & 1) * (rb + 1)
