@@ -206,7 +206,8 @@ final class RowDecodingTests: XCTestCase {
         var rng = PNGTestSupport.Random(state: 3)
         for (name, png) in sources {
             var variants: [(String, [UInt8])] = OtherFormatFixture.cutPoints(png.count, steps: 40).map { ("cut at \($0)", Array(png.prefix($0))) }
-            for _ in 0..<6 {
+            // 150 single-byte changes over the chunks and the data, each tried strict and lenient.
+            for _ in 0..<150 {
                 var bad = png
                 let i = 60 + rng.below(png.count - 72)
                 bad[i] ^= UInt8(1 + rng.below(255))
@@ -224,6 +225,30 @@ final class RowDecodingTests: XCTestCase {
         }
     }
 
+    /// A zlib header whose check bits or window size are wrong: the whole decode's salvage
+    /// inflater reads past them, and so does the row decode (zlib is given a good header), with
+    /// the same image and notes, plain and interlaced, strict and lenient.
+    func testABadZlibHeaderCheckIsReadPastAsWhole() throws {
+        for (name, png) in try Self.generatedPNGs() where name.hasPrefix("type 6 depth 8 plain") {
+            let idat = try XCTUnwrap((8..<png.count - 4).first { png[$0..<($0 + 4)].elementsEqual("IDAT".utf8) })
+            for header: [UInt8] in [[0x78, 0x9D], [0x88, 0x9C], [0x48, 0x00]] {
+                var bad = png
+                bad[idat + 4] = header[0]
+                bad[idat + 5] = header[1]
+                let whole = try ImageDecoder.decode(bad, options: DecodeOptions(lenient: true))
+                let rows = try XCTUnwrap(try Self.rows(bad, options: DecodeOptions(lenient: true)))
+                XCTAssertEqual(rows.image, whole.animation.frames[0].image, "\(name) \(header)")
+                XCTAssertEqual(rows.info.warnings, whole.warnings, "\(name) \(header)")
+                XCTAssertTrue(whole.animation.frames[0].image.pixels.contains { $0 != 0 }, name)
+                Self.assertSameOutcome(bad, options: .init(), "\(name) \(header), strict")
+                if name.hasSuffix("interlaced") {
+                    let banded = try XCTUnwrap(try Self.rows(bad, options: DecodeOptions(lenient: true), bandBytes: 3 * 37 * 4))
+                    XCTAssertEqual(banded.image, whole.animation.frames[0].image, "\(name) \(header), bands")
+                }
+            }
+        }
+    }
+
     /// A whole decode and a row decode of `bytes` both fail with the same error, or give the
     /// same image and notes; or the file is no JPEG or PNG by its first bytes and rows decline it.
     static func assertSameOutcome(_ bytes: [UInt8], options: DecodeOptions, bandBytes: Int? = nil, _ label: String,
@@ -232,16 +257,26 @@ final class RowDecodingTests: XCTestCase {
         let rows = Result { try Self.rows(bytes, options: options, bandBytes: bandBytes) }
         switch (whole, rows) {
         case let (.success(w), .success(r?)):
-            XCTAssertEqual(r.image, w.animation.frames[0].image, label, file: file, line: line)
             // How many bytes of a broken stream count as decoded is zlib's word in a PNG row
-            // decode and the salvage inflater's in a whole decode: the rows kept are the same
-            // (and so, when a stream breaks inside a row whose filter byte is garbage, which of
-            // the two problems the note names).
+            // decode and the salvage inflater's in a whole decode (and so, when a stream breaks
+            // inside a row whose filter byte is garbage, which of the two problems the note
+            // names). Where a block's Huffman tables are damaged, zlib stops at them and the
+            // salvage inflater decodes a few more bytes: the row decode keeps the same pixels
+            // or leaves them transparent, never others.
             let transparent = "; the rest is transparent"
             let a = r.info.warnings.map(Self.withoutCounts), b = w.warnings.map(Self.withoutCounts)
+            let image = w.animation.frames[0].image
             if options.lenient, a.last?.hasSuffix(transparent) == true, b.last?.hasSuffix(transparent) == true {
                 XCTAssertEqual(a.dropLast(), b.dropLast(), label, file: file, line: line)
+                XCTAssertEqual(r.image.width, image.width, label, file: file, line: line)
+                let pixels = r.image.pixels.count / 4
+                let kept = (0..<pixels).allSatisfy { i in
+                    let p = r.image.pixels[(4 * i)..<(4 * i + 4)]
+                    return p == image.pixels[(4 * i)..<(4 * i + 4)] || p.allSatisfy { $0 == 0 }
+                }
+                XCTAssertTrue(kept, "\(label): a pixel the row decode kept differs from the whole decode's", file: file, line: line)
             } else {
+                XCTAssertEqual(r.image, image, label, file: file, line: line)
                 XCTAssertEqual(a, b, label, file: file, line: line)
             }
         case let (.failure(a), .failure(b)):

@@ -281,6 +281,10 @@ struct ZlibStream {
     /// Inflate stopped: the stream ended (`ended`) or broke.
     private var stopped = false
     private var ended = false
+    /// The zlib header's check bits (or its window size) were wrong and zlib was given a good
+    /// header instead, as the whole decode's salvage inflater reads past them: the stream then
+    /// counts as damaged whatever it holds, as libdeflate refuses it there.
+    private var headerRepaired = false
 
     /// The z_stream lives in a class: zlib keeps a pointer to it.
     final class Box {
@@ -303,6 +307,7 @@ struct ZlibStream {
         bytes = other.bytes
         stopped = other.stopped
         ended = other.ended
+        headerRepaired = other.headerRepaired
     }
 
     /// The stream with its first `skip` bytes inflated and dropped (fewer when it stops first).
@@ -324,9 +329,42 @@ struct ZlibStream {
 
     init(_ bytes: [UInt8], ranges: [Range<Int>]) {
         self.bytes = bytes
-        self.ranges = ranges.filter { !$0.isEmpty }
+        var ranges = ranges.filter { !$0.isEmpty }
         owner = Box()
         stopped = !owner.ready
+        // The header as `SalvageInflater` takes it: deflate (CM 8) without a preset dictionary;
+        // its check bits and window size are not looked at. zlib checks both, so a header that
+        // fails only those is replaced by a good one, and the stream goes on after it.
+        var head: [UInt8] = []
+        for r in ranges where head.count < 2 { head += bytes[r].prefix(2 - head.count) }
+        let cmf = head.first ?? 0, flg = head.count == 2 ? head[1] : 0
+        let checked = (Int(cmf) << 8 | Int(flg)) % 31 == 0 && cmf >> 4 <= 7
+        if !stopped, head.count == 2, cmf & 0x0F == 8, flg & 0x20 == 0, !checked {
+            var good: [UInt8] = [0x78, 0x9C]
+            var sink: UInt8 = 0
+            let z = owner
+            let consumed = good.withUnsafeMutableBufferPointer { g -> Bool in
+                z.z.next_in = g.baseAddress
+                z.z.avail_in = 2
+                z.z.next_out = withUnsafeMutablePointer(to: &sink) { $0 }
+                z.z.avail_out = 1
+                let status = inflate(&z.z, Z_NO_FLUSH)
+                let done = (status == Z_OK || status == Z_BUF_ERROR) && z.z.avail_in == 0 && z.z.total_out == 0
+                z.z.next_in = nil
+                z.z.avail_in = 0
+                return done
+            }
+            stopped = !consumed
+            headerRepaired = true
+            // Drop the file's two header bytes from the ranges zlib reads next.
+            var left = 2
+            while left > 0, let first = ranges.first {
+                let cut = min(left, first.count)
+                left -= cut
+                if cut == first.count { ranges.removeFirst() } else { ranges[0] = (first.lowerBound + cut)..<first.upperBound }
+            }
+        }
+        self.ranges = ranges
     }
 
     /// Inflates exactly `count` bytes into `out`; false when the stream ends or breaks first.
@@ -346,6 +384,13 @@ struct ZlibStream {
     /// After the image's `expected` bytes were asked for: complete when the stream ends there,
     /// overlong when it holds more, short or damaged (with the bytes decoded) otherwise.
     mutating func finish(expected: Int) -> PNGInflater.Outcome {
+        let outcome = finishStream(expected: expected)
+        // The whole decode counts a repaired header's stream by what its salvage inflater
+        // decodes, up to the image: damaged, however it ends.
+        return headerRepaired ? .damaged(produced: min(produced, expected)) : outcome
+    }
+
+    private mutating func finishStream(expected: Int) -> PNGInflater.Outcome {
         if !stopped && produced == expected {
             var extra: UInt8 = 0
             let (n, _) = step(&extra, 1)
