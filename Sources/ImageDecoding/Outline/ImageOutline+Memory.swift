@@ -32,7 +32,7 @@ extension ImageOutline {
     /// at once, from its structure alone: nil when the file cannot be decoded by rows (see
     /// `decodeRows`) or `read` would be nil. The rows' consumer (a `RowFitter`) is not counted.
     /// - PNG stills: two scanlines, one RGBA row, zlib's window and state; for an interlaced one,
-    ///   a band of whole RGBA rows too, and where later bands resume (`PNGRowDecoder.interlacedMemory`).
+    ///   a band of whole RGBA rows too, and each pass's stream (`PNGRowDecoder.interlacedMemory`).
     /// - JPEG: the rows libjpeg works on and ours (a few dozen rows of the image's width, as
     ///   reduced with `minimumLongSide`), and a progressive file's coefficients, which libjpeg
     ///   keeps whole between scans.
@@ -87,7 +87,7 @@ extension OutlineWalk {
             guard frames <= 1 else { return nil }
             let depth = pngBitDepth ?? 16, channels = pngColorType?.channels ?? 4
             let rowBytes = (Self.product(width, channels, depth) + 7) / 8
-            // An interlaced image's band of whole rows and where the later bands resume.
+            // An interlaced image's band of whole rows, and each pass's stream and scanlines.
             let band = pngInterlaced ? PNGRowDecoder.interlacedMemory(width: width, height: height, bitsPerPixel: channels * depth) : 0
             return Self.sum([Self.product(rowBytes + 1, 2, 1), Self.product(width, 4, 1), band, 65_536])
         }

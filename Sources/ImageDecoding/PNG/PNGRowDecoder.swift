@@ -8,9 +8,9 @@ import ImageCore
 /// RGBA row, whatever the image's size.
 ///
 /// An interlaced image is decoded in bands of whole rows (`bandRows`): each Adam7 pass covers the
-/// whole image, so a row is complete only at the last pass. The first band inflates the whole
-/// stream (its errors and notes come before any row) and keeps where each later band's rows
-/// start in each pass (`Resume`: a copy of zlib's state); the others inflate only their rows.
+/// whole image, so a row is complete only at the last pass. A first inflate checks the whole
+/// stream (its errors and notes come before any row) and keeps a copy of zlib's state where each
+/// pass starts; the bands then read each pass's rows in turn from its own copy.
 ///
 /// Declined (nil, nothing delivered): animations, and a gray ICC profile on colour data (only the
 /// whole image can say whether it is gray). Errors and notes are the whole decode's; the counts in
@@ -138,41 +138,31 @@ enum PNGRowDecoder {
 }
 
 extension PNGRowDecoder {
-    /// Where a band's rows start in one pass, taken during the first band's inflate: the stream
-    /// there (a copy of zlib's state and window; nil when zlib could not copy it, and the band
-    /// inflates from the start, skipping `offset` bytes), the scanline before (the pass's row
-    /// `row - 1`, which unfiltering needs, zero for `row` 0) and that row's index in the pass.
-    struct Resume {
-        var stream: ZlibStream?
-        var offset: Int
-        var prior: [UInt8]
-        var row: Int
-    }
-
-    /// zlib's inflate state with its 32 KB window, and a margin: what one `Resume`'s stream holds.
-    static let resumeStreamBytes = 48 << 10
+    /// zlib's inflate state with its 32 KB window, and a margin: what one pass's stream copy holds.
+    static let passStreamBytes = 48 << 10
 
     /// What an interlaced image's band decode holds beyond the two scanlines and the RGBA row of
-    /// every row decode: the band, and a `Resume` for each band after the first in each pass.
+    /// every row decode: the band, and for each pass a copy of the stream and two scanlines.
     static func interlacedMemory(width: Int, height: Int, bitsPerPixel: Int, bandBytes: Int = bandBytes) -> Int {
         let rows = bandRows(width: width, height: height, bandBytes: bandBytes)
-        let bands = (height + rows - 1) / rows
         let passes = PNGHeader.passes(width: width, height: height, interlaced: true)
-        let resumes = passes.reduce(0) { sum, pass in
+        let perPass = passes.reduce(0) { sum, pass in
             let (bits, o) = pass.width.multipliedReportingOverflow(by: bitsPerPixel)
-            return o ? Int.max / 4 : min(Int.max / 4, sum + resumeStreamBytes + (bits + 7) / 8 + 1)
+            return o ? Int.max / 4 : min(Int.max / 4, sum + passStreamBytes + 2 * ((bits + 7) / 8 + 1))
         }
-        let (band, o1) = rows.multipliedReportingOverflow(by: width * 4)
-        let (held, o2) = (bands - 1).multipliedReportingOverflow(by: resumes)
-        return o1 || o2 ? Int.max / 4 : min(Int.max / 4, band + held)
+        let (band, o) = rows.multipliedReportingOverflow(by: width * 4)
+        return o ? Int.max / 4 : min(Int.max / 4, band + perPass)
     }
 
-    /// An interlaced image's rows, `bandRows` at a time: the passes' rows are unfiltered in turn,
-    /// and those that fall in the band expanded and scattered into it, as the whole decode does
-    /// into the image. The first band inflates the whole stream, checking it as the whole decode
-    /// does, and keeps a `Resume` where each later band's rows start in each pass; a later band
-    /// inflates only its own rows from there. Returns the note a whole decode would make (a
-    /// damaged or short stream in lenient mode, extra data); what did not decode is transparent.
+    /// An interlaced image's rows, `bandRows` at a time. A first inflate runs through the whole
+    /// stream, checking it as the whole decode does (filter types; palette indices, which need
+    /// the rows unfiltered, in strict mode), and keeps a copy of the stream where each pass
+    /// starts. Then each band takes, pass by pass, the pass's next rows that fall in it from that
+    /// pass's own stream, unfiltered against the pass's row before, expanded and scattered as
+    /// the whole decode does: the stream is inflated twice in all and unfiltered once, whatever
+    /// the band count. Returns the note a whole decode would make (a damaged or short stream in
+    /// lenient mode, extra data); what did not decode (after the point where the first inflate
+    /// stopped) is transparent.
     static func decodeBands(_ bytes: [UInt8], layout: PNGFileLayout, pixelFormat pf: PNGPixelFormat, expected: Int,
                             bandRows: Int, lenient: Bool,
                             deliver: (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> String? {
@@ -180,90 +170,81 @@ extension PNGRowDecoder {
         let what = PNGImageData.idat
         func fail(_ reason: PNGError) -> ImageError { ImageError(format, reason) }
         let passes = PNGHeader.passes(width: width, height: height, interlaced: true)
-        let maxRowBytes = passes.map { header.rowBytes(width: $0.width)! }.max() ?? 0
-        let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * (maxRowBytes + 1))
+        let rowBytes = passes.map { header.rowBytes(width: $0.width)! }
+        // Two scanlines per pass (the row and the one before), side by side.
+        let offsets = rowBytes.reduce(into: [0]) { $0.append($0.last! + 2 * ($1 + 1)) }
+        let lines = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, offsets.last!))
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, width * 4))
         let band = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bandRows * width * 4))
         defer { lines.deallocate(); scratch.deallocate(); band.deallocate() }
-        let bands = (height + bandRows - 1) / bandRows
-        var resumes = [[Resume?]](repeating: [Resume?](repeating: nil, count: passes.count), count: bands)
+        lines.initialize(repeating: 0, count: max(1, offsets.last!))
         let paletteLimit = header.colorType == .indexed && !lenient && pf.paletteCount < (1 << header.bitDepth) ? pf.paletteCount : -1
         var note: String?
 
+        // The first inflate: where each pass starts, where the data stops, and what it says.
+        var starts = [ZlibStream?](repeating: nil, count: passes.count)
+        /// Rows of each pass the data holds (fewer where it stops).
+        var held = passes.map(\.height)
+        var stream = ZlibStream(bytes, ranges: layout.idat)
+        var stopped = false
+        for (p, pass) in passes.enumerated() {
+            if stopped { held[p] = 0; continue }
+            let rb = rowBytes[p]
+            // A copy zlib cannot make (out of memory): the pass inflates from the start instead.
+            starts[p] = stream.copy() ?? ZlibStream(bytes, ranges: layout.idat, skipping: stream.produced)
+            let pair = lines + offsets[p]
+            for r in 0..<pass.height {
+                let line = pair + (r & 1) * (rb + 1)
+                guard stream.read(into: line, count: rb + 1) else { held[p] = r; stopped = true; break }
+                guard line[0] <= 4 else {
+                    let invalid = PNGError.invalidFilterType(line[0], row: r, pass: p + 1, in: what)
+                    if !lenient { throw fail(invalid) }
+                    note = "\(invalid.message); the rest is transparent"
+                    held[p] = r
+                    stopped = true
+                    break
+                }
+                if paletteLimit >= 0 {
+                    let prior = pair + ((r & 1) ^ 1) * (rb + 1) + 1
+                    _ = PNGUnfilter.unfilterRow(type: line[0], row: line + 1, prior: prior, count: rb, stride: header.filterStride)
+                    let m = PNGPixelExpander.maxIndex(line + 1, width: pass.width, depth: header.bitDepth)
+                    if m >= paletteLimit {
+                        throw fail(.paletteIndexOutOfRange(index: m, row: pass.y0 + r * pass.dy, in: what, paletteEntries: pf.paletteCount))
+                    }
+                }
+            }
+        }
+        if note == nil {
+            // The stream's end (or what stopped it) says what a whole inflate would have said.
+            note = try PNGRaster.judge(stream.finish(expected: expected), expected: expected, width: width, height: height,
+                                       lenient: lenient, format: format, what: what).note
+        }
+
+        // The bands: each pass's rows in turn from its own stream.
+        lines.update(repeating: 0, count: max(1, offsets.last!))
+        var next = [Int](repeating: 0, count: passes.count)
         try pf.table.withUnsafeBufferPointer { table in
-            /// Unfilters the pass's row `r` in `lines` (`r & 1` picks the line, the other is the
-            /// row before) and, when its image row falls in the band from `y0`, expands it there.
-            func place(_ pass: PNGPass, _ r: Int, _ rb: Int, _ y0: Int, _ y1: Int) -> Bool {
-                let line = lines + (r & 1) * (rb + 1)
-                let prior = lines + ((r & 1) ^ 1) * (rb + 1) + 1
-                guard PNGUnfilter.unfilterRow(type: line[0], row: line + 1, prior: prior, count: rb, stride: header.filterStride)
-                else { return false }
-                let y = pass.y0 + r * pass.dy
-                if y >= y0 && y < y1 {
-                    PNGRaster.expand(line + 1, scratch, width: pass.width, pixelFormat: pf, table: table.baseAddress!)
-                    PNGPixelExpander.scatter(scratch, band + (y - y0) * width * 4, width: pass.width, x0: pass.x0, dx: pass.dx)
-                }
-                return true
-            }
-
-            // The first band: the whole stream, as the whole decode reads it.
-            let first = min(height, bandRows)
-            band.initialize(repeating: 0, count: first * width * 4)
-            var stream = ZlibStream(bytes, ranges: layout.idat)
-            var offset = 0
-            passes: for (p, pass) in passes.enumerated() {
-                let rb = header.rowBytes(width: pass.width)!
-                lines.initialize(repeating: 0, count: 2 * (rb + 1))
-                var lastBand = 0
-                for r in 0..<pass.height {
-                    let y = pass.y0 + r * pass.dy
-                    let b = y / bandRows
-                    if b != lastBand {
-                        let prior = lines + ((r & 1) ^ 1) * (rb + 1)
-                        resumes[b][p] = Resume(stream: stream.copy(), offset: offset,
-                                               prior: Array(UnsafeBufferPointer(start: prior, count: rb + 1)), row: r)
-                        lastBand = b
-                    }
-                    guard stream.read(into: lines + (r & 1) * (rb + 1), count: rb + 1) else { break passes }
-                    offset += rb + 1
-                    if !place(pass, r, rb, 0, first) {
-                        let invalid = PNGError.invalidFilterType(lines[(r & 1) * (rb + 1)], row: r, pass: p + 1, in: what)
-                        if !lenient { throw fail(invalid) }
-                        note = "\(invalid.message); the rest is transparent"
-                        break passes
-                    }
-                    if paletteLimit >= 0 {
-                        let m = PNGPixelExpander.maxIndex(lines + (r & 1) * (rb + 1) + 1, width: pass.width, depth: header.bitDepth)
-                        if m >= paletteLimit { throw fail(.paletteIndexOutOfRange(index: m, row: y, in: what, paletteEntries: pf.paletteCount)) }
-                    }
-                }
-            }
-            if note == nil {
-                // The stream's end (or what stopped it) says what a whole inflate would have said.
-                note = try PNGRaster.judge(stream.finish(expected: expected), expected: expected, width: width, height: height,
-                                           lenient: lenient, format: format, what: what).note
-            }
-            for y in 0..<first { try deliver(band + y * width * 4, y) }
-
-            // The others: each pass's rows in the band, from where the first band left them.
-            for b in 1..<max(1, bands) {
-                let y0 = b * bandRows, y1 = min(height, y0 + bandRows)
+            var y0 = 0
+            while y0 < height {
+                let y1 = min(height, y0 + bandRows)
                 band.initialize(repeating: 0, count: (y1 - y0) * width * 4)
                 for (p, pass) in passes.enumerated() {
-                    // None: the band has no rows in this pass, or the stream stopped before them.
-                    guard let resume = resumes[b][p] else { continue }
-                    resumes[b][p] = nil
-                    var stream = resume.stream ?? ZlibStream(bytes, ranges: layout.idat, skipping: resume.offset)
-                    let rb = header.rowBytes(width: pass.width)!
-                    let r0 = resume.row
-                    resume.prior.withUnsafeBufferPointer { lines.advanced(by: ((r0 & 1) ^ 1) * (rb + 1)).update(from: $0.baseAddress!, count: rb + 1) }
-                    var r = r0
-                    while r < pass.height && pass.y0 + r * pass.dy < y1 {
-                        guard stream.read(into: lines + (r & 1) * (rb + 1), count: rb + 1), place(pass, r, rb, y0, y1) else { break }
-                        r += 1
+                    let rb = rowBytes[p], pair = lines + offsets[p]
+                    while next[p] < held[p] && pass.y0 + next[p] * pass.dy < y1 {
+                        let r = next[p]
+                        let line = pair + (r & 1) * (rb + 1)
+                        let prior = pair + ((r & 1) ^ 1) * (rb + 1) + 1
+                        guard starts[p]!.read(into: line, count: rb + 1),
+                              PNGUnfilter.unfilterRow(type: line[0], row: line + 1, prior: prior, count: rb, stride: header.filterStride)
+                        else { held[p] = r; break }
+                        PNGRaster.expand(line + 1, scratch, width: pass.width, pixelFormat: pf, table: table.baseAddress!)
+                        PNGPixelExpander.scatter(scratch, band + (pass.y0 + r * pass.dy - y0) * width * 4, width: pass.width,
+                                                 x0: pass.x0, dx: pass.dx)
+                        next[p] = r + 1
                     }
                 }
                 for y in y0..<y1 { try deliver(band + (y - y0) * width * 4, y) }
+                y0 = y1
             }
         }
         return note
