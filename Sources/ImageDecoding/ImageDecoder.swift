@@ -110,6 +110,28 @@ public enum ImageDecoder {
         }
     }
 
+    /// Every pixel of a still once, coloured as `decode` gives it, in runs of `count` RGBA pixels
+    /// in no set order: a plain PNG's or a JPEG's rows top to bottom, an interlaced PNG's rows
+    /// pass by pass as they are inflated (one inflate, no bands: what a scan of every pixel, such
+    /// as `check`'s for transparency, needs). Nil, having delivered nothing, where `decodeRows`
+    /// is nil; errors and warnings are `decodeRows`'s, and pixels delivered before an error stay
+    /// delivered.
+    package static func scanPixels(_ bytes: [UInt8], options: DecodeOptions = .init(),
+                                   pixels: (_ pixels: UnsafeRawPointer, _ count: Int) throws -> Void) throws -> FrameStreamInfo? {
+        var width = 0
+        switch sniff(bytes) {
+        case .jpeg:
+            return try JPEGDecoder.decodeRows(bytes, options: options, start: { w, _ in width = w }, row: { row, _ in try pixels(row, width) })
+        case .png, .apng:
+            return try withoutActuallyEscaping(pixels) { pixels in
+                try PNGRowDecoder.decodeRows(bytes, options: options, start: { w, _ in width = w },
+                                             row: { row, _ in try pixels(row, width) }, passRows: pixels)
+            }
+        default:
+            return nil
+        }
+    }
+
     /// `decodeCanvas` with the format given: the per-format decoders hand over delays as stored,
     /// and this is the one place that turns them into delays as displayed.
     static func decodeCanvas(_ bytes: [UInt8], as format: ImageFormat, options: DecodeOptions,

@@ -143,6 +143,26 @@ final class RowDecodingTests: XCTestCase {
         XCTAssertEqual(streamed, 6 * 15)
     }
 
+    /// `scanPixels` gives every pixel of the whole decode once (an interlaced image in its passes'
+    /// rows, unordered), with its notes: the same pixels, counted, as the whole image.
+    func testScanPixelsGivesEveryPixelOnce() throws {
+        for (name, png) in try Self.generatedPNGs() {
+            let whole = try ImageDecoder.decode(png)
+            let image = whole.animation.frames[0].image
+            var scanned: [UInt32] = []
+            let info = try XCTUnwrap(try ImageDecoder.scanPixels(png) { pixels, count in
+                scanned += UnsafeRawBufferPointer(start: pixels, count: count * 4).bindMemory(to: UInt32.self)
+            }, name)
+            let expected = image.pixels.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+            XCTAssertEqual(scanned.count, expected.count, name)
+            XCTAssertEqual(scanned.sorted(), expected.sorted(), name)
+            if !name.hasSuffix("interlaced") { XCTAssertEqual(scanned, expected, "\(name): rows in order") }
+            XCTAssertEqual(info.warnings, whole.warnings, name)
+        }
+        let gif = try OtherFormatFixture.bytes("gif/disposal.gif")
+        XCTAssertNil(try ImageDecoder.scanPixels(gif) { _, _ in XCTFail("pixels of a declined file") })
+    }
+
     /// Shapes where Adam7 passes are empty (fewer than 8 columns or rows, a single pixel), in
     /// bands of one row and of two: the rows of the whole decode.
     func testSmallInterlacedShapesDecodeByBandsAsWhole() throws {

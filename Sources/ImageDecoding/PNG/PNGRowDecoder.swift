@@ -26,9 +26,13 @@ enum PNGRowDecoder {
         max(1, min(height, bandBytes / max(1, width * 4)))
     }
 
+    /// With `passRows`, an interlaced image's rows are not put together: each pass's rows are
+    /// handed to it as they are decoded (`count` RGBA pixels, coloured), in one inflate and no
+    /// bands, and `row` is not called; a plain image's rows go to `row` as always.
     static func decodeRows(_ bytes: [UInt8], options: DecodeOptions, bandBytes: Int = bandBytes,
                            start: (_ width: Int, _ height: Int) throws -> Void,
-                           row: (_ pixels: UnsafeRawPointer, _ y: Int) throws -> Void) throws -> FrameStreamInfo? {
+                           row: (_ pixels: UnsafeRawPointer, _ y: Int) throws -> Void,
+                           passRows: ((_ pixels: UnsafeRawPointer, _ count: Int) throws -> Void)? = nil) throws -> FrameStreamInfo? {
         let layout = try PNGFileLayout.parse(bytes, options: options)
         let header = layout.header
         guard layout.animation == nil else { return nil }
@@ -70,18 +74,28 @@ enum PNGRowDecoder {
             throw fail(.imageDataCannotFill(compressed: compressed, in: what, needed: expected, width: width, height: height))
         }
         try start(width, height)
-        /// A whole RGBA row, coloured as the whole image is, to the caller.
-        func deliver(_ pixels: UnsafeMutablePointer<UInt8>, _ y: Int) throws {
+        /// `count` RGBA pixels coloured as the whole image is.
+        func colour(_ pixels: UnsafeMutablePointer<UInt8>, _ count: Int) {
             if let gammaTable {
-                gammaTable.withUnsafeBufferPointer { PNGPixelExpander.mapColor(pixels, count: width, table: $0.baseAddress!) }
+                gammaTable.withUnsafeBufferPointer { PNGPixelExpander.mapColor(pixels, count: count, table: $0.baseAddress!) }
             }
-            conversion?.apply(pixels, pixelCount: width)
+            conversion?.apply(pixels, pixelCount: count)
+        }
+        /// A whole RGBA row, coloured, to the caller.
+        func deliver(_ pixels: UnsafeMutablePointer<UInt8>, _ y: Int) throws {
+            colour(pixels, width)
             try row(pixels, y)
         }
         if header.interlaced {
+            let scan = passRows.map { passRows in
+                { (pixels: UnsafeMutablePointer<UInt8>, count: Int) throws in
+                    colour(pixels, count)
+                    try passRows(pixels, count)
+                }
+            }
             if let note = try decodeBands(bytes, layout: layout, pixelFormat: pf, expected: expected,
                                           bandRows: bandRows(width: width, height: height, bandBytes: bandBytes),
-                                          lenient: lenient, deliver: deliver) {
+                                          lenient: lenient, deliver: deliver, passRows: scan) {
                 warnings.append(note)
             }
             if let colorNote, !warnings.contains(colorNote) { warnings.append(colorNote) }
@@ -163,9 +177,13 @@ extension PNGRowDecoder {
     /// the band count. Returns the note a whole decode would make (a damaged or short stream in
     /// lenient mode, extra data); what did not decode (after the point where the first inflate
     /// stopped) is transparent.
+    ///
+    /// With `passRows`, the first inflate also unfilters and expands every pass's rows and hands
+    /// them over as they come (`count` pixels each), and there are no bands.
     static func decodeBands(_ bytes: [UInt8], layout: PNGFileLayout, pixelFormat pf: PNGPixelFormat, expected: Int,
                             bandRows: Int, lenient: Bool,
-                            deliver: (UnsafeMutablePointer<UInt8>, Int) throws -> Void) throws -> String? {
+                            deliver: (UnsafeMutablePointer<UInt8>, Int) throws -> Void,
+                            passRows: ((UnsafeMutablePointer<UInt8>, Int) throws -> Void)? = nil) throws -> String? {
         let header = layout.header, format = layout.format, width = header.width, height = header.height
         let what = PNGImageData.idat
         func fail(_ reason: PNGError) -> ImageError { ImageError(format, reason) }
@@ -204,13 +222,19 @@ extension PNGRowDecoder {
                     stopped = true
                     break
                 }
-                if paletteLimit >= 0 {
+                if paletteLimit >= 0 || passRows != nil {
                     let prior = pair + ((r & 1) ^ 1) * (rb + 1) + 1
                     _ = PNGUnfilter.unfilterRow(type: line[0], row: line + 1, prior: prior, count: rb, stride: header.filterStride)
+                }
+                if paletteLimit >= 0 {
                     let m = PNGPixelExpander.maxIndex(line + 1, width: pass.width, depth: header.bitDepth)
                     if m >= paletteLimit {
                         throw fail(.paletteIndexOutOfRange(index: m, row: pass.y0 + r * pass.dy, in: what, paletteEntries: pf.paletteCount))
                     }
+                }
+                if let passRows {
+                    try pf.table.withUnsafeBufferPointer { PNGRaster.expand(line + 1, scratch, width: pass.width, pixelFormat: pf, table: $0.baseAddress!) }
+                    try passRows(scratch, pass.width)
                 }
             }
         }
@@ -219,6 +243,7 @@ extension PNGRowDecoder {
             note = try PNGRaster.judge(stream.finish(expected: expected), expected: expected, width: width, height: height,
                                        lenient: lenient, format: format, what: what).note
         }
+        if passRows != nil { return note }
 
         // The bands: each pass's rows in turn from its own stream.
         lines.update(repeating: 0, count: max(1, offsets.last!))

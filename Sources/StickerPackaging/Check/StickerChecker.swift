@@ -61,10 +61,10 @@ public enum StickerChecker {
     static func transparency(_ bytes: [UInt8], animated: Bool, limits: Limits = .default) throws -> Bool {
         var any = false
         if !animated {
-            var width = 0
-            let byRows = try ImageDecoder.decodeRows(bytes, start: { w, _ in width = w }, row: { row, _ in
-                if !any && !Image.isOpaque(rgba: UnsafeRawBufferPointer(start: row, count: width * 4)) { any = true }
-            })
+            // Every pixel once, in any order (an interlaced PNG in its passes' rows, one inflate).
+            let byRows = try ImageDecoder.scanPixels(bytes) { pixels, count in
+                if !any && !Image.isOpaque(rgba: UnsafeRawBufferPointer(start: pixels, count: count * 4)) { any = true }
+            }
             if byRows != nil { return any }
         }
         try Artwork.checkDecodingMemory(bytes, limits: limits)
