@@ -338,14 +338,14 @@ struct ZlibStream {
         var ranges = ranges.filter { !$0.isEmpty }
         owner = Box()
         stopped = !owner.ready
-        // The header as `SalvageInflater` takes it: deflate (CM 8) without a preset dictionary;
-        // its check bits and window size are not looked at. zlib checks both, so a header that
-        // fails only those is replaced by a good one, and the stream goes on after it.
+        // The header as `SalvageInflater` reads it (`readsHeader`); zlib also checks its check
+        // bits and window size, so a header that fails only those is replaced by a good one, and
+        // the stream goes on after it.
         var head: [UInt8] = []
         for r in ranges where head.count < 2 { head += bytes[r].prefix(2 - head.count) }
         let cmf = head.first ?? 0, flg = head.count == 2 ? head[1] : 0
-        let checked = (Int(cmf) << 8 | Int(flg)) % 31 == 0 && cmf >> 4 <= 7
-        if !stopped, head.count == 2, cmf & 0x0F == 8, flg & 0x20 == 0, !checked {
+        let zlibReads = (Int(cmf) << 8 | Int(flg)) % 31 == 0 && cmf >> 4 <= 7
+        if !stopped, head.count == 2, SalvageInflater.readsHeader(cmf: cmf, flg: flg), !zlibReads {
             var good: [UInt8] = [0x78, 0x9C]
             var sink: UInt8 = 0
             let z = owner

@@ -46,12 +46,15 @@ struct SalvageInflater {
 
     private enum Stop: Error { case endOfInput, badData, full }
 
+    /// Whether a stream with this two-byte zlib header is read: deflate (CM 8) without a preset
+    /// dictionary. The check bits and the window size are not looked at.
+    static func readsHeader(cmf: UInt8, flg: UInt8) -> Bool { cmf & 0x0F == 8 && flg & 0x20 == 0 }
+
     /// Inflates the zlib stream `src` into `out`, stopping at `capacity` bytes. Returns how many
     /// bytes were written and whether the stream ended properly (final block seen).
     static func inflate(zlib src: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>, capacity: Int) -> (produced: Int, finished: Bool) {
         guard src.count > 2, let base = src.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, false) }
-        // Two-byte zlib header: CM 8, no preset dictionary.
-        if base[0] & 0x0F != 8 || base[1] & 0x20 != 0 { return (0, false) }
+        if !readsHeader(cmf: base[0], flg: base[1]) { return (0, false) }
         var state = SalvageInflater(src: base + 2, srcCount: src.count - 2, out: out, capacity: capacity)
         do {
             try state.run()
