@@ -272,20 +272,13 @@ public enum StickerConverter {
             frames.delays[0] = facts.firstFrameDelay
             let builder = StickerBuilder(size: size, side: frames.width, fitWarnings: fitters[k].warnings, loopCount: facts.loopCount,
                                          measuresQuality: options.measuresQuality)
-            if !animated {
-                var first: Image?
-                try frames.forEach { i, samples, _ in
-                    if i == 0 { first = Image(width: frames.width, height: frames.height, pixels: [UInt8](samples)) }
-                }
-                outputs.append((size, withEmptyWarning(BudgetSearch.encodeStill(first!, options: options, builder: builder, clock: clock),
-                                                       empties[k])))
-                continue
-            }
             // When the store gave up, every walk decodes and fits the frames again: every frame
             // is decoded (each draws on the canvas the next ones see), but only the frames the
             // walk wants are fitted, each with the canvas's changes since the one fitted before
             // (a probe at one frame in three fits a third of them; the fitter's bytes do not
-            // depend on how its damage was gathered).
+            // depend on how its damage was gathered). A still's store gives up too when the
+            // budget has almost nothing left beside the estimate's fixed parts: its one frame
+            // is then made again.
             let fitOptions = fitOptions(size, options)
             frames.replaying { wanted, body in
                 var fitter: FrameFitter?
@@ -304,6 +297,15 @@ public enum StickerConverter {
                     let (image, damage) = fitter!.fit(frame)
                     try image.pixels.withUnsafeBytes { try body(i, $0, i == 0 ? nil : damage) }
                 }
+            }
+            if !animated {
+                var first: Image?
+                try frames.forEach { i, samples, _ in
+                    if i == 0 { first = Image(width: frames.width, height: frames.height, pixels: [UInt8](samples)) }
+                }
+                outputs.append((size, withEmptyWarning(BudgetSearch.encodeStill(first!, options: options, builder: builder, clock: clock),
+                                                       empties[k])))
+                continue
             }
             outputs.append((size, withEmptyWarning(try AnimationBudget.encode(frames, loopCount: facts.loopCount, options: options,
                                                                               memory: memory.search(side: frames.width),

@@ -58,6 +58,45 @@ final class SmallBudgetTests: XCTestCase {
         for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
     }
 
+    /// A still is converted under every budget from the least it can be converted in (decoded by
+    /// rows) to past its whole decode's estimate, to the stickers the default budget gives, and
+    /// refused just under that least. Near the whole decode's estimate the fitted frames' share
+    /// is almost nothing, so the stores give up and the still's one frame is decoded and fitted
+    /// again (it used to stop the process: a walk with neither a store nor a replay).
+    func testAStillConvertsAtEveryBudgetFromItsLeastUp() throws {
+        let a = AnimationBudgetTests.animation(frames: 1, side: 96, delay: Delay(numerator: 1, denominator: 10), loops: 0)
+        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
+                                                  loopCount: 0, effort: .fast)
+        for sizes: [StickerSize] in [[.regular], [.small, .regular, .large]] {
+            var options = ConversionOptions(sizes: sizes)
+            let whole = ConversionMemory(data, options: options)
+            XCTAssertFalse(whole.animated)
+            XCTAssertFalse(whole.byRows)
+            let reference = try StickerConverter.convert(data, options: options).outputs.map { try $0.result.get().bytes }
+            func refusal(_ budget: Int) -> Int? {
+                options.limits.maxMemory = budget
+                do {
+                    _ = try StickerConverter.convert(data, options: options)
+                    return nil
+                } catch {
+                    guard let e = error as? ImageError, case .overMemory(let estimate, _)? = e.reason as? LimitsError else {
+                        XCTFail("\(error)")
+                        return nil
+                    }
+                    return estimate
+                }
+            }
+            let least = try XCTUnwrap(refusal(1))
+            XCTAssertLessThan(least, whole.estimate, "decoded by rows under the whole decode's estimate")
+            XCTAssertEqual(refusal(least - 1), least)
+            for budget in stride(from: least, through: whole.estimate + 4_000_000, by: 200_000) {
+                options.limits.maxMemory = budget
+                let stickers = try StickerConverter.convert(data, options: options).outputs.map { try $0.result.get().bytes }
+                XCTAssertEqual(stickers, reference, "\(sizes.count) sizes, budget \(budget), whole estimate \(whole.estimate)")
+            }
+        }
+    }
+
     /// A WebM animation (Telegram) counts libvpx's encoders in its fixed part; a still counts its
     /// workspace instead, and an APNG animation (Signal) neither.
     func testAWebMAnimationCountsItsEncoder() throws {
