@@ -110,6 +110,14 @@ public struct Limits: Sendable, Equatable {
         "\((n + 999_999) / 1_000_000) MB"
     }
 
+    /// A file's size in the unit that suits it (1 KB = 1,000 bytes), rounded up, to go before
+    /// "file": "206-byte", "65 KB", "100 MB".
+    static func describeFileSize(_ n: Int) -> String {
+        if n < 1_000 { return "\(n)-byte" }
+        if n < 1_000_000 { return "\((n + 999) / 1_000) KB" }
+        return describeMegabytes(n)
+    }
+
     static func describeBytes(_ n: Int) -> String {
         if n >= 1 << 30 && n % (1 << 30) == 0 { return "\(n >> 30) GiB" }
         if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MiB" }

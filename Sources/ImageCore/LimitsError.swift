@@ -49,7 +49,7 @@ public enum LimitsError: ImageErrorReason {
         case let .overMemory(estimate, max):
             "converting it needs about \(Limits.describeMegabytes(estimate)) of memory, over the \(Limits.describeMegabytes(max)) limit (--max-memory raises it)"
         case let .fileOverMemory(bytes, least, max):
-            "converting its \(Limits.describeMegabytes(bytes)) of bytes needs at least \(Limits.describeMegabytes(least)) of memory, over the \(Limits.describeMegabytes(max)) limit (--max-memory raises it)"
+            "converting this \(Limits.describeFileSize(bytes)) file needs at least \(Limits.describeMegabytes(least)) of memory, over the \(Limits.describeMegabytes(max)) limit (--max-memory raises it)"
         }
     }
 

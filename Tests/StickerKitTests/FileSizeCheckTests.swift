@@ -21,4 +21,17 @@ final class FileSizeCheckTests: XCTestCase {
             XCTAssertEqual(max, limits.maxMemory)
         }
     }
+
+    /// The refusal names the file's size in the unit that suits it: a small file is not "1 MB".
+    func testTheRefusalNamesTheFilesSizeInItsUnit() {
+        var limits = Limits()
+        limits.maxMemory = 1_000_000
+        for (bytes, size) in [(206, "206-byte"), (64_513, "65 KB"), (100_000_000, "100 MB"), (100_000_001, "101 MB")] {
+            XCTAssertThrowsError(try StickerConverter.checkFileSize(bytes, head: [], limits: limits)) { e in
+                let least = Limits.describeMegabytes(ConversionMemory.process + bytes)
+                XCTAssertEqual((e as? ImageError)?.message,
+                               "converting this \(size) file needs at least \(least) of memory, over the 1 MB limit (--max-memory raises it)")
+            }
+        }
+    }
 }

@@ -24,7 +24,7 @@ final class FileSizeRefusalTests: XCTestCase {
         let lines = r.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, r.stderr)
         XCTAssertEqual(lines.first.map(String.init),
-                       "big.png: error: PNG: converting its 100 MB of bytes needs at least 126 MB of memory, over the 64 MB limit (--max-memory raises it)")
+                       "big.png: error: PNG: converting this 100 MB file needs at least 126 MB of memory, over the 64 MB limit (--max-memory raises it)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("out/cat.png").path), "the batch goes on")
     }
 
