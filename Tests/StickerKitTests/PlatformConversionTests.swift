@@ -38,6 +38,40 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(f.map { $0.image[0, 0].r }, (0..<50).map(UInt8.init))
     }
 
+    /// With a shortest frame, frames that would be sped up below it keep it and the others share
+    /// the rest in proportion: the loop still ends exactly at the limit, in order.
+    func testSpeedUpWithAShortestFrameKeepsEveryFrameAtLeastThatLong() throws {
+        var f = frames(6, ms: 12_800)
+        for i in stride(from: 0, to: 6, by: 2) { f[i] = f[i].shown(for: Delay(milliseconds: 100)) }
+        let plain = Timeline.speedUp(f, toMilliseconds: 4000)
+        XCTAssertTrue(plain.contains { $0.delay.milliseconds <= 10 }, "the case: plain speed-up makes 10 ms frames")
+        let fast = try XCTUnwrap(Timeline.speedUp(f, toMilliseconds: 4000, shortestMs: 12))
+        XCTAssertEqual(fast.count, 6)
+        XCTAssertEqual(Timeline.times(fast).last, 4000)
+        XCTAssertEqual(fast.map { $0.image[0, 0].r }, (0..<6).map(UInt8.init))
+        XCTAssertTrue(fast.allSatisfy { $0.delay.milliseconds >= 12 }, "\(fast.map(\.delay.milliseconds))")
+        // Long frames keep their proportions.
+        let long = fast.enumerated().filter { $0.offset % 2 == 1 }.map(\.element.delay.milliseconds)
+        XCTAssertLessThanOrEqual(long.max()! - long.min()!, 1)
+        // Every frame at least 12 ms cannot fit 6 frames in 60 ms; nothing that needs no speed-up changes.
+        XCTAssertNil(Timeline.speedUp(f, toMilliseconds: 60, shortestMs: 12))
+        XCTAssertEqual(try XCTUnwrap(Timeline.speedUp(f, toMilliseconds: 60_000, shortestMs: 12)).map(\.delay), f.map(\.delay))
+        // Random loops: exact total, order kept, the floor held.
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let n = Int.random(in: 1...20, using: &rng)
+            let loop = (0..<n).map { i in frames(n, ms: 1)[i].shown(for: Delay(milliseconds: Int.random(in: 1...20_000, using: &rng))) }
+            let limit = Int.random(in: 1...8000, using: &rng)
+            guard let out = Timeline.speedUp(loop, toMilliseconds: limit, shortestMs: 12) else {
+                XCTAssertGreaterThan(n * 12, limit)
+                continue
+            }
+            XCTAssertEqual(out.count, n)
+            XCTAssertEqual(Timeline.times(out).last, min(limit, Timeline.times(loop).last!))
+            XCTAssertTrue(out.allSatisfy { $0.delay.milliseconds >= 12 } || Timeline.times(loop).last! <= limit)
+        }
+    }
+
     func testTrimKeepsTheStartAtOriginalSpeed() {
         let f = Timeline.trim(frames(50, ms: 100), toMilliseconds: 3000)
         XCTAssertEqual(f.count, 30)
@@ -306,6 +340,24 @@ final class PlatformConversionTests: XCTestCase {
         let result = try StickerConverter.convert(data, options: options(.line, tooLong: .trim))
         guard case .failure(let e) = result.outputs.first?.result else { return XCTFail("a 2-frame LINE animation was written") }
         XCTAssertEqual(e, .frameCount(frames: 2, allowed: 5...20, platform: "LINE"))
+    }
+
+    /// A 100 ms frame beside a 12.8 s one (a damaged GIF found by `FuzzPlatforms`): played three
+    /// times in a row and sped up to LINE's 4 s, the short frames keep the shortest time players
+    /// show as it is, and the file passes LINE's own check (4.27 s shown when they came to 10 ms).
+    func testLineSpeedsUpARepeatedLoopWithoutFramesPlayersSlowDown() throws {
+        let pair = [100, 12_800].enumerated().map { i, ms -> Frame in
+            var img = Image(width: 32, height: 32)
+            for y in 4..<28 { for x in 4..<28 { img[x, y] = i == 0 ? RGBA(255, 0, 0, 255) : RGBA(0, 0, 255, 255) } }
+            return Frame(image: img, delay: Delay(milliseconds: ms))
+        }
+        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: pair)),
+                                                            options: options(.line)).outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.animation.frames.count, 6)
+        XCTAssertTrue(d.animation.frames.allSatisfy { $0.delay.milliseconds > 10 }, "\(d.animation.frames.map(\.delay))")
+        XCTAssertEqual(d.animation.duration.milliseconds, 4000, accuracy: 0.5)
+        XCTAssertEqual(Timeline.times(Timeline.displayed(d.animation.frames)).last, 4000)
     }
 
     /// The sticker for `target` of a 3 s animation of three identical frames.

@@ -98,7 +98,8 @@ enum PlatformConverter {
                 warnings.append(String(format: "%d of %d frames kept for %@'s %.0f fps limit", frames.count, before,
                                        target.displayName as NSString, fpsLimit))
             }
-            frames = try fitFrameCount(frames, source: source, target: target, tooLong: options.tooLong, warnings: &warnings)
+            frames = try fitFrameCount(frames, source: source, target: target, tooLong: options.tooLong,
+                                       shortestMs: Int((1000 / fpsLimit).rounded(.up)), warnings: &warnings)
             if target.frameCount != nil, frames.count == 1 {
                 // Every frame the same: a still for this platform, which takes no such animation.
                 let first = try fit(data, animated: false, options: options, plan: plan, clock: clock, firstOf: source.facts)
@@ -169,10 +170,11 @@ enum PlatformConverter {
     /// (identical neighbours merged first): too many are thinned
     /// (`Timeline.atMost`, a resampling on the time grid: each kept frame starts where it did);
     /// too few are the loop played several times in a row (the file's loop count then falls
-    /// accordingly), sped up to the duration cap when that is longer and `--too-long speedup`. Each change is a warning.
+    /// accordingly), sped up to the duration cap when that is longer and `--too-long speedup`, no
+    /// frame shorter than `shortestMs`. Each change is a warning.
     /// Whether the written file obeys is checked after encoding (identical neighbours merge).
     private static func fitFrameCount(_ frames: [PickedFrame], source: PlatformFrames, target: StickerTarget,
-                                      tooLong: TooLongPolicy, warnings: inout [String]) throws -> [PickedFrame] {
+                                      tooLong: TooLongPolicy, shortestMs: Int, warnings: inout [String]) throws -> [PickedFrame] {
         guard let range = target.frameCount, frames.count > 1 else { return frames }
         let frames = Timeline.mergingRepeats(frames, sameAsBefore: try source.sameAsBefore(frames))
         guard frames.count > 1 else { return frames }
@@ -188,8 +190,12 @@ enum PlatformConverter {
             var out = Timeline.repeated(frames, times: times)
             if times * ms > limit {
                 // Longer than the cap once repeated: only `speedup` may shorten it.
-                guard tooLong == .speedup else { return frames }
-                out = Timeline.speedUp(out, toMilliseconds: limit)
+                // No frame may come out shorter than the frame rate allows (`shortestMs`): these
+                // frames have been thinned already.
+                guard tooLong == .speedup, let fast = Timeline.speedUp(out, toMilliseconds: limit, shortestMs: shortestMs) else {
+                    return frames
+                }
+                out = fast
                 note += ", \(DurationText.factor(Double(times * ms) / Double(limit)))× as fast to stay within \(DurationText.seconds(limit)) s (--too-long speedup)"
             }
             warnings.append(note)
