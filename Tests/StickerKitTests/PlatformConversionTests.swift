@@ -72,6 +72,44 @@ final class PlatformConversionTests: XCTestCase {
         }
     }
 
+    /// Frames sped up to no time merge into the one before; a first frame sped up to no time keeps
+    /// a millisecond taken from the frames after it, so the loop ends exactly at the limit (eleven
+    /// 30 ms frames before one of 10.8 minutes, a damaged GIF found by `FuzzPlatforms`, came to
+    /// 3.001 s for Signal's 3 s).
+    func testSpeedUpNeverLengthensTheLoopPastTheLimit() throws {
+        var f = frames(13, ms: 30)
+        f[11] = f[11].shown(for: Delay(milliseconds: 647_710))
+        let fast = Timeline.speedUp(f, toMilliseconds: 3000)
+        XCTAssertEqual(Timeline.times(fast).last, 3000)
+        XCTAssertEqual(fast.first?.image[0, 0].r, 0)
+        XCTAssertTrue(fast.allSatisfy { $0.delay.milliseconds >= 1 })
+        let thinned = Timeline.thin(fast, maxFPS: 30)
+        XCTAssertEqual(Timeline.times(thinned).last, 3000)
+        // Random loops with frames of every length: the total is exact whatever the speed-up.
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let n = Int.random(in: 1...30, using: &rng)
+            let loop = (0..<n).map { i in frames(n, ms: 1)[i].shown(for: Delay(milliseconds: Int.random(in: 1...(Bool.random(using: &rng) ? 50 : 900_000), using: &rng))) }
+            let limit = Int.random(in: 1...10_000, using: &rng)
+            let out = Timeline.speedUp(loop, toMilliseconds: limit)
+            XCTAssertEqual(Timeline.times(out).last, min(limit, Timeline.times(loop).last!), "\(loop.map(\.delay.milliseconds)) → \(limit)")
+            XCTAssertEqual(out.first?.image[0, 0].r, 0)
+        }
+    }
+
+    /// The same shape for Signal: the written animation lasts at most its 3 s as players show it.
+    func testSignalSpeedsUpALongFrameWithinItsLimit() throws {
+        let shape = (0..<13).map { i -> Frame in
+            var img = Image(width: 32, height: 32)
+            for y in 4..<28 { for x in 4..<28 { img[x, y] = RGBA(UInt8(i * 19), 80, 160, 255) } }
+            return Frame(image: img, delay: Delay(milliseconds: i == 11 ? 647_710 : 30))
+        }
+        let r = try XCTUnwrap(try StickerConverter.convert(pngAnimation(Animation(width: 32, height: 32, frames: shape)),
+                                                            options: options(.signal)).outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(Timeline.times(Timeline.displayed(d.animation.frames)).last), 3000)
+    }
+
     func testTrimKeepsTheStartAtOriginalSpeed() {
         let f = Timeline.trim(frames(50, ms: 100), toMilliseconds: 3000)
         XCTAssertEqual(f.count, 30)
