@@ -21,6 +21,12 @@ let package = Package(
         .executableTarget(name: "FuzzWebP", dependencies: ["FuzzSupport"]),
         // The whole pipeline, not just decoding: a trap in resize, quantize or encode is a finding too.
         .executableTarget(name: "FuzzConvert", dependencies: ["FuzzSupport"]),
+        // The least memory budget a file is converted under (rows, stores that give up) against the default: the same stickers.
+        .executableTarget(name: "FuzzBudget", dependencies: ["FuzzSupport"]),
+        // The other platforms' pipelines: every sticker written passes the platform's own check.
+        .executableTarget(name: "FuzzPlatforms", dependencies: ["FuzzSupport", .product(name: "StickerPackaging", package: "Stickerkit")]),
+        // `check` on arbitrary bytes: Messages' rules and every platform's, WebM's reader included.
+        .executableTarget(name: "FuzzCheck", dependencies: ["FuzzSupport", .product(name: "StickerPackaging", package: "Stickerkit")]),
     ],
     swiftLanguageModes: [.v6]
 )
