@@ -35,7 +35,7 @@ func convert(_ bytes: [UInt8], maxMemory: Int) -> Result<[String], ImageError> {
 /// one byte; the file is converted at it and a little above it (where the stores have a little
 /// room), strictly, and must give the same stickers as under the default, or be refused in both.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzHarness.bytes(data, size)
     guard case .failure(let refusal) = convert(bytes, maxMemory: 1),
           case .overMemory(let least, _)? = refusal.reason as? LimitsError else { return 0 }
@@ -58,9 +58,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The process entry point SwiftPM links as `main`; runs libFuzzer's driver on `fuzz`.
 @_cdecl("FuzzBudget_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzerDriver(argc, argv) { data, size in
-        var empty: UInt8 = 0
-        guard let data else { return fuzz(&empty, 0) }
-        return fuzz(data, size)
-    }
+    runFuzzerDriver(argc, argv, fuzz)
 }

@@ -7,7 +7,7 @@ import StickerPackaging
 /// (`PlatformChecker`: the image outlines and the WebM (EBML) reader). A check never fails: it
 /// reports. Every finding must say something, and the report must count the file's bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzHarness.bytes(data, size)
     var reports = [StickerChecker.check(bytes, path: "sticker.png")]
     for target in StickerTarget.all {
@@ -23,9 +23,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The process entry point SwiftPM links as `main`; runs libFuzzer's driver on `fuzz`.
 @_cdecl("FuzzCheck_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzerDriver(argc, argv) { data, size in
-        var empty: UInt8 = 0
-        guard let data else { return fuzz(&empty, 0) }
-        return fuzz(data, size)
-    }
+    runFuzzerDriver(argc, argv, fuzz)
 }

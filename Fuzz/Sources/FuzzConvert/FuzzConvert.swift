@@ -9,7 +9,7 @@ let convertLimits = Limits(maxWidth: 1024, maxHeight: 1024, maxPixels: 250_000, 
 /// on arbitrary bytes, leniently so that damaged data reaches the later stages. Every sticker
 /// written must be a 300×300 PNG within the budget that our own decoder reads back.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let options = ConversionOptions(sizes: [.small], effort: .fast, limits: convertLimits, lenient: true)
     let result: ConversionResult
     do {
@@ -37,9 +37,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The process entry point SwiftPM links as `main`; runs libFuzzer's driver on `fuzz`.
 @_cdecl("FuzzConvert_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzerDriver(argc, argv) { data, size in
-        var empty: UInt8 = 0
-        guard let data else { return fuzz(&empty, 0) }
-        return fuzz(data, size)
-    }
+    runFuzzerDriver(argc, argv, fuzz)
 }

@@ -12,7 +12,7 @@ let platformLimits = Limits(maxWidth: 1024, maxHeight: 1024, maxPixels: 250_000,
 /// written must pass the platform's own check (`PlatformChecker`: container, canvas, byte cap,
 /// duration, frame rate and loops) without an error.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzHarness.bytes(data, size)
     let platforms = StickerTarget.all.filter { !$0.isMessages }
     let target = platforms[bytes.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF } % platforms.count]
@@ -40,9 +40,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The process entry point SwiftPM links as `main`; runs libFuzzer's driver on `fuzz`.
 @_cdecl("FuzzPlatforms_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runFuzzerDriver(argc, argv) { data, size in
-        var empty: UInt8 = 0
-        guard let data else { return fuzz(&empty, 0) }
-        return fuzz(data, size)
-    }
+    runFuzzerDriver(argc, argv, fuzz)
 }

@@ -16,9 +16,10 @@ public enum FuzzHarness {
     public static let limits = getenv("FUZZ_DEFAULT_LIMITS") != nil ? Limits.default
         : Limits(maxWidth: 4096, maxHeight: 4096, maxPixels: 4_000_000, maxFrames: 200, maxTotalBytes: 64 << 20)
 
-    /// Copies the fuzzer's buffer (it must not be kept past the call).
-    public static func bytes(_ data: UnsafePointer<UInt8>, _ size: Int) -> [UInt8] {
-        Array(UnsafeBufferPointer(start: data, count: size))
+    /// Copies the fuzzer's buffer (it must not be kept past the call; nil for an empty input).
+    public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
+        guard let data, size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
     /// Runs `decode` once strict and once lenient and checks what comes back.
