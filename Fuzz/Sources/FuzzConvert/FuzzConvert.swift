@@ -11,16 +11,7 @@ let convertLimits = Limits(maxWidth: 1024, maxHeight: 1024, maxPixels: 250_000, 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let options = ConversionOptions(sizes: [.small], effort: .fast, limits: convertLimits, lenient: true)
-    let result: ConversionResult
-    do {
-        result = try StickerConverter.convert(FuzzHarness.bytes(data, size), options: options)
-    } catch is ImageError {
-        return 0
-    } catch {
-        fatalError("untyped error: \(error)")
-    }
-    for (_, outcome) in result.outputs {
-        guard case .success(let sticker) = outcome else { continue }
+    for sticker in FuzzHarness.stickers(FuzzHarness.bytes(data, size), options: options) ?? [] {
         if sticker.bytes.count > options.maxBytes { fatalError("sticker of \(sticker.bytes.count) bytes over the budget") }
         do {
             let back = try ImageDecoder.decode(sticker.bytes, options: DecodeOptions(limits: .default))

@@ -18,16 +18,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let target = platforms[bytes.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF } % platforms.count]
     var options = ConversionOptions(effort: .fast, limits: platformLimits, lenient: true)
     options.target = target
-    let result: ConversionResult
-    do {
-        result = try StickerConverter.convert(bytes, options: options)
-    } catch is ImageError {
-        return 0
-    } catch {
-        fatalError("untyped error: \(error)")
-    }
-    for (_, outcome) in result.outputs {
-        guard case .success(let sticker) = outcome else { continue }
+    for sticker in FuzzHarness.stickers(bytes, options: options) ?? [] {
         let report = PlatformChecker.check(sticker.bytes, path: "sticker", target: target)
         let errors = report.findings.filter { $0.severity == .error }
         if !errors.isEmpty {

@@ -22,6 +22,18 @@ public enum FuzzHarness {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
+    /// The stickers `StickerConverter.convert` makes of `bytes` (sizes that failed left out), or
+    /// nil when it refuses the file with an `ImageError`; an error of another type is a finding.
+    public static func stickers(_ bytes: [UInt8], options: ConversionOptions) -> [StickerOutput]? {
+        do {
+            return try StickerConverter.convert(bytes, options: options).outputs.compactMap { try? $0.result.get() }
+        } catch is ImageError {
+            return nil
+        } catch {
+            fatalError("untyped error: \(error)")
+        }
+    }
+
     /// Runs `decode` once strict and once lenient and checks what comes back.
     public static func run(_ bytes: [UInt8], _ decode: ([UInt8], DecodeOptions) throws -> DecodedImage) {
         for lenient in [false, true] {
