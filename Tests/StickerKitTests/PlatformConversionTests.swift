@@ -123,6 +123,24 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertTrue(f.allSatisfy { $0.delay.milliseconds >= 1000.0 / 30 - 0.5 })
     }
 
+    /// Each run of frames within one gap shows the frame shown longest in it: a short first frame
+    /// does not take the time of the long frame after it (it was shown for 1.02 s in its place).
+    func testThinShowsTheLongestFrameOfEachRun() {
+        var f = frames(4, ms: 1000)
+        f[0] = f[0].shown(for: Delay(milliseconds: 20))
+        let thinned = Timeline.thin(f, maxFPS: 30)
+        XCTAssertEqual(thinned.map { $0.image[0, 0].r }, [1, 2, 3])
+        XCTAssertEqual(thinned.map(\.delay.milliseconds), [1020, 1000, 1000])
+        // Two short frames after a long one join it; a short last run joins the run before.
+        var g = frames(5, ms: 10)
+        g[1] = g[1].shown(for: Delay(milliseconds: 500))
+        g[3] = g[3].shown(for: Delay(milliseconds: 500))
+        let h = Timeline.thin(g, maxFPS: 30)
+        XCTAssertEqual(h.map { $0.image[0, 0].r }, [1, 3])
+        XCTAssertEqual(Timeline.times(h).last, Timeline.times(g).last)
+        XCTAssertTrue(h.allSatisfy { $0.delay.milliseconds >= 1000.0 / 30 - 0.5 })
+    }
+
     /// A 4 s, 40-frame moving square on a transparent 96 px canvas.
     func movingSquare() -> Animation {
         AnimationBudgetTests.animation(frames: 40, side: 96, delay: Delay(milliseconds: 100), loops: 0)
