@@ -30,28 +30,27 @@ enum Timeline {
     /// one loop still lasts `durationMs` exactly. A loop played several times in a row to reach a
     /// platform's fewest frames keeps every frame this way, where thinning afterwards would drop
     /// the short ones again (a 100 ms frame beside a 12.8 s one, played three times and sped up
-    /// to 4 s, came to 10 ms, which players show for 100 ms: 4.27 s). Nil when `durationMs`
+    /// to 4 s, came to 10 ms, which players show for 100 ms: 4.18 s). Nil when `durationMs`
     /// cannot give every frame `shortestMs`.
     static func speedUp<F: TimedFrame>(_ frames: [F], toMilliseconds durationMs: Int, shortestMs: Int) -> [F]? {
         let t = times(frames)
         guard let total = t.last, total > durationMs else { return frames }
         guard frames.count * shortestMs <= durationMs else { return nil }
         let lengths = zip(t.dropFirst(), t).map { $0 - $1 }
-        // Frames at the floor, found until the rest, scaled into what is left, all stay over it
-        // (with a millisecond to spare for the rounding below).
+        // Frames at the floor, found until the rest, scaled into what is left (`left` ms for
+        // `rest` ms of frames), all stay over it (with a millisecond to spare for the rounding
+        // below).
         var floored = [Bool](repeating: false, count: frames.count)
+        var left = durationMs, rest = lengths.reduce(0, +)
         while true {
-            let left = durationMs - shortestMs * floored.filter { $0 }.count
-            let rest = zip(lengths, floored).filter { !$0.1 }.reduce(0) { $0 + $1.0 }
-            var changed = false
-            for i in lengths.indices where !floored[i] && (rest == 0 || lengths[i] * left < (shortestMs + 1) * rest) {
+            let under = lengths.indices.filter { !floored[$0] && (rest == 0 || lengths[$0] * left < (shortestMs + 1) * rest) }
+            if under.isEmpty { break }
+            for i in under {
                 floored[i] = true
-                changed = true
+                left -= shortestMs
+                rest -= lengths[i]
             }
-            if !changed { break }
         }
-        let left = durationMs - shortestMs * floored.filter { $0 }.count
-        let rest = zip(lengths, floored).filter { !$0.1 }.reduce(0) { $0 + $1.0 }
         // Starts rounded down along the scaled frames, so their total is exact.
         var starts = [0], scaled = 0, atFloor = 0
         for i in lengths.indices {
