@@ -94,9 +94,9 @@ public enum ImageDecoder {
     /// Decodes a still row by row: `start(width, height)`, then every row of the image (RGBA,
     /// `width × 4` bytes, valid during the call) top to bottom, the rows a whole `decode` gives,
     /// without ever holding the image (an interlaced PNG a band of rows at a time, each pass
-    /// read from a copy of the stream where the pass starts). Returns nil, having delivered nothing, when the file cannot be decoded by
-    /// rows: only PNG stills and JPEGs shown as stored are
-    /// (`ImageOutline.rowDecodingMemory` says so from the structure), and not with a gray ICC
+    /// read from a copy of the stream where the pass starts). Returns nil, having delivered
+    /// nothing, when the file cannot be decoded by rows: only PNG stills and JPEGs shown as stored
+    /// are (`ImageOutline.rowDecodingMemory` says so from the structure), and not with a gray ICC
     /// profile on colour data (only the whole image tells whether it is gray). Errors, limits
     /// and warnings are those of `decode` (see `PNGRowDecoder` for the fine print); rows
     /// delivered before an error stay delivered.
