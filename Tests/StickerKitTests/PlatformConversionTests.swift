@@ -114,6 +114,17 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertLessThanOrEqual(try XCTUnwrap(Timeline.times(Timeline.displayed(d.animation.frames)).last), 3000)
     }
 
+    func testShownTwiceSplitsAOneFrameLoopAndKeepsEveryOtherLoop() {
+        let one = frames(1, ms: 700)
+        XCTAssertEqual(Timeline.shownTwice(one, shortestMs: 34).map(\.delay.milliseconds), [350, 350])
+        XCTAssertEqual(Timeline.shownTwice(frames(1, ms: 101), shortestMs: 34).map(\.delay.milliseconds), [50, 51])
+        // Halves under the shortest frame: each shown for the shortest (a one-picture loop looks
+        // the same at any length).
+        XCTAssertEqual(Timeline.shownTwice(frames(1, ms: 60), shortestMs: 34).map(\.delay.milliseconds), [34, 34])
+        XCTAssertEqual(Timeline.shownTwice(one, shortestMs: 34).map(\.image), [one[0].image, one[0].image])
+        XCTAssertEqual(Timeline.shownTwice(frames(3, ms: 50), shortestMs: 34).count, 3)
+    }
+
     func testTrimKeepsTheStartAtOriginalSpeed() {
         let f = Timeline.trim(frames(50, ms: 100), toMilliseconds: 3000)
         XCTAssertEqual(f.count, 30)
@@ -445,6 +456,48 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(d.animation.frames.count, 2, "an animation counts by its frames")
         XCTAssertEqual(d.animation.duration.milliseconds, 3000, accuracy: 0.5)
         XCTAssertEqual(r.report.container, .webp)
+    }
+
+    /// An APNG of one frame is an animation (so is a damaged one salvaged to its first frame:
+    /// FuzzPlatforms found one written at 104,820 bytes). For WhatsApp a one-frame WebP is a
+    /// still, held to 100,000 bytes and kept out of animated packs: the frame is written twice,
+    /// its time split between the two, within the animation cap.
+    func testWhatsAppWritesAOneFrameAnimationAsTwoShowingsOfIt() throws {
+        let apng = try PNGEncoder.encodeAnimation(frames: [BudgetSearchTests.photoLike(300, seed: 11)],
+                                                  delays: [Delay(milliseconds: 700)], loopCount: 0, effort: .fast, alwaysAnimated: true)
+        XCTAssertEqual(try ImageDecoder.decode(apng).format, .apng)
+        let r = try XCTUnwrap(try StickerConverter.convert(apng, options: options(.whatsapp)).outputs.first?.result.get())
+        let d = try ImageDecoder.decode(r.bytes)
+        XCTAssertEqual(d.format, .webp)
+        XCTAssertEqual(d.animation.frames.count, 2, "a one-frame WebP would be a still")
+        XCTAssertEqual(d.animation.frames.first?.image, d.animation.frames.last?.image)
+        XCTAssertEqual(d.animation.duration.milliseconds, 700, accuracy: 0.5)
+        XCTAssertEqual(r.report.container, .webp)
+        XCTAssertLessThanOrEqual(r.bytes.count, StickerTarget.whatsapp.animationBytes)
+        XCTAssertTrue(r.report.warnings.contains { $0.contains("two showings") }, "\(r.report.warnings)")
+        // APNG and WebM hold an animation of one frame: other platforms write it as it is.
+        let signal = try XCTUnwrap(try StickerConverter.convert(apng, options: options(.signal)).outputs.first?.result.get())
+        let s = try ImageDecoder.decode(signal.bytes)
+        XCTAssertEqual(s.format, .apng)
+        XCTAssertEqual(s.animation.frames.count, 1)
+    }
+
+    /// Nor does WhatsApp's budget search thin a short animation down to one frame, which would
+    /// make it a still over the still cap: it keeps two frames or says the budget is too small.
+    func testWhatsAppNeverThinsAnAnimationToOneFrame() throws {
+        let frames = [BudgetSearchTests.photoLike(256, seed: 21), BudgetSearchTests.photoLike(256, seed: 22)]
+        let apng = try PNGEncoder.encodeAnimation(frames: frames, delays: [Delay(milliseconds: 40), Delay(milliseconds: 40)],
+                                                  loopCount: 0, effort: .fast)
+        var written = 0
+        for budget in [6_000, 10_000, 16_000, 24_000, 40_000, 80_000] {
+            var o = options(.whatsapp)
+            o.maxBytes = budget
+            guard case .success(let out) = try XCTUnwrap(try StickerConverter.convert(apng, options: o).outputs.first?.result) else { continue }
+            XCTAssertLessThanOrEqual(out.bytes.count, budget)
+            XCTAssertGreaterThanOrEqual(try ImageDecoder.decode(out.bytes).animation.frames.count, 2, "budget \(budget)")
+            written += 1
+        }
+        XCTAssertGreaterThan(written, 0, "some budget fits the two frames")
     }
 
     func testLineStillIsAnEvenSidedPNGWithinItsBox() throws {

@@ -98,8 +98,9 @@ enum PlatformConverter {
                 warnings.append(String(format: "%d of %d frames kept for %@'s %.0f fps limit", frames.count, before,
                                        target.displayName as NSString, fpsLimit))
             }
+            let shortestMs = Int((1000 / fpsLimit).rounded(.up))
             frames = try fitFrameCount(frames, source: source, target: target, tooLong: options.tooLong,
-                                       shortestMs: Int((1000 / fpsLimit).rounded(.up)), warnings: &warnings)
+                                       shortestMs: shortestMs, warnings: &warnings)
             if target.frameCount != nil, frames.count == 1 {
                 // Every frame the same: a still for this platform, which takes no such animation.
                 let first = try fit(data, animated: false, options: options, plan: plan, clock: clock, firstOf: source.facts)
@@ -109,6 +110,14 @@ enum PlatformConverter {
                     still = .success(output)
                 }
                 return still
+            }
+            let container = target.container(animated: true)
+            if frames.count == 1, !container.holdsAnimation(frames: 1) {
+                // One frame would make a still of this container, held to the still cap (a
+                // damaged APNG salvaged to its first frame came to 104,820 bytes for WhatsApp's
+                // 100,000): shown twice, it stays the animation the file says it is.
+                frames = Timeline.shownTwice(frames, shortestMs: shortestMs)
+                warnings.append("one frame to show: written as two showings of it, since \(target.displayName) takes a one-frame .\(container.fileExtension) file as a still")
             }
         }
         var loopCount = source.facts.loopCount
@@ -122,9 +131,11 @@ enum PlatformConverter {
                                    maxLoops, Double(target.maxDurationMs ?? 0) / 1000))
         }
         var options = options
-        if animated, let range = target.frameCount, let ms = Timeline.times(frames).last, ms > 0 {
-            // The budget search may drop frames to fit: never below the platform's fewest.
-            options.minFPS = max(options.minFPS, Double(range.lowerBound) * 1000 / Double(ms))
+        if animated, let ms = Timeline.times(frames).last, ms > 0 {
+            // The budget search may drop frames to fit: never below the platform's fewest, nor
+            // to one frame where one frame would be a still.
+            let fewest = target.frameCount?.lowerBound ?? (target.container(animated: true).holdsAnimation(frames: 1) ? 1 : 2)
+            if fewest > 1 { options.minFPS = max(options.minFPS, Double(fewest) * 1000 / Double(ms)) }
         }
         options.maxBytes = min(options.maxBytes, target.maxBytes(animated: animated))
         let codec = target.codec(animated: animated)

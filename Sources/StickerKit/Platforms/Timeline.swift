@@ -137,6 +137,17 @@ enum Timeline {
         return retimed(keep.map { frames[$0] }, starts: starts)
     }
 
+    /// A one-frame loop as two showings of its frame, for a container in which one frame is a
+    /// still (`StickerContainer.holdsAnimation`): its time split in two halves, or, when a half
+    /// would be shorter than `shortestMs`, `shortestMs` each (a loop of one picture looks the
+    /// same at any length). Any other loop is returned as it is.
+    static func shownTwice<F: TimedFrame>(_ frames: [F], shortestMs: Int) -> [F] {
+        guard frames.count == 1, let total = times(frames).last else { return frames }
+        let first = total / 2 >= shortestMs ? total / 2 : shortestMs
+        let second = total / 2 >= shortestMs ? total - total / 2 : shortestMs
+        return [frames[0].shown(for: Delay(milliseconds: first)), frames[0].shown(for: Delay(milliseconds: second))]
+    }
+
     /// The loop played `times` times in a row, as one loop.
     static func repeated<F: TimedFrame>(_ frames: [F], times: Int) -> [F] {
         Array(repeating: frames, count: max(1, times)).flatMap { $0 }

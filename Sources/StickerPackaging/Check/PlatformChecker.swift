@@ -63,7 +63,7 @@ public enum PlatformChecker {
             return unreadable(error, path: path, bytes: bytes, findings: findings)
         }
 
-        let animated = container == .apng || container == .webm || facts.frames > 1
+        let animated = container?.holdsAnimation(frames: facts.frames) ?? (facts.frames > 1)
         let expected = target.container(animated: animated)
         if let c = container, c != expected {
             findings.append(.init(.error, .format, "\(c.rawValue) \(animated ? "animation" : "still"); \(target.displayName) takes \(expected.rawValue) for \(animated ? "animations" : "stills")"))
