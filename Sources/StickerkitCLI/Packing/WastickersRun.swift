@@ -97,7 +97,7 @@ enum WastickersRun {
                     failed += 1
                     continue
                 }
-                let animated = check.facts.frames > 1
+                let animated = StickerContainer.webp.holdsAnimation(frames: check.facts.frames)
                 if !animated && out.report.frames > 1 {
                     terminal.warn(file, "its \(out.report.frames) frames came out as one WebP frame: packed as a still")
                 }
