@@ -191,6 +191,36 @@ final class MemoryBoundTests: XCTestCase {
         return Array("RIFF".utf8) + le(body.count, 4) + body
     }
 
+    /// libwebp (and Chromium) draw an animated WebP's frame at its bitstream's size, whatever its
+    /// ANMF header says, and refuse one that does not fit the canvas before decoding it: the
+    /// estimate reads the bitstream's size too. FuzzBudget found a 190-byte file whose ANMF headers
+    /// claimed frames of 16×16,383,992 on a 16×10 canvas: estimated at 2,185 MB, it was refused
+    /// under the default budget and converted, in 41 MB, under a budget of its estimate.
+    func testAWebPFrameIsEstimatedAtItsBitstreamsSizeWhateverItsHeaderSays() throws {
+        var rand = BudgetSearchTests.Rand(state: 9)
+        let frames = (0..<2).map { _ in Image(width: 16, height: 10, pixels: (0..<640).map { i in i % 4 == 3 ? 255 : rand.byte() }) }
+        let honest = try Self.webp(width: 16, height: 10, frames: frames.map { ($0, 0, 0, false, false) })
+        let anmf = (0..<(honest.count - 4)).filter { honest[$0..<($0 + 4)].elementsEqual("ANMF".utf8) }
+        XCTAssertEqual(anmf.count, 2)
+        func saying(_ chunks: [Int], width: Int, height: Int) -> [UInt8] {
+            var d = honest
+            for at in chunks {
+                for (k, v) in [(14, width - 1), (17, height - 1)] { for b in 0..<3 { d[at + k + b] = UInt8((v >> (8 * b)) & 255) } }
+            }
+            return d
+        }
+        let tall = saying([anmf[1]], width: 16, height: 16_383_992)
+        // Headers that say less than the bitstreams hold: counted at what is drawn, not under it.
+        let tiny = saying(anmf, width: 1, height: 1)
+        for lying in [tall, tiny] {
+            XCTAssertEqual(Self.decodingMemory(lying), Self.decodingMemory(honest))
+            XCTAssertEqual(try ImageDecoder.decode(lying).animation.frames.map(\.image), try ImageDecoder.decode(honest).animation.frames.map(\.image))
+        }
+        let options = ConversionOptions(sizes: [.small], effort: .fast)
+        XCTAssertEqual(try StickerConverter.convert(tall, options: options).outputs.first?.result.get().bytes,
+                       try StickerConverter.convert(honest, options: options).outputs.first?.result.get().bytes)
+    }
+
     func testWebPFramesInOppositeCornersComposeAndFitAsTheWholeCanvas() throws {
         // Translucent frames in two corners, blended or not, one disposed to the background.
         func noise(_ w: Int, _ h: Int, _ seed: UInt64) -> Image {

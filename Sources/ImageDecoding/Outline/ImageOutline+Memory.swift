@@ -68,7 +68,9 @@ extension OutlineWalk {
             // With an ICC profile the frames share one box (converted as one image per frame).
             let box = Self.box(frameRects, in: canvas)
             let held = webpICC ? Self.product(box.width, box.height, 8) : Self.product(CanvasLayout.area(frameRects, in: canvas), 4, 1)
-            let largest = frameRects.map { Self.product($0.width, $0.height, 8) }.max() ?? 0
+            // A frame that does not fit the canvas is refused before it is decoded (libwebp's
+            // demuxer): what is decoded lies within it.
+            let largest = frameRects.map { $0.clipped(to: canvas) }.map { Self.product($0.width, $0.height, 8) }.max() ?? 0
             return Self.sum([held, largest])
         case .jpeg:
             let reduced = jpegDecodedSize(minimumLongSide: minimumLongSide)

@@ -27,7 +27,10 @@ extension OutlineWalk {
                 frames += 1
                 if let duration = le24(data + 12) { delays.append(Delay(milliseconds: duration)) }
                 if let x = le24(data), let y = le24(data + 3), let w = le24(data + 6), let h = le24(data + 9) {
-                    frameRects.append(PixelRect(x: 2 * x, y: 2 * y, width: w + 1, height: h + 1))
+                    // libwebp draws the frame at its bitstream's size, whatever the ANMF header
+                    // says (the decoder warns when they differ).
+                    let drawn = webpBitstreamSize(from: data + 16, to: chunk.end) ?? (w + 1, h + 1)
+                    frameRects.append(PixelRect(x: 2 * x, y: 2 * y, width: drawn.width, height: drawn.height))
                 }
             default:
                 break
@@ -35,5 +38,25 @@ extension OutlineWalk {
             pos = chunk.next
         }
         if inspecting && width == nil { throw ImageError(.webp, OutlineError.webpNoCanvas(fileSize: b.count)) }
+    }
+
+    /// The size an ANMF frame's VP8L or VP8 bitstream header says (its sub-chunks lie from
+    /// `start` to `end`, an optional ALPH first), when the header is there.
+    private func webpBitstreamSize(from start: Int, to end: Int) -> (width: Int, height: Int)? {
+        var pos = start
+        while let sub = RIFFChunk.at(pos, in: b), sub.dataStart <= end {
+            let d = sub.dataStart
+            switch sub.fourCC {
+            case "VP8L":
+                guard u8(d) == 0x2F, let bits = le32(d + 1) else { return nil }
+                return ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+            case "VP8 ":
+                guard let w = le16(d + 6), let h = le16(d + 8) else { return nil }
+                return (w & 0x3FFF, h & 0x3FFF)
+            default:
+                pos = sub.next
+            }
+        }
+        return nil
     }
 }
