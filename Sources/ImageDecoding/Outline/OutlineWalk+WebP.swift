@@ -11,14 +11,10 @@ extension OutlineWalk {
             switch chunk.fourCC {
             case "VP8X" where pos == 12:
                 if let w = le24(data + 4), let h = le24(data + 7) { (width, height) = (w + 1, h + 1) }
-            case "VP8L" where pos == 12:
-                if u8(data) == 0x2F, let bits = le32(data + 1) {
-                    (width, height) = ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
-                }
-            case "VP8 " where pos == 12:
+            case "VP8L" where pos == 12, "VP8 " where pos == 12:
                 // A simple lossy file: no alpha anywhere.
-                mayHaveAlpha = false
-                if let w = le16(data + 6), let h = le16(data + 8) { (width, height) = (w & 0x3FFF, h & 0x3FFF) }
+                if chunk.fourCC == "VP8 " { mayHaveAlpha = false }
+                if let size = bitstreamSize(chunk) { (width, height) = size }
             case "ICCP":
                 webpICC = true
             case "ANIM":
@@ -45,18 +41,20 @@ extension OutlineWalk {
     private func webpBitstreamSize(from start: Int, to end: Int) -> (width: Int, height: Int)? {
         var pos = start
         while let sub = RIFFChunk.at(pos, in: b), sub.dataStart <= end {
-            let d = sub.dataStart
-            switch sub.fourCC {
-            case "VP8L":
-                guard u8(d) == 0x2F, let bits = le32(d + 1) else { return nil }
-                return ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
-            case "VP8 ":
-                guard let w = le16(d + 6), let h = le16(d + 8) else { return nil }
-                return (w & 0x3FFF, h & 0x3FFF)
-            default:
-                pos = sub.next
-            }
+            if sub.fourCC == "VP8L" || sub.fourCC == "VP8 " { return bitstreamSize(sub) }
+            pos = sub.next
         }
         return nil
+    }
+
+    /// The image size a VP8L or VP8 chunk's bitstream header says, when the header is there.
+    private func bitstreamSize(_ chunk: RIFFChunk) -> (width: Int, height: Int)? {
+        let d = chunk.dataStart
+        if chunk.fourCC == "VP8L" {
+            guard u8(d) == 0x2F, let bits = le32(d + 1) else { return nil }
+            return ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+        }
+        guard let w = le16(d + 6), let h = le16(d + 8) else { return nil }
+        return (w & 0x3FFF, h & 0x3FFF)
     }
 }

@@ -71,6 +71,9 @@ enum PlatformConverter {
     private static func convert(_ source: PlatformFrames, data: [UInt8], animated: Bool, options: ConversionOptions,
                                 plan: MemoryPlan, clock: StageClock) throws -> Result<StickerOutput, StickerError> {
         let target = options.target
+        // WhatsApp's container: one frame is a still there (`StickerContainer.holdsAnimation`).
+        let animationContainer = target.container(animated: true)
+        let oneFrameIsStill = !animationContainer.holdsAnimation(frames: 1)
         var frames = Timeline.displayed(source.all)
         var warnings = source.warnings
         var tooLong: TooLongPolicy? = nil
@@ -111,13 +114,12 @@ enum PlatformConverter {
                 }
                 return still
             }
-            let container = target.container(animated: true)
-            if frames.count == 1, !container.holdsAnimation(frames: 1) {
+            if frames.count == 1, oneFrameIsStill {
                 // One frame would make a still of this container, held to the still cap (a
                 // damaged APNG salvaged to its first frame came to 104,820 bytes for WhatsApp's
                 // 100,000): shown twice, it stays the animation the file says it is.
                 frames = Timeline.shownTwice(frames, shortestMs: shortestMs)
-                warnings.append("one frame to show: written as two showings of it, since \(target.displayName) takes a one-frame .\(container.fileExtension) file as a still")
+                warnings.append("one frame to show: written as two showings of it, since \(target.displayName) takes a one-frame .\(animationContainer.fileExtension) file as a still")
             }
         }
         var loopCount = source.facts.loopCount
@@ -134,7 +136,7 @@ enum PlatformConverter {
         if animated, let ms = Timeline.times(frames).last, ms > 0 {
             // The budget search may drop frames to fit: never below the platform's fewest, nor
             // to one frame where one frame would be a still.
-            let fewest = target.frameCount?.lowerBound ?? (target.container(animated: true).holdsAnimation(frames: 1) ? 1 : 2)
+            let fewest = target.frameCount?.lowerBound ?? (oneFrameIsStill ? 2 : 1)
             if fewest > 1 { options.minFPS = max(options.minFPS, Double(fewest) * 1000 / Double(ms)) }
         }
         options.maxBytes = min(options.maxBytes, target.maxBytes(animated: animated))

@@ -143,8 +143,8 @@ enum Timeline {
     /// same at any length). Any other loop is returned as it is.
     static func shownTwice<F: TimedFrame>(_ frames: [F], shortestMs: Int) -> [F] {
         guard frames.count == 1, let total = times(frames).last else { return frames }
-        let first = total / 2 >= shortestMs ? total / 2 : shortestMs
-        let second = total / 2 >= shortestMs ? total - total / 2 : shortestMs
+        let half = total / 2
+        let (first, second) = half >= shortestMs ? (half, total - half) : (shortestMs, shortestMs)
         return [frames[0].shown(for: Delay(milliseconds: first)), frames[0].shown(for: Delay(milliseconds: second))]
     }
 
