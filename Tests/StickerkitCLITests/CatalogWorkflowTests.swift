@@ -275,6 +275,39 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertEqual(sheet.prefix(4), Data([137, 80, 78, 71]))
     }
 
+    /// A sticker file that is no readable image — no image format, a PNG cut inside its header,
+    /// an APNG cut inside its first frame — is named on one line each and shown by its `check`
+    /// finding, not copied (and not drawn on the contact sheet, without a second line); the
+    /// others are shown and copied, and the exit status says some failed.
+    func testPreviewNamesEveryFileThatIsNoReadableImage() throws {
+        let art = tmp.appendingPathComponent("art")
+        try fm.createDirectory(at: art, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: art.appendingPathComponent("a-words.png"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: art.appendingPathComponent("b-signature.png"))
+        let apng = try Data(contentsOf: samples.appendingPathComponent("elephant_480x400_34f.png"))
+        try apng.prefix(3000).write(to: art.appendingPathComponent("c-cut.png"))
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("d-bear.png"))
+        let out = tmp.appendingPathComponent("pv")
+        let r = try CLI.run(["preview", art.path, "-o", out.path, "--png"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, r.stderr)
+        for (line, name) in zip(lines, ["a-words.png", "b-signature.png", "c-cut.png"]) {
+            XCTAssertTrue(line.hasPrefix(art.appendingPathComponent(name).path + ": error: "), line)
+        }
+        XCTAssertTrue(lines[0].hasSuffix("not an image: unknown format"), lines[0])
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: out.appendingPathComponent("stickers").path), ["004-d-bear.png"])
+        let html = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        for name in ["a-words.png", "b-signature.png", "c-cut.png", "d-bear.png"] { XCTAssertTrue(html.contains(name), name) }
+        XCTAssertTrue(html.contains("not an image: unknown format"))
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("contact-sheet.png")).prefix(4), Data([137, 80, 78, 71]))
+
+        // The same page again: nothing new to say, the same one line per file.
+        let again = try CLI.run(["preview", art.path, "-o", out.path, "--png"])
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertEqual(again.stderr, r.stderr)
+    }
+
     /// A preview stopped half way (here by a folder in the way of its second copy, as an
     /// interruption would stop it) leaves copies the next run knows as its own: the rerun
     /// replaces them without --overwrite.

@@ -57,7 +57,8 @@ final class FileSizeRefusalTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: tmp.appendingPathComponent("out/cat.png")), sticker)
     }
 
-    /// `preview` shows such a file by that report alone, beside the stickers it can read.
+    /// `preview` names such a file on one line (exit 1) and shows it by that report alone, not
+    /// copied, beside the stickers it can read.
     func testPreviewShowsAFileLargerThanOneFileMayHoldByItsReport() throws {
         let tmp = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }
@@ -65,10 +66,12 @@ final class FileSizeRefusalTests: XCTestCase {
         try Self.sparsePNG(tmp.appendingPathComponent("art/big.png"), bytes: 300_000_000)
         try Fixture.sample("oc_saxophone_palette.png", to: tmp.appendingPathComponent("art/cat.png"))
         let r = try CLI.run(["preview", "art", "-o", "pv"], in: tmp)
-        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stderr, "art/big.png: error: not read: 300 MB, more than one file may hold in memory (256 MB)\n")
         let html = try String(contentsOf: tmp.appendingPathComponent("pv/index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("not read: 300 MB, more than one file may hold in memory (256 MB)"))
         XCTAssertTrue(html.contains("cat.png"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("pv/stickers").path), ["002-cat.png"])
     }
 }
 

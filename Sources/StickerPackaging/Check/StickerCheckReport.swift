@@ -29,6 +29,14 @@ public struct StickerCheckReport: Sendable, Codable, Equatable {
     public var verdict: StickerFinding.Severity? { findings.map(\.severity).max() }
     /// True when the sticker breaks no rule.
     public var passes: Bool { verdict != .error }
+    /// Why the file could not be read as an image — its bytes are no image format, its
+    /// structure is broken, or it was too large to read — in `check`'s words; nil when it was
+    /// read, whatever rules it breaks.
+    public var unreadableReason: String? {
+        if let f = findings.first(where: { $0.severity == .error && $0.code == .unreadable }) { return f.message }
+        guard facts.format == nil else { return nil }
+        return findings.first { $0.severity == .error && $0.code == .format }?.message
+    }
 }
 
 /// What `check` found about a folder of stickers as a whole.

@@ -17,8 +17,9 @@ struct Preview: ParsableCommand {
         (recorded in DIR/.stickerkit-preview.json; nothing else in DIR is touched). A file in the \
         way that preview did not write is replaced only with --overwrite; folders and links never \
         are. Preview folders are never read as stickers by any command.
-        Exit status: 0 written, 1 some inputs failed (each named; the others are shown), 2 usage \
-        error (including a problem with -o, found before anything is written).
+        Exit status: 0 written, 1 some inputs failed — missing, or not a readable image (each \
+        named on one line and shown by its check finding, not copied; the others are shown) — 2 \
+        usage error (including a problem with -o, found before anything is written).
         """)
 
     @Argument(help: "Sticker files, folders or catalogs.", completion: .file())

@@ -45,16 +45,23 @@ enum PreviewInput {
     }
 
     /// Reads (or, for a sequence, makes) `item`'s bytes and checks a file not checked yet. A
-    /// file too large to hold is shown by its report alone, as `check` judges it; one that
-    /// cannot be read, or a sequence that cannot be made, is shown by its report with `failure`.
+    /// file that cannot be read from disk, a sequence that cannot be made, and a file `check`
+    /// could not read as an image (no image format, a broken structure, too large to hold:
+    /// `unreadableReason`) are shown by their report with `failure`, and no copy is made: a
+    /// browser would show a broken picture where the page shows why.
     static func load(_ item: Preview.Item, rules: CheckRules) -> Shown {
         switch item.source {
         case .file(let location):
             let path = location.string ?? location.display
-            if let tooLarge = CheckRun.tooLarge(location, path: path) { return Shown(report: item.report ?? tooLarge) }
+            if let tooLarge = CheckRun.tooLarge(location, path: path) {
+                let report = item.report ?? tooLarge
+                return Shown(report: report, failure: .failed(path, report.unreadableReason ?? tooLarge.unreadableReason!))
+            }
             do {
                 let bytes = try PathChecks.readFile(location, failing: .failed)
-                return Shown(bytes: bytes, report: item.report ?? StickerChecker.check(bytes, path: path, rules: rules), firstFrame: bytes)
+                let report = item.report ?? StickerChecker.check(bytes, path: path, rules: rules)
+                if let why = report.unreadableReason { return Shown(report: report, failure: .failed(path, why)) }
+                return Shown(bytes: bytes, report: report, firstFrame: bytes)
             } catch {
                 return Shown(report: item.report ?? CheckRun.unreadable(path), failure: error)
             }
