@@ -99,4 +99,43 @@ final class WastickersCommandTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("\(flag[0]) is for Xcode sticker catalogs, not --platform whatsapp"), r.stderr)
         }
     }
+
+    /// Without --icon, the tray comes from the first input packed: an input that is no image,
+    /// first in input order, is named once (it was the tray, and its one line stopped the run
+    /// with no archive and nothing said of the others), and the stickers that converted still
+    /// make the pack.
+    func testABrokenFirstInputIsNamedOnceAndTheRestArePacked() throws {
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: art.appendingPathComponent("a-words.png"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: art.appendingPathComponent("b-signature.png"))
+        for (i, s) in stills.enumerated() {
+            try FileManager.default.copyItem(atPath: s, toPath: art.appendingPathComponent("c\(i)-" + (s as NSString).lastPathComponent).path)
+        }
+        let archive = tmp.appendingPathComponent("Cats.wastickers")
+        let r = try CLI.run(["pack", "--platform", "whatsapp", art.path, "-o", archive.path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        guard lines.count == 2 else { return XCTFail("not one line per failed input:\n" + r.stderr) }
+        XCTAssertTrue(lines[0].hasPrefix(art.appendingPathComponent("a-words.png").path + ": error: not an image"), lines[0])
+        XCTAssertTrue(lines[1].hasPrefix(art.appendingPathComponent("b-signature.png").path + ": error: "), lines[1])
+        XCTAssertTrue(r.stdout.contains("3 still WhatsApp stickers"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("tray icon from " + art.appendingPathComponent("c0-oc_teddybear.png").path), r.stdout)
+        XCTAssertTrue(r.stdout.contains("2 inputs failed"), r.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: archive.path))
+
+        // Too few stickers left: every failed input is named, then the pack's rule, on one line each.
+        let few = tmp.appendingPathComponent("few")
+        try FileManager.default.createDirectory(at: few, withIntermediateDirectories: true)
+        for name in ["a-words.png", "b-signature.png", "c0-oc_teddybear.png"] {
+            try FileManager.default.copyItem(at: art.appendingPathComponent(name), to: few.appendingPathComponent(name))
+        }
+        let small = tmp.appendingPathComponent("Few.wastickers")
+        let f = try CLI.run(["pack", "--platform", "whatsapp", few.path, "-o", small.path])
+        XCTAssertEqual(f.status, 1, f.stderr)
+        let fl = f.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(fl.count, 3, f.stderr)
+        XCTAssertEqual(fl.last, small.path + ": error: 1 sticker: a WhatsApp pack holds 3 to 30; 2 inputs failed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: small.path))
+    }
 }

@@ -68,9 +68,9 @@ enum WastickersRun {
             throw CommandFailure.failed(r.output, rulesError(files.count).description)
         }
 
-        // 2. The tray icon: from --icon, else the first input.
-        let traySource = r.icon ?? files[0]
-        let trayPNG = try tray(from: traySource, limits: r.options.limits)
+        // 2. The tray icon given with --icon, before converting: a picture that cannot make one
+        // stops the run at once. Without it, the tray comes from the first sticker packed (4).
+        let givenTray = try r.icon.map { try tray(from: $0, limits: r.options.limits) }
 
         // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time.
         let outcomes = Locked([Result<StickerOutput, CommandFailure>?](repeating: nil, count: files.count))
@@ -109,9 +109,20 @@ enum WastickersRun {
             }
         }
 
-        // 4. The archive, when the stickers that converted make a pack.
+        // 4. The tray icon, unless given: from the first input packed whose artwork makes one (a
+        // file that failed has said why once, above, and is never the tray). The archive, when
+        // the stickers that converted make a pack.
+        var trayPNG = givenTray, traySource = r.icon
+        for file in packed where trayPNG == nil {
+            if let png = try? tray(from: file, limits: r.options.limits) { (trayPNG, traySource) = (png, file) }
+        }
+        if trayPNG == nil && WastickersPack.stickerRange.contains(stickers.count) {
+            var line = "no sticker's artwork makes a tray icon; give one with --icon"
+            if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+            throw CommandFailure.failed(r.output, line)
+        }
         let pack = WastickersPack(title: r.title ?? defaultTitle(r.output), author: r.author ?? defaultAuthor,
-                                  trayPNG: trayPNG, stickers: stickers)
+                                  trayPNG: trayPNG ?? [], stickers: stickers)
         let bytes: [UInt8]
         do { bytes = try pack.archive() } catch {
             var line = error.description
@@ -130,7 +141,7 @@ enum WastickersRun {
         if !r.quiet {
             let animated = stickers.first?.animated ?? false
             var line = "\(r.output): \(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
-                + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource)"
+                + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource ?? "")"
             if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
             terminal.result(line)
         }
