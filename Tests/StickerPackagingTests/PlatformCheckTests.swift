@@ -117,6 +117,19 @@ final class PlatformCheckTests: XCTestCase {
             let r = PlatformChecker.check(Array("garbage".utf8), path: path, target: .whatsapp)
             XCTAssertEqual(errors(r), [.unreadable])
             XCTAssertTrue(r.findings.contains { $0.message.contains("not an image: unknown format") }, "\(path): \(r.findings)")
+            XCTAssertNil(r.facts.format)
+        }
+    }
+
+    /// A file cut short is named by the format its first bytes say, as `check` without a
+    /// platform names it (the table's FORMAT column showed "?").
+    func testACutFileKeepsTheFormatItsFirstBytesSay() {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        for target in [StickerTarget.whatsapp, .telegram, .signal] {
+            let r = PlatformChecker.check(signature, path: "tray.png", target: target)
+            XCTAssertEqual(errors(r), [.unreadable], "\(target.name)")
+            XCTAssertEqual(r.facts.format, "PNG", "\(target.name)")
+            XCTAssertEqual(r.facts.format, StickerChecker.check(signature, path: "tray.png").facts.format)
         }
     }
 }

@@ -143,9 +143,10 @@ public enum PlatformChecker {
         return o
     }
 
-    /// The report of a file that could not be read: `findings` so far and the error.
+    /// The report of a file that could not be read: the format its first bytes name (as `check`
+    /// without a platform says), `findings` so far and the error.
     private static func unreadable(_ error: Error, path: String, bytes: [UInt8], findings: [StickerFinding]) -> StickerCheckReport {
-        StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
+        StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: ImageDecoder.sniff(bytes)?.displayName), transparent: nil,
                            findings: findings + [.init(.error, .unreadable, "\(error)")])
     }
 }
