@@ -315,4 +315,31 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(plain.status, 0, plain.stderr)
         XCTAssertFalse(plain.stdout.contains("animation searches"), plain.stdout)
     }
+
+    /// A file or size that fails in `bench` is named on one line, as `resize` names it, once
+    /// whatever the runs (here two jobs counts, twice each), and the exit status is 1; the
+    /// figures are still printed.
+    func testBenchNamesEachFailureOnceAsResizeDoes() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        func sample(_ name: String) -> String { CLI.repositoryRoot.appendingPathComponent("samples").appendingPathComponent(name).path }
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: art.appendingPathComponent("a-words.png"))
+        for name in ["elephant_480x400_34f.png", "oc_teddybear.png"] {
+            try FileManager.default.copyItem(atPath: sample(name), toPath: art.appendingPathComponent(name).path)
+        }
+        let args = ["bench", art.path, "--size", "small", "--jobs", "2", "--repeats", "2", "--max-bytes", "3000"]
+        let r = try CLI.run(args)
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, r.stderr)
+        XCTAssertTrue(lines.first?.hasPrefix(art.appendingPathComponent("a-words.png").path + ": error: not an image") ?? false, r.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix(art.appendingPathComponent("elephant_480x400_34f.png").path + " [small]: error: does not fit") ?? false,
+                      r.stderr)
+        XCTAssertTrue(r.stdout.contains("(1 sticker, 2 failed)"), r.stdout)
+        let resize = try CLI.run(["resize", art.appendingPathComponent("elephant_480x400_34f.png").path, "-o", tmp.appendingPathComponent("o").path,
+                                  "--size", "small", "--max-bytes", "3000"])
+        XCTAssertEqual(resize.stderr, (lines.last ?? "") + "\n")
+    }
 }

@@ -11,7 +11,8 @@ struct Bench: ParsableCommand {
         job and once with --jobs (default: all cores), and prints per-stage time shares and \
         end-to-end throughput: stickers per second and input megapixels per second. \
         --platform NAME measures that app's conversion (its side, container and caps), as \
-        `resize --platform` makes it.
+        `resize --platform` makes it. A file or size that fails is named on one line, as `resize` \
+        names it (once, whatever the runs), and the exit status is 1.
         """)
 
     @Argument(help: "Files or folders to measure (default: samples).", completion: .file())
@@ -81,12 +82,18 @@ struct Bench: ParsableCommand {
         let all = jobs.count
         var runs: [Run] = []
         var outputBytes = 0
+        var failures: [String]? = nil
         for j in Set([1, all]).sorted() {
             var best: Run? = nil
             for _ in 0..<repeats {
-                let (run, bytes) = measure(files, options: options, jobs: j)
+                let (run, bytes, lines) = measure(files, options: options, jobs: j)
                 outputBytes = bytes
                 if best == nil || run.seconds < best!.seconds { best = run }
+                // Every run converts the same files the same way: the first run's lines say it.
+                if failures == nil {
+                    failures = lines
+                    for line in lines { terminal.error(line) }
+                }
             }
             runs.append(best!)
         }
@@ -101,17 +108,25 @@ struct Bench: ParsableCommand {
         } else {
             printTable(out)
         }
+        if !(failures ?? []).isEmpty { throw ExitCode(1) }
     }
 
     /// What the threads of one run add up.
     private struct Totals: Sendable {
         var stickers = 0, failed = 0, bytes = 0
+        /// Each failure's line, as `resize` words it.
+        var lines: [String] = []
         var pixels = 0.0
         var stages = StageTimings()
     }
 
-    private func measure(_ files: [BytePath], options: ConversionOptions, jobs: Int) -> (Run, Int) {
+    /// One run over `files` at `jobs`: its figures, the stickers' bytes, and the failures' lines
+    /// in input order.
+    private func measure(_ files: [BytePath], options: ConversionOptions, jobs: Int) -> (Run, Int, [String]) {
         let totals = Locked(Totals())
+        let lines = Locked([[String]](repeating: [], count: files.count))
+        // Sizes are named as `resize` names them: a platform's one size by the platform.
+        let messages = options.target.isMessages, platformSize = options.target.sizeName
         let start = DispatchTime.now().uptimeNanoseconds
         // Scheduled as `resize` schedules files, each read by its job as `resize` reads it.
         ConcurrentJobs.run(count: files.count, workers: jobs,
@@ -122,15 +137,23 @@ struct Bench: ParsableCommand {
                 let r = try StickerConverter.convert(data, options: options)
                 file.stages = r.timings
                 file.pixels = Double(r.width * r.height * r.frames) / 1e6
-                for (_, o) in r.outputs {
+                for (size, o) in r.outputs {
                     switch o {
                     case .success(let s): file.stickers += 1; file.bytes += s.bytes.count
-                    case .failure: file.failed += 1
+                    case .failure(let e):
+                        file.failed += 1
+                        let skipped = if case .belowMinimumQuality = e { true } else { false }
+                        file.lines.append("\(files[i].display) [\(messages ? size.rawValue : platformSize)]: \(skipped ? "skipped" : "error"): \(e)")
                     }
                 }
+            } catch let f as CommandFailure {
+                file.failed += options.sizes.count
+                file.lines.append(f.description)
             } catch {
                 file.failed += options.sizes.count
+                file.lines.append("\(files[i].display): error: \(error)")
             }
+            lines.withLock { $0[i] = file.lines }
             totals.withLock { t in
                 t.stickers += file.stickers; t.failed += file.failed; t.bytes += file.bytes
                 t.pixels += file.pixels; t.stages = t.stages + file.stages
@@ -140,7 +163,7 @@ struct Bench: ParsableCommand {
         let t = totals.withLock { $0 }
         return (Run(jobs: jobs, seconds: seconds, stickers: t.stickers, failed: t.failed, inputMegapixels: t.pixels,
                     stickersPerSecond: Double(t.stickers) / seconds, megapixelsPerSecond: t.pixels / seconds,
-                    stageSeconds: t.stages), t.bytes)
+                    stageSeconds: t.stages), t.bytes, lines.withLock { $0.flatMap { $0 } })
     }
 
     private func printTable(_ out: Output) {
@@ -149,8 +172,8 @@ struct Bench: ParsableCommand {
             let s = r.stageSeconds
             let total = max(s.total, 1e-9)
             func pct(_ v: Double) -> String { String(format: "%4.1f%%", 100 * v / total) }
-            print(String(format: "jobs %-2d  %7.2f s  %6.2f stickers/s  %7.2f input MP/s  (%d stickers, %d failed)",
-                         r.jobs, r.seconds, r.stickersPerSecond, r.megapixelsPerSecond, r.stickers, r.failed))
+            print(String(format: "jobs %-2d  %7.2f s  %6.2f stickers/s  %7.2f input MP/s  ", r.jobs, r.seconds, r.stickersPerSecond,
+                         r.megapixelsPerSecond) + "(\(r.stickers) sticker\(r.stickers == 1 ? "" : "s"), \(r.failed) failed)")
             print("         stage shares: decode \(pct(s.decode))  resize \(pct(s.resize))  quantize \(pct(s.quantize))  encode \(pct(s.encode))  other \(pct(s.other))")
             let w = s.search
             if w.encodes > 0 || w.predictions > 0 {
