@@ -48,7 +48,7 @@ public enum ImageDecoder {
                                      _ body: (Frame) throws -> Void) throws -> FrameStreamInfo {
         if bytes.isEmpty { throw ImageError(nil, SniffError.emptyFile) }
         guard let format = sniff(bytes) else {
-            throw ImageError(nil, SniffError.unknownFormat(firstBytes: Array(bytes.prefix(8))))
+            throw ImageError(nil, SniffError.unrecognised(bytes))
         }
         return try decodeFrames(bytes, as: format, options: options, body)
     }
@@ -86,7 +86,7 @@ public enum ImageDecoder {
                                      _ body: (CanvasFrame) throws -> Void) throws -> (info: FrameStreamInfo, firstFrameDelay: Delay) {
         if bytes.isEmpty { throw ImageError(nil, SniffError.emptyFile) }
         guard let format = sniff(bytes) else {
-            throw ImageError(nil, SniffError.unknownFormat(firstBytes: Array(bytes.prefix(8))))
+            throw ImageError(nil, SniffError.unrecognised(bytes))
         }
         return try decodeCanvas(bytes, as: format, options: options, body)
     }

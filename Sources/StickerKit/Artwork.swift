@@ -11,6 +11,14 @@ public enum Artwork {
         ImageDecoder.sniff(bytes)
     }
 
+    /// Why `bytes` are not read, when their first bytes name a format people take for artwork
+    /// that StickerKit does not read ("a HEIC/HEIF image: not a format stickerkit reads …");
+    /// nil for any other bytes. Sixteen bytes are enough, but for SVG text.
+    public static func otherFormat(of bytes: [UInt8]) -> String? {
+        guard format(of: bytes) == nil, case .otherFormat = SniffError.unrecognised(bytes) else { return nil }
+        return SniffError.unrecognised(bytes).message
+    }
+
     /// The first frame of the image file in `bytes` at full size, decoded as a conversion decodes
     /// it; later frames are not decoded. Throws `ImageError` when the bytes are no image, are
     /// damaged, or exceed `limits`.

@@ -109,6 +109,41 @@ final class InputDiscoveryTests: XCTestCase {
         XCTAssertEqual(try BatchSafety.stickers(out2), ["dir/teddy.png", "sax.png"])
     }
 
+    /// `pack` (catalog and WhatsApp archive) names the links it skips, as `resize` does; it
+    /// passed over a broken link in silence.
+    func testPackNamesTheLinksItSkips() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try FileManager.default.createSymbolicLink(at: art.appendingPathComponent("gone.png"),
+                                                   withDestinationURL: tmp.appendingPathComponent("nothing.png"))
+        let line = art.appendingPathComponent("gone.png").path + ": warning: skipped: broken symbolic link (its target does not exist)"
+        let r = try CLI.run(["pack", art.path, "-o", tmp.appendingPathComponent("P.xcstickers").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains(line), r.stderr)
+        let w = try CLI.run(["pack", "--platform", "whatsapp", art.path, "-o", tmp.appendingPathComponent("P.wastickers").path])
+        XCTAssertEqual(w.status, 1, w.stderr)
+        XCTAssertTrue(w.stderr.hasPrefix(line + "\n"), w.stderr)
+    }
+
+    /// A photo in a format not read (HEIC, from a phone) is named in a folder, not passed over in
+    /// silence; the run still succeeds with the rest, and a folder of such files says why it
+    /// holds no images before it says so.
+    func testArtworkInAFormatNotReadIsNamedInAFolder() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let heic: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
+        try FileManager.default.createDirectory(at: art.appendingPathComponent("phone"), withIntermediateDirectories: true)
+        try Data(heic).write(to: art.appendingPathComponent("phone/IMG_0001.HEIC"))
+        try Data("notes\n".utf8).write(to: art.appendingPathComponent("README.txt"))
+        let line = art.appendingPathComponent("phone/IMG_0001.HEIC").path
+            + ": warning: skipped: a HEIC/HEIF image: not a format stickerkit reads (it reads PNG, APNG, GIF, JPEG and WebP)"
+        let r = try CLI.run(["resize", art.path, "-o", tmp.appendingPathComponent("out").path, "--size", "small"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, line + "\n")
+        XCTAssertEqual(try BatchSafety.stickers(tmp.appendingPathComponent("out")), ["sax.png"])
+        let only = try CLI.run(["resize", art.appendingPathComponent("phone").path, "-o", tmp.appendingPathComponent("out2").path])
+        XCTAssertEqual(only.status, 1, only.stderr)
+        XCTAssertEqual(only.stderr, line + "\n" + art.appendingPathComponent("phone").path + ": error: no images found in this folder\n")
+    }
+
     func testFIFOsAndDevicesAreNotRegularFiles() throws {
         let fifo = tmp.appendingPathComponent("pipe.png")
         XCTAssertEqual(mkfifo(fifo.path, 0o644), 0)

@@ -138,4 +138,18 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(fl.last, small.path + ": error: 1 sticker: a WhatsApp pack holds 3 to 30; 2 inputs failed")
         XCTAssertFalse(FileManager.default.fileExists(atPath: small.path))
     }
+
+    /// `check` and `resize` given the archive name it (a ZIP to unzip), not "unknown format".
+    func testAnArchiveGivenAsAStickerIsNamedAsAnArchive() throws {
+        let archive = tmp.appendingPathComponent("Cats.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path]).status, 0)
+        let check = try CLI.run(["check", archive.path])
+        XCTAssertEqual(check.status, 1, check.stdout)
+        XCTAssertTrue(check.stdout.contains("format: a ZIP archive (a .wastickers pack is one; unzip it first): not a format stickerkit reads"),
+                      check.stdout)
+        let resize = try CLI.run(["resize", archive.path, "-o", tmp.appendingPathComponent("out").path])
+        XCTAssertEqual(resize.status, 1)
+        XCTAssertEqual(resize.stderr, archive.path + ": error: a ZIP archive (a .wastickers pack is one; unzip it first): "
+                       + "not a format stickerkit reads (it reads PNG, APNG, GIF, JPEG and WebP)\n")
+    }
 }

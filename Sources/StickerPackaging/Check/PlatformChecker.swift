@@ -139,7 +139,7 @@ public enum PlatformChecker {
 
     /// The structure of an image file, or why it is not one (as `check` without a platform says).
     private static func outline(_ bytes: [UInt8]) throws -> ImageOutline {
-        guard let o = try ImageOutline.inspect(bytes) else { throw ImageError(nil, SniffError.unknownFormat(firstBytes: Array(bytes.prefix(8)))) }
+        guard let o = try ImageOutline.inspect(bytes) else { throw ImageError(nil, SniffError.unrecognised(bytes)) }
         return o
     }
 

@@ -21,7 +21,7 @@ public enum StickerChecker {
             return StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: ImageDecoder.sniff(bytes)?.displayName),
                                       transparent: nil, findings: findings)
         }
-        findings.append(contentsOf: formatFindings(facts))
+        findings.append(contentsOf: formatFindings(facts, bytes: bytes))
         guard facts.format != nil else {
             findings.append(contentsOf: budgetFindings(bytes.count, rules))
             return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
@@ -104,7 +104,7 @@ public enum StickerChecker {
         return PackCheckReport(folder: folder, sizes: sorted, findings: findings)
     }
 
-    static func formatFindings(_ f: StickerFacts) -> [StickerFinding] {
+    static func formatFindings(_ f: StickerFacts, bytes: [UInt8]? = nil) -> [StickerFinding] {
         switch f.format {
         case "PNG", "APNG": return []
         case "GIF", "JPEG":
@@ -112,6 +112,10 @@ public enum StickerChecker {
         case let other?:
             return [.init(.error, .format, "\(other) is not a sticker format Messages accepts (use PNG or APNG)")]
         case nil:
+            // A format people take for artwork is named (a HEIC photo, a .wastickers archive).
+            if let bytes, case .otherFormat = SniffError.unrecognised(bytes) {
+                return [.init(.error, .format, SniffError.unrecognised(bytes).message)]
+            }
             return [.init(.error, .format, "not an image: unknown format")]
         }
     }

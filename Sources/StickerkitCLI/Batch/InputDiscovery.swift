@@ -191,6 +191,12 @@ enum InputDiscovery {
                     // name is still taken when its first bytes are an image's (the bytes decide).
                     if reading.extensions.contains(name.lowercasedExtension) || looksLikeImage(path) {
                         found.append(InputFile(location: path, relative: rel, id: status.id))
+                    } else if ImageFormat.unreadExtensions.contains(name.lowercasedExtension) {
+                        // Artwork in a format not read (a HEIC photo): named, never passed over
+                        // in silence, though it does not fail the run.
+                        let why = Artwork.otherFormat(of: FileSystem.readHead(path, count: 16) ?? [])
+                            ?? "a .\(name.lowercasedExtension) file: not a format stickerkit reads"
+                        notices.append(Notice(path, "skipped: " + why))
                     } else {
                         ignored += 1
                     }

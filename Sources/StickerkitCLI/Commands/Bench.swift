@@ -61,8 +61,8 @@ struct Bench: ParsableCommand {
         options.measuresQuality = false
         let terminal = Terminal(quiet: false)
         let found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init())
-        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
         for n in found.notices { terminal.warning(n.line) }
+        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
         guard found.missing.isEmpty else { throw ExitCode(1) }
         // Every file is read once first, so that the runs read it from the page cache: the
         // benchmark measures the pipeline, not the disk. Each job then reads its own file, so the

@@ -57,8 +57,9 @@ struct Resize: ParsableCommand {
 
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
-        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        // What was skipped first: it may be why a folder holds no images.
         for n in found.notices { terminal.warning(n.line) }
+        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
         for n in found.skippedOutputs { terminal.note("\(n.path): note: \(n.message)") }
         if found.skippedStickers > 0 {
             terminal.note("stickerkit: note: \(found.skippedStickers) sticker\(found.skippedStickers == 1 ? "" : "s") written by stickerkit left out of the inputs")
