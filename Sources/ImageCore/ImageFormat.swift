@@ -29,7 +29,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     public static let readableExtensions: Set<String> = Set(allCases.flatMap(\.fileExtensions))
 
     /// Extensions of image formats Stickerkit recognises by name but does not read (HEIC/HEIF,
-    /// BMP, TIFF): a tool that checks a folder reports such files instead of passing over them.
+    /// BMP, TIFF): in a folder, such files are reported (as failures by a tool that checks, in a
+    /// warning by a batch), never passed over in silence.
     public static let unreadExtensions: Set<String> = ["heic", "heif", "bmp", "tif", "tiff"]
 
     /// The bytes a file of this format opens with; matching any one of them is enough. An APNG
