@@ -236,6 +236,22 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertEqual(missing.stderr, "\(art)/nope.png: error: no such file or folder\n")
     }
 
+    /// A rerun with the same --icon says the icon set is unchanged, as it says the stickers are;
+    /// another icon is written.
+    func testARerunWithTheSameIconSaysTheIconSetIsUnchanged() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let catalog = tmp.appendingPathComponent("S.xcstickers").path
+        func pack(_ icon: String) throws -> String {
+            let r = try CLI.run(["pack", art.path, "-o", catalog, "--icon", samples.appendingPathComponent(icon).path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+        XCTAssertTrue(try pack("oc_teddybear.png").hasSuffix("; icon set written\n"))
+        XCTAssertTrue(try pack("oc_teddybear.png").hasSuffix("1 unchanged; 1 file (0 converted, 1 up to date); icon set unchanged\n"))
+        XCTAssertTrue(try pack("oc_stop_sign_shadow.png").hasSuffix("; icon set written\n"))
+    }
+
     func testPreviewRemovesOnlyItsOwnStaleFiles() throws {
         let stickers = tmp.appendingPathComponent("stickers")
         XCTAssertEqual(try CLI.run(["resize", samples.appendingPathComponent("oc_teddybear.png").path,

@@ -121,6 +121,18 @@ public struct IconSetFiles: Sendable {
     }
 
     /// Writes the PNGs and Contents.json into `directory` (created if needed).
+    /// Whether `directory` holds exactly the files `write(into:)` writes, byte for byte (a rerun
+    /// with the same icon changes nothing).
+    public func isWritten(in directory: String) -> Bool {
+        let dir = URL(fileURLWithPath: directory)
+        let expected = zip(slots.map(\.fileName), pngs).map { ($0, $1) } + [("Contents.json", contentsJSON)]
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path),
+              Set(names) == Set(expected.map(\.0)) else { return false }
+        return expected.allSatisfy { name, bytes in
+            FileManager.default.contents(atPath: dir.appendingPathComponent(name).path).map { [UInt8]($0) == bytes } ?? false
+        }
+    }
+
     public func write(into directory: String) throws {
         let dir = URL(fileURLWithPath: directory)
         do {

@@ -40,6 +40,8 @@ public struct CatalogChanges: Sendable, Equatable, Encodable {
     public var warnings: [CatalogWarning]
     /// Whether the icon set was written by this run.
     public var iconSetWritten: Bool
+    /// Whether the icon set written holds the same files, byte for byte, as the catalog's before.
+    public var iconSetUnchanged = false
 
     /// How many entries had `outcome`.
     public func count(_ outcome: Outcome) -> Int { entries.filter { $0.outcome == outcome }.count }

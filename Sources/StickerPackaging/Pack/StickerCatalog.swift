@@ -97,6 +97,7 @@ public struct StickerCatalog: Sendable {
         let plan = try CatalogPlan(stickers: stickers, failedSources: failedSources, gridSize: gridSize, existing: existing,
                                prune: options.prune, overwrite: options.overwrite)
 
+        let iconSetUnchanged = iconSet?.isWritten(in: dest.appendingPathComponent(Self.iconSetFolderName).path) ?? false
         try FileManager.default.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
         let tmp = CatalogFiles.sibling(of: dest, kind: "tmp")
         do {
@@ -114,7 +115,8 @@ public struct StickerCatalog: Sendable {
             CatalogChanges.Entry(folder: f.name, source: f.source, outcome: f.outcome, label: f.sticker?.label)
         }
         entries += plan.removed.map { CatalogChanges.Entry(folder: $0.name, source: $0.source, outcome: .removed) }
-        return CatalogChanges(entries: entries, renames: plan.renames, warnings: warnings, iconSetWritten: iconSet != nil)
+        return CatalogChanges(entries: entries, renames: plan.renames, warnings: warnings, iconSetWritten: iconSet != nil,
+                              iconSetUnchanged: iconSetUnchanged)
     }
 
     /// Builds the new catalog at `root`: a copy of the existing one with the plan applied.

@@ -318,7 +318,7 @@ struct Pack: ParsableCommand {
         var line = "\(output): \(plural(changes.stickerCount, "sticker")) (\(size.rawValue)): " + parts.joined(separator: ", ")
         line += "; " + plural(files, "file") + (frameFolders > 0 ? " and " + plural(frameFolders, "frame folder") : "")
         line += " (\(converted) converted, \(upToDate) up to date)"
-        if iconSet { line += "; icon set written" }
+        if iconSet { line += changes.iconSetUnchanged ? "; icon set unchanged" : "; icon set written" }
         if failed > 0 { line += "; \(plural(failed, "input")) failed" }
         return line
     }
