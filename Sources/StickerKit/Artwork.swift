@@ -15,8 +15,10 @@ public enum Artwork {
     /// that StickerKit does not read ("a HEIC/HEIF image: not a format stickerkit reads …");
     /// nil for any other bytes. Sixteen bytes are enough, but for SVG text.
     public static func otherFormat(of bytes: [UInt8]) -> String? {
-        guard format(of: bytes) == nil, case .otherFormat = SniffError.unrecognised(bytes) else { return nil }
-        return SniffError.unrecognised(bytes).message
+        guard format(of: bytes) == nil else { return nil }
+        let why = SniffError.unrecognised(bytes)
+        guard case .otherFormat = why else { return nil }
+        return why.message
     }
 
     /// The first frame of the image file in `bytes` at full size, decoded as a conversion decodes

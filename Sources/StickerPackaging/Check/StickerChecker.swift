@@ -113,9 +113,7 @@ public enum StickerChecker {
             return [.init(.error, .format, "\(other) is not a sticker format Messages accepts (use PNG or APNG)")]
         case nil:
             // A format people take for artwork is named (a HEIC photo, a .wastickers archive).
-            if let bytes, case .otherFormat = SniffError.unrecognised(bytes) {
-                return [.init(.error, .format, SniffError.unrecognised(bytes).message)]
-            }
+            if let bytes, let named = Artwork.otherFormat(of: bytes) { return [.init(.error, .format, named)] }
             return [.init(.error, .format, "not an image: unknown format")]
         }
     }

@@ -120,19 +120,25 @@ public struct IconSetFiles: Sendable {
         return StickerCatalog.json(CatalogContents.IconSet(images: images))
     }
 
-    /// Writes the PNGs and Contents.json into `directory` (created if needed).
+    /// The names of the files the set is written as: one PNG per slot, then Contents.json.
+    var fileNames: [String] { slots.map(\.fileName) + ["Contents.json"] }
+
+    /// The files the set is written as, named as `fileNames`.
+    var files: [(name: String, bytes: [UInt8])] { Array(zip(fileNames, pngs + [contentsJSON])) }
+
     /// Whether `directory` holds exactly the files `write(into:)` writes, byte for byte (a rerun
     /// with the same icon changes nothing).
     public func isWritten(in directory: String) -> Bool {
         let dir = URL(fileURLWithPath: directory)
-        let expected = zip(slots.map(\.fileName), pngs).map { ($0, $1) } + [("Contents.json", contentsJSON)]
+        let expected = files
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path),
-              Set(names) == Set(expected.map(\.0)) else { return false }
-        return expected.allSatisfy { name, bytes in
-            FileManager.default.contents(atPath: dir.appendingPathComponent(name).path).map { [UInt8]($0) == bytes } ?? false
+              Set(names) == Set(expected.map(\.name)) else { return false }
+        return expected.allSatisfy { file in
+            FileManager.default.contents(atPath: dir.appendingPathComponent(file.name).path).map { [UInt8]($0) == file.bytes } ?? false
         }
     }
 
+    /// Writes the PNGs and Contents.json into `directory` (created if needed).
     public func write(into directory: String) throws {
         let dir = URL(fileURLWithPath: directory)
         do {
@@ -140,10 +146,9 @@ public struct IconSetFiles: Sendable {
         } catch {
             throw PackError.cannotWrite(path: dir.path, reason: CatalogFiles.reason(error))
         }
-        for (slot, png) in zip(slots, pngs) {
-            try CatalogFiles.write(png, to: dir.appendingPathComponent(slot.fileName))
+        for file in files {
+            try CatalogFiles.write(file.bytes, to: dir.appendingPathComponent(file.name))
         }
-        try CatalogFiles.write(contentsJSON, to: dir.appendingPathComponent("Contents.json"))
     }
 
     /// Writes the set as the folder `directory`, replacing the set there at once: built in a
@@ -189,7 +194,7 @@ public struct IconSetFiles: Sendable {
     /// Files in the icon set folder `url` that this set does not write (hidden files and
     /// Contents.json aside), sorted; empty when there is no such folder.
     func foreignFiles(in url: URL) -> [String] {
-        let ours = Set(slots.map(\.fileName) + ["Contents.json"])
+        let ours = Set(fileNames)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.filter { !$0.hasPrefix(".") && !ours.contains($0) }.sorted()
     }

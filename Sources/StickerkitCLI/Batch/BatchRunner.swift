@@ -321,11 +321,10 @@ struct BatchRunner: Sendable {
             case .failure(let e):
                 if case .belowMinimumQuality = e {
                     entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: e.description)))
-                    terminal.error("\(input.location.display) [\(label(size))]: skipped: \(e)")
                 } else {
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: e.description)))
-                    terminal.error("\(input.location.display) [\(label(size))]: error: \(e)")
                 }
+                terminal.error(Self.failureLine(input.location.display, label(size), e))
             }
         }
         return labelled(entry)
@@ -333,8 +332,18 @@ struct BatchRunner: Sendable {
 
     /// The name of `size` in messages and the report: a platform run's one size is named by the
     /// platform (`StickerTarget.sizeName`), Messages' by the size.
-    private func label(_ size: StickerSize) -> String {
-        settings.options.target.isMessages ? size.rawValue : settings.options.target.sizeName
+    private func label(_ size: StickerSize) -> String { Self.label(size, target: settings.options.target) }
+
+    /// `label(_:)` for a run for `target` (`bench` names sizes as `resize` does).
+    static func label(_ size: StickerSize, target: StickerTarget) -> String {
+        target.isMessages ? size.rawValue : target.sizeName
+    }
+
+    /// The line naming a size of `input` that made no sticker: skipped when it is under the
+    /// quality floor, else an error.
+    static func failureLine(_ input: String, _ label: String, _ e: StickerError) -> String {
+        let skipped = if case .belowMinimumQuality = e { true } else { false }
+        return "\(input) [\(label)]: \(skipped ? "skipped" : "error"): \(e)"
     }
 
     private func labelled(_ entry: BatchReport.File) -> BatchReport.File {

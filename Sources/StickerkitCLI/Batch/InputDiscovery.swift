@@ -64,6 +64,13 @@ enum InputDiscovery {
         var skippedOutputs: [Notice] = []
         /// Stickers left out because a manifest lists them.
         var skippedStickers = 0
+
+        /// Names what was skipped (a warning each), then the inputs that cannot be used (an error
+        /// each): a file skipped may be why a folder holds no images.
+        func announce(on terminal: Terminal) {
+            for n in notices { terminal.warning(n.line) }
+            for m in missing { terminal.error("\(m.path): error: \(m.reason)") }
+        }
     }
 
     /// `discover(_:excluding:)` for paths given as strings, excluding nothing.
@@ -189,13 +196,18 @@ enum InputDiscovery {
                     }
                     // Artwork is named by a readable format's extension; a file with another
                     // name is still taken when its first bytes are an image's (the bytes decide).
-                    if reading.extensions.contains(name.lowercasedExtension) || looksLikeImage(path) {
+                    let ext = name.lowercasedExtension
+                    if reading.extensions.contains(ext) {
                         found.append(InputFile(location: path, relative: rel, id: status.id))
-                    } else if ImageFormat.unreadExtensions.contains(name.lowercasedExtension) {
+                        continue
+                    }
+                    let head = FileSystem.readHead(path, count: 16) ?? []
+                    if Artwork.format(of: head) != nil {
+                        found.append(InputFile(location: path, relative: rel, id: status.id))
+                    } else if ImageFormat.unreadExtensions.contains(ext) {
                         // Artwork in a format not read (a HEIC photo): named, never passed over
                         // in silence, though it does not fail the run.
-                        let why = Artwork.otherFormat(of: FileSystem.readHead(path, count: 16) ?? [])
-                            ?? "a .\(name.lowercasedExtension) file: not a format stickerkit reads"
+                        let why = Artwork.otherFormat(of: head) ?? "a .\(ext) file: not a format stickerkit reads"
                         notices.append(Notice(path, "skipped: " + why))
                     } else {
                         ignored += 1
@@ -204,11 +216,6 @@ enum InputDiscovery {
                     ignored += 1
                 }
             }
-        }
-
-        private func looksLikeImage(_ path: BytePath) -> Bool {
-            guard let head = FileSystem.readHead(path, count: 16) else { return false }
-            return Artwork.format(of: head) != nil
         }
     }
 }

@@ -61,8 +61,7 @@ struct Bench: ParsableCommand {
         options.measuresQuality = false
         let terminal = Terminal(quiet: false)
         let found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init())
-        for n in found.notices { terminal.warning(n.line) }
-        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        found.announce(on: terminal)
         guard found.missing.isEmpty else { throw ExitCode(1) }
         // Every file is read once first, so that the runs read it from the page cache: the
         // benchmark measures the pipeline, not the disk. Each job then reads its own file, so the
@@ -125,8 +124,6 @@ struct Bench: ParsableCommand {
     private func measure(_ files: [BytePath], options: ConversionOptions, jobs: Int) -> (Run, Int, [String]) {
         let totals = Locked(Totals())
         let lines = Locked([[String]](repeating: [], count: files.count))
-        // Sizes are named as `resize` names them: a platform's one size by the platform.
-        let messages = options.target.isMessages, platformSize = options.target.sizeName
         let start = DispatchTime.now().uptimeNanoseconds
         // Scheduled as `resize` schedules files, each read by its job as `resize` reads it.
         ConcurrentJobs.run(count: files.count, workers: jobs,
@@ -142,8 +139,7 @@ struct Bench: ParsableCommand {
                     case .success(let s): file.stickers += 1; file.bytes += s.bytes.count
                     case .failure(let e):
                         file.failed += 1
-                        let skipped = if case .belowMinimumQuality = e { true } else { false }
-                        file.lines.append("\(files[i].display) [\(messages ? size.rawValue : platformSize)]: \(skipped ? "skipped" : "error"): \(e)")
+                        file.lines.append(BatchRunner.failureLine(files[i].display, BatchRunner.label(size, target: options.target), e))
                     }
                 }
             } catch let f as CommandFailure {

@@ -185,9 +185,7 @@ struct Pack: ParsableCommand {
         if let path = reportOption.path {
             try PathChecks.checkReport(path, inputs: found.files, outputFolder: BytePath(output))
         }
-        // What was skipped first: it may be why a folder holds no images.
-        for n in found.notices { terminal.warning(n.line) }
-        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        found.announce(on: terminal)
         for arg in inputs where StickerCatalog.holds(arg) {
             terminal.warn(arg, "a sticker catalog is never read as artwork; skipped")
         }

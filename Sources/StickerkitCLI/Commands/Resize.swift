@@ -57,9 +57,7 @@ struct Resize: ParsableCommand {
 
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
-        // What was skipped first: it may be why a folder holds no images.
-        for n in found.notices { terminal.warning(n.line) }
-        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        found.announce(on: terminal)
         for n in found.skippedOutputs { terminal.note("\(n.path): note: \(n.message)") }
         if found.skippedStickers > 0 {
             terminal.note("stickerkit: note: \(found.skippedStickers) sticker\(found.skippedStickers == 1 ? "" : "s") written by stickerkit left out of the inputs")

@@ -58,9 +58,7 @@ enum WastickersRun {
 
         // 1. Inputs, and the pack rules that can be told before converting.
         let found = InputDiscovery.discover(r.inputs)
-        // What was skipped first: it may be why a folder holds no images.
-        for n in found.notices { terminal.warning(n.line) }
-        for m in found.missing { terminal.error("\(m.path): error: \(m.reason)") }
+        found.announce(on: terminal)
         let files = found.files.map(\.path)
         if files.isEmpty {
             if !found.missing.isEmpty { throw ExitCode(1) }
