@@ -12,11 +12,24 @@ extension CheckRun {
         var failed: [CommandFailure] = []
         var skipped = Skipped()
         var stickers: [StickerCheckReport] = []
+        var archives: [WastickersCheckReport] = []
         for path in paths {
-            for file in search(path, failed: &failed, skipped: &skipped).files {
-                stickers.append(checkFile(file) { PlatformChecker.check($0, path: file.path, target: target) })
+            let found = search(path, failed: &failed, skipped: &skipped)
+            for file in found.files {
+                switch checkFile(file, { PlatformChecker.check($0, path: file.path, target: target) }) {
+                case .sticker(let r): stickers.append(r)
+                case .archive(let a): archives.append(a)
+                }
+            }
+            archives += found.archives.map(checkArchive)
+        }
+        // A WhatsApp pack is checked by WhatsApp's rules, whatever app was asked for: say so.
+        if target != .whatsapp {
+            for i in archives.indices {
+                archives[i].findings.insert(.init(.warning, .format, "a WhatsApp pack: checked by WhatsApp's rules, not "
+                                                  + target.displayName + "'s"), at: 0)
             }
         }
-        return (CheckReport(stickers: stickers, packs: []), failed, skipped)
+        return (CheckReport(stickers: stickers, packs: [], wastickers: archives), failed, skipped)
     }
 }

@@ -16,13 +16,18 @@ enum CheckRun {
         var stickers: [StickerCheckReport] = []
         var packs: [PackCheckReport] = []
         var catalogs: [CatalogCheckReport] = []
+        var archives: [WastickersCheckReport] = []
         for path in paths {
             let found = search(path, failed: &failed, skipped: &skipped)
             catalogs += found.catalogs.compactMap { checkAsCatalog($0.string ?? $0.display, rules: rules) }
             var groups: [String: [StickerCheckReport]] = [:]
             var order: [String] = []
             for file in found.files {
-                let r = checkFile(file) { StickerChecker.check($0, path: file.path, rules: rules) }
+                let r: StickerCheckReport
+                switch checkFile(file, { StickerChecker.check($0, path: file.path, rules: rules) }) {
+                case .archive(let a): archives.append(a); continue
+                case .sticker(let s): r = s
+                }
                 stickers.append(r)
                 let g = packFolder(of: file.path)
                 if groups[g] == nil { order.append(g) }
@@ -31,8 +36,9 @@ enum CheckRun {
             for g in order where groups[g]!.count > 1 {
                 packs.append(StickerChecker.checkPack(folder: g, stickers: groups[g]!))
             }
+            archives += found.archives.map(checkArchive)
         }
-        return (CheckReport(stickers: stickers, packs: packs, catalogs: catalogs), failed, skipped)
+        return (CheckReport(stickers: stickers, packs: packs, catalogs: catalogs, wastickers: archives), failed, skipped)
     }
 
     /// What a search passed over: links (a loop, a folder already searched, a broken link), each
@@ -69,12 +75,33 @@ enum CheckRun {
         return found
     }
 
-    /// `check`'s report of one file: `check` applied to its bytes, or an error finding when it
-    /// cannot be read.
-    static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> StickerCheckReport {
-        if let report = tooLarge(file.location, path: file.path) { return report }
-        guard let bytes = try? FileSystem.readFile(file.location) else { return unreadable(file.path) }
-        return check(bytes)
+    /// What `check` made of one file.
+    enum Checked {
+        case sticker(StickerCheckReport)
+        /// Its bytes are a ZIP archive: checked as a WhatsApp pack (`WastickersChecker`).
+        case archive(WastickersCheckReport)
+    }
+
+    /// `check`'s report of one file: a ZIP archive checked as a WhatsApp pack, any other file
+    /// by `check` applied to its bytes, or an error finding when it cannot be read.
+    static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> Checked {
+        if let report = tooLarge(file.location, path: file.path) { return .sticker(report) }
+        guard let bytes = try? FileSystem.readFile(file.location) else { return .sticker(unreadable(file.path)) }
+        if ZipReader.opensAsZip(bytes) { return .archive(WastickersChecker.check(bytes, path: file.path)) }
+        return .sticker(check(bytes))
+    }
+
+    /// A `.wastickers` found in a folder, checked as a WhatsApp pack whatever its bytes (a file
+    /// that is no ZIP archive is an `unreadable` finding of the pack).
+    static func checkArchive(_ file: InputFile) -> WastickersCheckReport {
+        if let report = tooLarge(file.location, path: file.path) {
+            return WastickersCheckReport(path: file.path, title: nil, author: nil, stickers: [], tray: nil, findings: report.findings)
+        }
+        guard let bytes = try? FileSystem.readFile(file.location) else {
+            return WastickersCheckReport(path: file.path, title: nil, author: nil, stickers: [], tray: nil,
+                                         findings: unreadable(file.path).findings)
+        }
+        return WastickersChecker.check(bytes, path: file.path)
     }
 
     /// The report of a file that cannot be read.
@@ -122,8 +149,13 @@ enum CheckRun {
             }
             return out
         }
+        func findingLines(_ findings: [StickerFinding]) -> String {
+            findings.map { f in
+                "\(pad(f.severity == .error ? "ERROR" : f.severity.rawValue, 8)) \(f.code.rawValue): \(MessageText.escape((f.path.map { $0 + ": " } ?? "") + f.message))\n"
+            }.joined()
+        }
         var out = ""
-        if !report.stickers.isEmpty || report.catalogs.isEmpty { out += rows(report.stickers) }
+        if !report.stickers.isEmpty || (report.catalogs.isEmpty && report.wastickers.isEmpty) { out += rows(report.stickers) }
         for p in report.packs {
             for f in p.findings { out += "pack \(MessageText.escape(p.folder)): \(f.severity.rawValue) \(f.code.rawValue): \(MessageText.escape(f.message))\n" }
         }
@@ -132,17 +164,30 @@ enum CheckRun {
             out += "catalog \(MessageText.escape(c.path))" + (c.gridSize.map { " (grid size \($0))" } ?? "") + ": "
                 + "\(c.stickers.count) sticker\(c.stickers.count == 1 ? "" : "s")\n"
             if !c.stickers.isEmpty { out += rows(c.stickers) }
-            for f in c.findings {
-                out += "\(pad(f.severity == .error ? "ERROR" : f.severity.rawValue, 8)) \(f.code.rawValue): \(MessageText.escape((f.path.map { $0 + ": " } ?? "") + f.message))\n"
-            }
+            out += findingLines(c.findings)
+        }
+        for w in report.wastickers {
+            if !out.isEmpty { out += "\n" }
+            let n = w.stickers.count
+            out += "WhatsApp pack \(MessageText.escape(w.path)): \(n) sticker\(n == 1 ? "" : "s")"
+            if let title = w.title { out += ", \u{201C}\(MessageText.escape(title))\u{201D}" }
+            if let author = w.author { out += " by \(MessageText.escape(author))" }
+            out += "\n"
+            let listed = w.stickers + (w.tray.map { [$0] } ?? [])
+            if !listed.isEmpty { out += rows(listed) }
+            out += findingLines(w.findings)
         }
         let files = report.stickers.count
-        if report.catalogs.isEmpty {
-            out += "\(files) file\(files == 1 ? "" : "s")"
+        func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
+        if report.catalogs.isEmpty && report.wastickers.isEmpty {
+            out += count(files, "file")
         } else {
-            let inCatalogs = report.catalogs.reduce(0) { $0 + $1.stickers.count }
-            out += "\(inCatalogs) sticker\(inCatalogs == 1 ? "" : "s") in \(report.catalogs.count) catalog\(report.catalogs.count == 1 ? "" : "s")"
-            if files > 0 { out += " and \(files) file\(files == 1 ? "" : "s")" }
+            let inside = report.catalogs.reduce(0) { $0 + $1.stickers.count } + report.wastickers.reduce(0) { $0 + $1.stickers.count }
+            var holders: [String] = []
+            if !report.catalogs.isEmpty { holders.append(count(report.catalogs.count, "catalog")) }
+            if !report.wastickers.isEmpty { holders.append(count(report.wastickers.count, "WhatsApp pack")) }
+            out += count(inside, "sticker") + " in " + holders.joined(separator: " and ")
+            if files > 0 { out += " and " + count(files, "file") }
         }
         out += ": \(report.errors) error\(report.errors == 1 ? "" : "s"), \(report.warnings) warning\(report.warnings == 1 ? "" : "s")\n"
         return out

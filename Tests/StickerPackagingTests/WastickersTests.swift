@@ -17,11 +17,11 @@ final class WastickersTests: XCTestCase {
         let zip = StoredZip(entries: entries, comment: "a comment").bytes()
         XCTAssertEqual(StoredZip.comment(of: zip), "a comment")
         XCTAssertNil(StoredZip.comment(of: Array(zip.dropLast())))
-        let listed = try ZipReader.list(zip)
+        let listed = try PythonZip.list(zip)
         XCTAssertEqual(listed.map(\.name), entries.map(\.name))
         XCTAssertEqual(listed.map(\.size), entries.map(\.bytes.count))
         XCTAssertEqual(listed.map(\.crc), entries.map { StoredZip.crc32($0.bytes) })
-        XCTAssertEqual(listed.map(\.crc)[0], ZipReader.referenceCRC(big))
+        XCTAssertEqual(listed.map(\.crc)[0], PythonZip.referenceCRC(big))
     }
 
     func testThePackHoldsStickersTrayTitleAndAuthor() throws {
@@ -30,7 +30,7 @@ final class WastickersTests: XCTestCase {
         let zip = try pack.archive()
         XCTAssertTrue(WastickersPack.isStickerkitArchive(zip))
         XCTAssertFalse(WastickersPack.isStickerkitArchive(StoredZip(entries: [], comment: "other").bytes()))
-        let listed = try ZipReader.list(zip)
+        let listed = try PythonZip.list(zip)
         XCTAssertEqual(listed.map(\.name), ["01.webp", "02.webp", "03.webp", "tray.png", "title.txt", "author.txt"])
         XCTAssertEqual(listed[4].crc, StoredZip.crc32(Array("Cats ünï".utf8)))
         XCTAssertEqual(listed[4].size, Array("Cats ünï".utf8).count)
@@ -55,7 +55,7 @@ final class WastickersTests: XCTestCase {
 
 /// Reads a ZIP archive with Python's zipfile, which checks every entry's CRC (`testzip`), and
 /// zlib's CRC-32 of what it read against the central directory's.
-enum ZipReader {
+enum PythonZip {
     struct Listed: Equatable { var name: String; var size: Int; var crc: UInt32 }
     struct Failed: Error, CustomStringConvertible { var description: String }
 

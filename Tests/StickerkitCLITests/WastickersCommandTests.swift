@@ -139,14 +139,49 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: small.path))
     }
 
-    /// `check` and `resize` given the archive name it (a ZIP to unzip), not "unknown format".
-    func testAnArchiveGivenAsAStickerIsNamedAsAnArchive() throws {
-        let archive = tmp.appendingPathComponent("Cats.wastickers")
-        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path]).status, 0)
+    /// `check` reads the archive `pack` wrote as a WhatsApp pack (named, or found in a folder,
+    /// with any `--platform`); `resize` names it as a ZIP to unzip, not "unknown format";
+    /// `preview` names one found in a folder as not shown.
+    func testCheckReadsTheArchiveAsAPackAndResizeNamesIt() throws {
+        let folder = tmp.appendingPathComponent("packs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = folder.appendingPathComponent("Cats.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--title", "Cats"]).status, 0)
         let check = try CLI.run(["check", archive.path])
-        XCTAssertEqual(check.status, 1, check.stdout)
-        XCTAssertTrue(check.stdout.contains("format: a ZIP archive (a .wastickers pack is one; unzip it first): not a format stickerkit reads"),
-                      check.stdout)
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        let lines = check.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "WhatsApp pack \(archive.path): 3 stickers, \u{201C}Cats\u{201D} by stickerkit")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("ok     WebP   512×512") }.count, 3, check.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("ok     PNG    96×96") && $0.hasSuffix(archive.path + "/tray.png") }, check.stdout)
+        XCTAssertEqual(lines.last, "3 stickers in 1 WhatsApp pack: 0 errors, 0 warnings")
+
+        // Found in a folder beside a sticker, as JSON; and under another app's rules, a warning.
+        try FileManager.default.copyItem(atPath: sample("oc_teddybear.png"), toPath: folder.appendingPathComponent("bear.png").path)
+        let json = try CLI.run(["check", folder.path, "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let packs = report?["wastickers"] as? [[String: Any]]
+        XCTAssertEqual(packs?.count, 1, json.stdout)
+        XCTAssertEqual((packs?.first?["stickers"] as? [Any])?.count, 3)
+        XCTAssertEqual((report?["stickers"] as? [Any])?.count, 1)
+        let telegram = try CLI.run(["check", "--platform", "telegram", folder.path])
+        XCTAssertTrue(telegram.stdout.contains("warning  format: a WhatsApp pack: checked by WhatsApp's rules, not Telegram's"),
+                      telegram.stdout)
+        XCTAssertTrue(telegram.stdout.hasSuffix("3 stickers in 1 WhatsApp pack and 1 file: 1 error, 1 warning\n"), telegram.stdout)
+
+        // A damaged copy: its broken entry is named, exit 1.
+        var bytes = [UInt8](try Data(contentsOf: archive))
+        bytes[60] ^= 0xFF
+        let damaged = tmp.appendingPathComponent("damaged.wastickers")
+        try Data(bytes).write(to: damaged)
+        let bad = try CLI.run(["check", damaged.path])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stdout.contains("unreadable: 01.webp: CRC-32"), bad.stdout)
+
+        let preview = try CLI.run(["preview", folder.path, "-o", tmp.appendingPathComponent("pv").path])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertEqual(preview.stderr, archive.path + ": warning: skipped: a WhatsApp pack (.wastickers), not shown; "
+                       + "`stickerkit check` checks it\n")
+
         let resize = try CLI.run(["resize", archive.path, "-o", tmp.appendingPathComponent("out").path])
         XCTAssertEqual(resize.status, 1)
         XCTAssertEqual(resize.stderr, archive.path + ": error: a ZIP archive (a .wastickers pack is one; unzip it first): "

@@ -3,9 +3,11 @@ import StickerKit
 import StickerPackaging
 
 /// libFuzzer entry point: `stickerkit check` on arbitrary bytes — Messages' rules
-/// (`StickerChecker`: the outline, and the pixels' transparency scan) and every platform's
-/// (`PlatformChecker`: the image outlines and the WebM (EBML) reader). A check never fails: it
-/// reports. Every finding must say something, and the report must count the file's bytes.
+/// (`StickerChecker`: the outline, and the pixels' transparency scan), every platform's
+/// (`PlatformChecker`: the image outlines and the WebM (EBML) reader) and a WhatsApp pack's
+/// (`WastickersChecker`: the ZIP reader, inflate and CRC, each entry checked). A check never
+/// fails: it reports. Every finding must say something, the report must count the file's bytes,
+/// and a pack's entries must be named inside it.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = FuzzHarness.bytes(data, size)
@@ -17,6 +19,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         if report.bytes != bytes.count { fatalError("report counts \(report.bytes) bytes of \(bytes.count)") }
         if report.findings.contains(where: { $0.message.isEmpty }) { fatalError("a finding without a message") }
     }
+    let pack = WastickersChecker.check(bytes, path: "p.wastickers")
+    if pack.allFindings.contains(where: { $0.message.isEmpty }) { fatalError("a pack finding without a message") }
+    if let outside = (pack.stickers + (pack.tray.map { [$0] } ?? [])).first(where: { !$0.path.hasPrefix("p.wastickers/") }) {
+        fatalError("an entry named outside its pack: \(outside.path)")
+    }
+    if pack.stickers.count > WastickersChecker.maxEntries { fatalError("\(pack.stickers.count) stickers read") }
     return 0
 }
 

@@ -59,26 +59,31 @@ public struct CheckReport: Sendable, Codable, Equatable {
     public var packs: [PackCheckReport]
     /// Sticker catalogs checked as catalogs (written to JSON only when there are some).
     public var catalogs: [CatalogCheckReport]
+    /// WhatsApp pack archives checked as packs (written to JSON only when there are some).
+    public var wastickers: [WastickersCheckReport]
     public var errors: Int
     public var warnings: Int
 
-    public init(stickers: [StickerCheckReport], packs: [PackCheckReport], catalogs: [CatalogCheckReport] = []) {
+    public init(stickers: [StickerCheckReport], packs: [PackCheckReport], catalogs: [CatalogCheckReport] = [],
+                wastickers: [WastickersCheckReport] = []) {
         self.stickers = stickers
         self.packs = packs
         self.catalogs = catalogs
+        self.wastickers = wastickers
         let all = stickers.flatMap(\.findings) + packs.flatMap(\.findings)
-            + catalogs.flatMap { $0.findings + $0.stickers.flatMap(\.findings) }
+            + catalogs.flatMap { $0.findings + $0.stickers.flatMap(\.findings) } + wastickers.flatMap(\.allFindings)
         errors = all.filter { $0.severity == .error }.count
         warnings = all.filter { $0.severity == .warning }.count
     }
 
-    private enum CodingKeys: String, CodingKey { case stickers, packs, catalogs, errors, warnings }
+    private enum CodingKeys: String, CodingKey { case stickers, packs, catalogs, wastickers, errors, warnings }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         stickers = try c.decode([StickerCheckReport].self, forKey: .stickers)
         packs = try c.decode([PackCheckReport].self, forKey: .packs)
         catalogs = try c.decodeIfPresent([CatalogCheckReport].self, forKey: .catalogs) ?? []
+        wastickers = try c.decodeIfPresent([WastickersCheckReport].self, forKey: .wastickers) ?? []
         errors = try c.decode(Int.self, forKey: .errors)
         warnings = try c.decode(Int.self, forKey: .warnings)
     }
@@ -88,6 +93,7 @@ public struct CheckReport: Sendable, Codable, Equatable {
         try c.encode(stickers, forKey: .stickers)
         try c.encode(packs, forKey: .packs)
         if !catalogs.isEmpty { try c.encode(catalogs, forKey: .catalogs) }
+        if !wastickers.isEmpty { try c.encode(wastickers, forKey: .wastickers) }
         try c.encode(errors, forKey: .errors)
         try c.encode(warnings, forKey: .warnings)
     }

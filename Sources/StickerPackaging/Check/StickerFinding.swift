@@ -46,6 +46,12 @@ public struct StickerFinding: Sendable, Codable, Equatable {
         case iconOpaque = "icon-opaque"
         /// An icon set entry that is no slot of the iMessage app icon.
         case iconUnknown = "icon-unknown"
+        /// A WhatsApp pack with fewer or more stickers than WhatsApp takes.
+        case stickerCount = "sticker-count"
+        /// A WhatsApp pack holding both stills and animations.
+        case mixedKinds = "mixed-kinds"
+        /// A WhatsApp pack's title or author missing, empty, not one line of UTF-8, or too long.
+        case packText = "pack-text"
     }
 
     public var severity: Severity

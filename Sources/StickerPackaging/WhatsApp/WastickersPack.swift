@@ -9,6 +9,11 @@ import StickerKit
 public struct WastickersPack: Sendable {
     /// How many stickers a WhatsApp pack holds.
     public static let stickerRange = 3...30
+    /// The longest title and author WhatsApp takes (its sample app's validation: 128 characters).
+    public static let maxTextLength = 128
+    /// The entries that hold the pack's title and author.
+    public static let titleName = "title.txt"
+    public static let authorName = "author.txt"
     /// The archive comment that marks an archive stickerkit wrote.
     public static let marker = "stickerkit .wastickers"
 
@@ -53,8 +58,8 @@ public struct WastickersPack: Sendable {
         try Self.check(count: stickers.count, animations: stickers.filter(\.animated).count)
         var entries = stickers.enumerated().map { StoredZip.Entry(name: Self.stickerName($0.offset), bytes: $0.element.webp) }
         entries.append(.init(name: Self.trayName, bytes: trayPNG))
-        entries.append(.init(name: "title.txt", bytes: Array(title.utf8)))
-        entries.append(.init(name: "author.txt", bytes: Array(author.utf8)))
+        entries.append(.init(name: Self.titleName, bytes: Array(title.utf8)))
+        entries.append(.init(name: Self.authorName, bytes: Array(author.utf8)))
         return StoredZip(entries: entries, comment: Self.marker).bytes()
     }
 

@@ -39,6 +39,10 @@ enum InputDiscovery {
         /// Whether a folder of this name is a sticker catalog or pack, read as one (`.stickers`).
         static func isCatalog(_ name: BytePath) -> Bool { ["xcstickers", "stickerpack"].contains(name.lowercasedExtension) }
 
+        /// Whether a file of this name is a WhatsApp pack archive, read as one (`.stickers`; named
+        /// on the command line, any file whose bytes are a ZIP archive is).
+        static func isArchive(_ name: BytePath) -> Bool { name.lowercasedExtension == "wastickers" }
+
         /// Whether a folder of this name is an app icon set, never a sticker (`.stickers`).
         static func isIconSet(_ name: BytePath) -> Bool { ["stickersiconset", "appiconset"].contains(name.lowercasedExtension) }
     }
@@ -54,6 +58,8 @@ enum InputDiscovery {
         var files: [InputFile]
         /// Sticker catalogs and packs, named or found in folders, when reading `.stickers`.
         var catalogs: [BytePath] = []
+        /// WhatsApp pack archives (`.wastickers`) found in folders, when reading `.stickers`.
+        var archives: [InputFile] = []
         /// Named inputs that cannot be used, with the reason: each an input that failed.
         var missing: [(path: String, reason: String)]
         /// Files in folders that are not images (README, SOURCES.md, …), passed over silently.
@@ -99,9 +105,10 @@ enum InputDiscovery {
                 walk.catalogs.append(arg)
             case .directory:
                 var found: [InputFile] = []
-                let before = (walk.missing.count, walk.catalogs.count)
+                let before = (walk.missing.count, walk.catalogs.count, walk.archives.count)
                 walk.search(arg, relative: BytePath(""), id: status.id, ancestors: [], into: &found)
-                if found.isEmpty && (walk.missing.count, walk.catalogs.count) == before {
+                walk.archives[before.2...].sort { $0.relative < $1.relative }
+                if found.isEmpty && (walk.missing.count, walk.catalogs.count, walk.archives.count) == before {
                     walk.missing.append((arg.string ?? arg.display, noImagesInFolder))
                 }
                 files += found.sorted { $0.relative < $1.relative }
@@ -109,7 +116,7 @@ enum InputDiscovery {
                 walk.missing.append((arg.string ?? arg.display, FileError.Problem.notARegularFile(status.kind).description))
             }
         }
-        return Outcome(files: files, catalogs: walk.catalogs, missing: walk.missing, ignored: walk.ignored, notices: walk.notices,
+        return Outcome(files: files, catalogs: walk.catalogs, archives: walk.archives, missing: walk.missing, ignored: walk.ignored, notices: walk.notices,
                        skippedOutputs: walk.skippedOutputs, skippedStickers: walk.skippedStickers)
     }
 
@@ -117,6 +124,7 @@ enum InputDiscovery {
     private struct Walk {
         let reading: Reading
         var catalogs: [BytePath] = []
+        var archives: [InputFile] = []
         var missing: [(path: String, reason: String)] = []
         var ignored = 0
         var notices: [Notice] = []
@@ -197,6 +205,10 @@ enum InputDiscovery {
                     // Artwork is named by a readable format's extension; a file with another
                     // name is still taken when its first bytes are an image's (the bytes decide).
                     let ext = name.lowercasedExtension
+                    if reading == .stickers && Reading.isArchive(name) {
+                        archives.append(InputFile(location: path, relative: rel, id: status.id))
+                        continue
+                    }
                     if reading.extensions.contains(ext) {
                         found.append(InputFile(location: path, relative: rel, id: status.id))
                         continue

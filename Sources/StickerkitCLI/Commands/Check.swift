@@ -25,6 +25,11 @@ struct Check: ParsableCommand {
         that app's rules instead: its container for stills and animations (WebM videos included), its \
         square size (LINE: within its box, even sides), its byte cap per kind, and for animations its \
         duration and frame-rate limits (LINE: 5–20 frames, 1–4 plays within 4 s).
+        A WhatsApp pack archive (NAME.wastickers, or any file whose bytes are a ZIP archive; also \
+        found in folders) is checked as a pack, with any --platform: 3 to 30 stickers, all stills \
+        or all animations, each by WhatsApp's rules; the tray icon (tray.png, else the one PNG \
+        inside: 96×96 within 50 KB); title.txt and author.txt, one line of at most 128 \
+        characters each. Stored and deflated entries are read, each checked against its CRC-32.
         Exit status: 0 when no errors were found, 1 otherwise (including a path that is missing or \
         a folder without images: each named on stderr, the others still checked), 2 usage error.
         """)

@@ -13,7 +13,10 @@ enum PreviewInput {
     /// The stickers found at `path` (none when nothing usable is there: `found.missing` says why),
     /// and what the search found and skipped.
     static func items(_ path: String, rules: CheckRules) -> (items: [Preview.Item], found: InputDiscovery.Outcome) {
-        let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+        var found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+        // WhatsApp packs found in folders are not shown (their stickers sit inside an archive):
+        // each is named, never passed over in silence.
+        found.notices += found.archives.map { Notice($0.location, "skipped: a WhatsApp pack (.wastickers), not shown; `stickerkit check` checks it") }
         var items: [Preview.Item] = []
         for catalog in found.catalogs {
             guard let report = CheckRun.checkAsCatalog(catalog.string ?? catalog.display, rules: rules) else { continue }

@@ -20,17 +20,14 @@ enum WastickersRun {
         var quiet: Bool
     }
 
-    /// Longest title and author WhatsApp takes (its sample app's validation: 128 characters).
-    static let maxTextLength = 128
-
     /// The usage errors of the text options, before anything is read.
     static func validate(title: String?, author: String?) throws {
         for (flag, value) in [("--title", title), ("--author", author)] {
             guard let value else { continue }
             if value.trimmingCharacters(in: .whitespaces).isEmpty { throw CommandFailure.usage(flag, "is empty") }
             if value.contains(where: \.isNewline) { throw CommandFailure.usage(flag, "must be one line") }
-            if value.count > maxTextLength {
-                throw CommandFailure.usage(flag, "has \(value.count) characters; WhatsApp takes at most \(maxTextLength)")
+            if value.count > WastickersPack.maxTextLength {
+                throw CommandFailure.usage(flag, "has \(value.count) characters; WhatsApp takes at most \(WastickersPack.maxTextLength)")
             }
         }
     }
