@@ -122,15 +122,17 @@ enum CheckRun {
                                                             + "more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))")])
     }
 
-    /// The pack a file belongs to: its enclosing `.stickerpack` if any, else its folder.
+    /// The pack a file belongs to: its enclosing `.stickerpack` if any, else its folder. Taken
+    /// apart as bytes (`BytePath`): Foundation's `deletingLastPathComponent`, applied again to
+    /// its own one-character result (`o` of `o/b.png`), stopped the process.
     static func packFolder(of file: String) -> String {
-        var dir = (file as NSString).deletingLastPathComponent
-        let parent = dir
-        while !dir.isEmpty && dir != "/" && dir != "." {
-            if dir.hasSuffix(".stickerpack") { return dir }
-            dir = (dir as NSString).deletingLastPathComponent
+        let parent = BytePath(file).parent
+        var dir = parent
+        while !dir.bytes.isEmpty && dir != BytePath("/") && dir != BytePath(".") {
+            if dir.bytes.count >= 12 && Array(dir.bytes.suffix(12)) == Array(".stickerpack".utf8) { return dir.string ?? dir.display }
+            dir = dir.parent
         }
-        return parent
+        return parent.string ?? parent.display
     }
 
     static func table(_ report: CheckReport) -> String {

@@ -33,6 +33,61 @@ final class UsageTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("out").path))
     }
 
+    /// An empty path (a shell variable never set: `-o "$OUT"`) named nothing, and the file system
+    /// took it for the current folder: `resize art.png -o ""` wrote its sticker there, `preview`
+    /// its page, `icons` its set, and `resize ""` converted the whole folder. An empty option
+    /// is now a usage error before anything is read; an empty input is named, and the others go on.
+    func testAnEmptyPathNamesNothing() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let art = tmp.appendingPathComponent("art.png")
+        try FileManager.default.copyItem(at: CLI.repositoryRoot.appendingPathComponent("samples/oc_teddybear.png"), to: art)
+        let options: [[String]] = [
+            ["resize", "art.png", "-o", ""],
+            ["resize", "art.png", "-o", "out", "--report", ""],
+            ["preview", "art.png", "-o", ""],
+            ["icons", "art.png", "-o", ""],
+            ["icons", "", "-o", "icons"],
+            ["pack", "art.png", "-o", ""],
+            ["pack", "art.png", "-o", "A.xcstickers", "--icon", ""],
+            ["pack", "art.png", "-o", "A.xcstickers", "--labels", ""],
+            ["pack", "art.png", "-o", "A.xcstickers", "--cache", ""],
+        ]
+        for args in options {
+            let r = try CLI.run(args, in: tmp)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(" is empty: it must name "), "\(args): \(r.stderr)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), ["art.png"])
+
+        for args in [["resize", "", "art.png", "-o", "out"], ["check", "", "art.png"], ["preview", "", "art.png", "-o", "pv"],
+                     ["bench", ""]] {
+            let r = try CLI.run(args, in: tmp)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("\"\": error: no such file or folder (the argument is empty)\n"), "\(args): \(r.stderr)")
+        }
+        // The other input went on.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("out/art.png").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("pv/index.html").path))
+    }
+
+    /// `check o/b.png` stopped the process (Foundation's `deletingLastPathComponent` applied to
+    /// its own one-character result), as did `check o` for a folder `o` holding stickers.
+    func testCheckTakesFoldersOfOneCharacter() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let folder = tmp.appendingPathComponent("o/p.stickerpack/s.sticker")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for dest in [tmp.appendingPathComponent("o/b.png"), folder.appendingPathComponent("s.png")] {
+            try FileManager.default.copyItem(at: CLI.repositoryRoot.appendingPathComponent("samples/oc_teddybear.png"), to: dest)
+        }
+        for args in [["check", "o/b.png"], ["check", "o"], ["check", "./o/b.png", "o/p.stickerpack/s.sticker/s.png"]] {
+            let r = try CLI.run(args, in: tmp)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stderr)")   // the teddy bear is not square
+            XCTAssertTrue(r.stdout.contains("error    square: not square: 744×1052"), "\(args): \(r.stdout)")
+        }
+    }
+
     func testHelpListsTheOptions() throws {
         let r = try CLI.run(["resize", "--help"])
         XCTAssertEqual(r.status, 0)

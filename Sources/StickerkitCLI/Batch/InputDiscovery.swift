@@ -17,6 +17,8 @@ enum InputDiscovery {
     /// Why a named input failed, in the words every command uses (exit 1, the others go on).
     static let noSuchInput = "no such file or folder"
     static let noImagesInFolder = "no images found in this folder"
+    /// How an empty argument is named in its error line.
+    static let emptyArgument = "\"\""
 
     /// What a search reads, which decides what it takes.
     enum Reading: Sendable {
@@ -88,6 +90,12 @@ enum InputDiscovery {
         var walk = Walk(exclusions: exclusions, reading: reading)
         var files: [InputFile] = []
         for arg in arguments {
+            // An empty argument (a shell variable never set) names nothing: the file system
+            // would take it for the current folder.
+            if arg.bytes.isEmpty {
+                walk.missing.append((emptyArgument, noSuchInput + " (the argument is empty)"))
+                continue
+            }
             let status: FileStatus?
             do { status = try FileStatus.of(arg) } catch {
                 walk.missing.append((arg.string ?? arg.display, error.problem.description))

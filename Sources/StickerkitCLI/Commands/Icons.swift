@@ -55,6 +55,8 @@ struct Icons: ParsableCommand {
     var maxMemory: Int = Limits.defaultMemory / 1_000_000
 
     func validate() throws {
+        try PathArgument.requireNonEmpty(image, "the image", naming: "an image file")
+        try PathArgument.requireNonEmpty(output, "-o", naming: "the output folder")
         _ = try ColorArgument.parse(background)
         if !(1...1_000_000).contains(maxMemory) { throw ValidationError("--max-memory takes 1 to 1000000 MB") }
     }

@@ -109,6 +109,10 @@ struct Pack: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try PathArgument.requireNonEmpty(output, "-o", naming: "the catalog, e.g. -o \"My Stickers.xcstickers\"")
+        try PathArgument.requireNonEmpty(labels, "--labels", naming: "a CSV or JSON file of labels")
+        try PathArgument.requireNonEmpty(icon, "--icon", naming: "an image")
+        try PathArgument.requireNonEmpty(cache, "--cache", naming: "a folder")
         let name = (output as NSString).lastPathComponent
         if platform.target == .whatsapp { return try validateWhatsApp(name) }
         if !platform.target.isMessages {

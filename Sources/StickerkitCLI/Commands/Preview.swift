@@ -51,6 +51,10 @@ struct Preview: ParsableCommand {
         var inCatalog: Bool
     }
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(output, "-o", naming: "the output folder")
+    }
+
     func run() throws {
         let rules = CheckRules(maxBytes: budget.bytes)
         let terminal = Terminal(quiet: false)

@@ -12,6 +12,10 @@ struct OutputFlags: ParsableArguments {
     @Flag(name: .long, help: "Also replace files in the output folder that stickerkit did not write (never folders, never inputs).")
     var overwrite = false
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(output, "-o", naming: "the output folder")
+    }
+
     /// `-o` as the file system names it.
     var path: BytePath { CommandLineBytes.path(for: output) }
 }

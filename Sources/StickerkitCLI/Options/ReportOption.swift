@@ -7,6 +7,10 @@ struct ReportOption: ParsableArguments {
             completion: .file(extensions: ["json"]))
     var report: String?
 
+    func validate() throws {
+        try PathArgument.requireNonEmpty(report, "--report", naming: "a file, e.g. report.json")
+    }
+
     /// `--report` as the file system names it.
     var path: BytePath? { report.map(CommandLineBytes.path(for:)) }
 }
