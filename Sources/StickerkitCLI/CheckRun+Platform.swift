@@ -13,8 +13,9 @@ extension CheckRun {
         var skipped = Skipped()
         var stickers: [StickerCheckReport] = []
         var archives: [WastickersCheckReport] = []
+        var seen = Set<InputDiscovery.SameInput>()
         for path in paths {
-            let found = search(path, failed: &failed, skipped: &skipped)
+            let found = search(path, failed: &failed, skipped: &skipped, seen: &seen)
             for file in found.files {
                 switch checkFile(file, { PlatformChecker.check($0, path: file.path, target: target) }) {
                 case .sticker(let r): stickers.append(r)

@@ -17,8 +17,9 @@ enum CheckRun {
         var packs: [PackCheckReport] = []
         var catalogs: [CatalogCheckReport] = []
         var archives: [WastickersCheckReport] = []
+        var seen = Set<InputDiscovery.SameInput>()
         for path in paths {
-            let found = search(path, failed: &failed, skipped: &skipped)
+            let found = search(path, failed: &failed, skipped: &skipped, seen: &seen)
             catalogs += found.catalogs.compactMap { checkAsCatalog($0.string ?? $0.display, rules: rules) }
             var groups: [String: [StickerCheckReport]] = [:]
             var order: [String] = []
@@ -65,10 +66,13 @@ enum CheckRun {
     }
 
     /// One path searched as `check` and `check --platform` search it (`InputDiscovery` reading
-    /// stickers): what it holds, its missing paths added to `failed` and what the search passed
-    /// over to `skipped`.
-    static func search(_ path: String, failed: inout [CommandFailure], skipped: inout Skipped) -> InputDiscovery.Outcome {
-        let found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+    /// stickers): what it holds but files met in an earlier path under the same name (`seen`,
+    /// `Outcome.dropRepeats`), its missing paths added to `failed` and what the search
+    /// passed over to `skipped`.
+    static func search(_ path: String, failed: inout [CommandFailure], skipped: inout Skipped,
+                       seen: inout Set<InputDiscovery.SameInput>) -> InputDiscovery.Outcome {
+        var found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+        found.dropRepeats(seen: &seen)
         failed += found.missing.map { CommandFailure.failed($0.path, $0.reason) }
         skipped.links += found.notices
         skipped.outputs += found.skippedOutputs

@@ -144,6 +144,26 @@ final class InputDiscoveryTests: XCTestCase {
         XCTAssertEqual(only.stderr, line + "\n" + art.appendingPathComponent("phone").path + ": error: no images found in this folder\n")
     }
 
+    /// One file given twice under one name — named and inside its folder, or as `x` and `./x` —
+    /// was converted twice (the second as `cat.png.png`, with a warning), listed twice by `check`
+    /// and shown twice by `preview`. It is one input now; two hard links stay two.
+    func testAFileGivenTwiceIsOneInput() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try FileManager.default.linkItem(at: art.appendingPathComponent("sax.png"), to: art.appendingPathComponent("linked.png"))
+        let twice = ["art/sax.png", "./art/sax.png", "art"]
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLI.run(["resize"] + twice + ["-o", out.path, "--size", "small"], in: tmp)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(try BatchSafety.stickers(out), ["linked.png", "sax.png"])
+        let check = try CLI.run(["check"] + twice, in: tmp)
+        XCTAssertTrue(check.stdout.contains("\n2 files: "), check.stdout)
+        XCTAssertEqual(check.stdout.components(separatedBy: "  art/sax.png\n").count, 2, check.stdout)
+        let preview = try CLI.run(["preview", "art/sax.png", "art/sax.png", "-o", "pv"], in: tmp)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("pv/stickers").path), ["001-sax.png"])
+    }
+
     func testFIFOsAndDevicesAreNotRegularFiles() throws {
         let fifo = tmp.appendingPathComponent("pipe.png")
         XCTAssertEqual(mkfifo(fifo.path, 0o644), 0)

@@ -72,6 +72,22 @@ enum InputDiscovery {
         var skippedOutputs: [Notice] = []
         /// Stickers left out because a manifest lists them.
         var skippedStickers = 0
+        /// Files left out because they were met before under the same name (`dropRepeats`).
+        var repeats = 0
+
+        /// Leaves out the files and archives met before under the same name (in `seen`, or
+        /// earlier here), counted in `repeats`: one file given twice (`art/cat.png art/`,
+        /// `cat.png ./cat.png`) is one input, converted once, not a second time as
+        /// `cat.png.png`. Two names of one file (hard links) stay two inputs.
+        mutating func dropRepeats(seen: inout Set<SameInput>) {
+            let before = files.count + archives.count
+            func firstOfEach(_ list: [InputFile]) -> [InputFile] {
+                list.filter { f in f.id.map { seen.insert(SameInput(id: $0, relative: f.relative)).inserted } ?? true }
+            }
+            files = firstOfEach(files)
+            archives = firstOfEach(archives)
+            repeats += before - files.count - archives.count
+        }
 
         /// Names what was skipped (a warning each), then the inputs that cannot be used (an error
         /// each): a file skipped may be why a folder holds no images.
@@ -124,8 +140,17 @@ enum InputDiscovery {
                 walk.missing.append((arg.string ?? arg.display, FileError.Problem.notARegularFile(status.kind).description))
             }
         }
-        return Outcome(files: files, catalogs: walk.catalogs, archives: walk.archives, missing: walk.missing, ignored: walk.ignored, notices: walk.notices,
-                       skippedOutputs: walk.skippedOutputs, skippedStickers: walk.skippedStickers)
+        var outcome = Outcome(files: files, catalogs: walk.catalogs, archives: walk.archives, missing: walk.missing, ignored: walk.ignored,
+                              notices: walk.notices, skippedOutputs: walk.skippedOutputs, skippedStickers: walk.skippedStickers)
+        var seen = Set<SameInput>()
+        outcome.dropRepeats(seen: &seen)
+        return outcome
+    }
+
+    /// A file and the name it is taken under: an input met twice under one name is taken once.
+    struct SameInput: Hashable {
+        var id: FileID
+        var relative: BytePath
     }
 
     /// The state of one discovery: what was found, skipped and visited.

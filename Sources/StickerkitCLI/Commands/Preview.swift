@@ -63,15 +63,16 @@ struct Preview: ParsableCommand {
         // others are shown.
         var items: [Item] = []
         var failed = 0
+        var seen = Set<InputDiscovery.SameInput>()
         for p in paths {
-            let (shown, found) = PreviewInput.items(p, rules: rules)
+            let (shown, found) = PreviewInput.items(p, rules: rules, seen: &seen)
             CheckRun.Skipped(links: found.notices, outputs: found.skippedOutputs).show(on: terminal)
             for m in found.missing { terminal.error(CommandFailure.failed(m.path, m.reason).description) }
-            if found.missing.isEmpty && shown.isEmpty {
+            if found.missing.isEmpty && shown.isEmpty && found.repeats == 0 {
                 // A catalog without stickers.
                 terminal.error(CommandFailure.failed(p, InputDiscovery.noImagesInFolder).description)
             }
-            if !found.missing.isEmpty || shown.isEmpty { failed += 1 }
+            if !found.missing.isEmpty || (shown.isEmpty && found.repeats == 0) { failed += 1 }
             items += shown
         }
         if items.isEmpty { throw ExitCode(1) }

@@ -10,10 +10,13 @@ import StickerPackaging
 /// at a time); each is read when it is shown (`load`), so a preview holds one sticker's bytes
 /// at a time however many it shows.
 enum PreviewInput {
-    /// The stickers found at `path` (none when nothing usable is there: `found.missing` says why),
-    /// and what the search found and skipped.
-    static func items(_ path: String, rules: CheckRules) -> (items: [Preview.Item], found: InputDiscovery.Outcome) {
+    /// The stickers found at `path` but files met in an earlier path under the same name
+    /// (`seen`: each is shown once), none when nothing usable is there (`found.missing` says
+    /// why), and what the search found and skipped.
+    static func items(_ path: String, rules: CheckRules, seen: inout Set<InputDiscovery.SameInput>)
+        -> (items: [Preview.Item], found: InputDiscovery.Outcome) {
         var found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
+        found.dropRepeats(seen: &seen)
         // WhatsApp packs found in folders are not shown (their stickers sit inside an archive):
         // each is named, never passed over in silence.
         found.notices += found.archives.map { Notice($0.location, "skipped: a WhatsApp pack (.wastickers), not shown; `stickerkit check` checks it") }
