@@ -177,10 +177,30 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stdout.contains("unreadable: 01.webp: CRC-32"), bad.stdout)
 
-        let preview = try CLI.run(["preview", folder.path, "-o", tmp.appendingPathComponent("pv").path])
+        // `preview` shows the pack's stickers and tray, read from the archive, beside the bear;
+        // a pack WhatsApp refuses (one sticker, no author) is shown with a warning per rule.
+        let pv = tmp.appendingPathComponent("pv")
+        let preview = try CLI.run(["preview", folder.path, "-o", pv.path])
         XCTAssertEqual(preview.status, 0, preview.stderr)
-        XCTAssertEqual(preview.stderr, archive.path + ": warning: skipped: a WhatsApp pack (.wastickers), not shown; "
-                       + "`stickerkit check` checks it\n")
+        XCTAssertEqual(preview.stderr, "")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pv.appendingPathComponent("stickers").path).sorted(),
+                       ["001-bear.png", "002-01.webp", "003-02.webp", "004-03.webp", "005-tray.png"])
+        let reader = try ZipReader([UInt8](try Data(contentsOf: archive)))
+        var unzipped: [String: [UInt8]] = [:]
+        for e in reader.entries { unzipped[e.name] = try reader.contents(of: e, limit: 1 << 20) }
+        XCTAssertEqual([UInt8](try Data(contentsOf: pv.appendingPathComponent("stickers/003-02.webp"))), unzipped["02.webp"])
+        let small = tmp.appendingPathComponent("small.wastickers")
+        try Data(StoredZip(entries: [.init(name: "01.webp", bytes: unzipped["01.webp"]!), .init(name: "tray.png", bytes: unzipped["tray.png"]!),
+                                     .init(name: "title.txt", bytes: Array("T".utf8))]).bytes()).write(to: small)
+        let shown = try CLI.run(["preview", small.path, damaged.path, "-o", tmp.appendingPathComponent("pv2").path])
+        XCTAssertEqual(shown.status, 1, shown.stderr)
+        let shownLines = shown.stderr.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(shownLines.prefix(2)), [
+            small.path + ": warning: missing-file: no author.txt: WhatsApp needs the pack's author",
+            small.path + ": warning: sticker-count: 1 sticker: a WhatsApp pack holds 3 to 30",
+        ])
+        XCTAssertEqual(shownLines.count, 3, shown.stderr)
+        XCTAssertTrue(shownLines.last!.hasPrefix(damaged.path + "/01.webp: error: 01.webp: CRC-32 "), shown.stderr)
 
         let resize = try CLI.run(["resize", archive.path, "-o", tmp.appendingPathComponent("out").path])
         XCTAssertEqual(resize.status, 1)

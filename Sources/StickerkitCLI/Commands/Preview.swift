@@ -12,7 +12,9 @@ struct Preview: ParsableCommand {
         name, size, bytes, frames and the budget verdict of `check`; animations play. Folders are \
         searched recursively; a sticker catalog (.xcstickers) or pack (.stickerpack) is shown in \
         the pack's order with each sticker's accessibility label, and a .stickersequence plays as \
-        one animation at its frame rate. With --png, also DIR/contact-sheet.png (first frames, same \
+        one animation at its frame rate. A WhatsApp pack (.wastickers) is shown by its stickers \
+        and tray icon, checked by WhatsApp's rules as `check` checks the pack (findings about the \
+        pack as a whole are warnings). With --png, also DIR/contact-sheet.png (first frames, same \
         layout). Files the previous preview wrote into DIR and this one does not are removed \
         (recorded in DIR/.stickerkit-preview.json; nothing else in DIR is touched). A file in the \
         way that preview did not write is replaced only with --overwrite; folders and links never \
@@ -44,6 +46,8 @@ struct Preview: ParsableCommand {
             case file(BytePath)
             /// A catalog's sequence: its frames, shown as one APNG.
             case sequence(frames: [String])
+            /// A sticker (or the tray icon) inside a WhatsApp pack archive, by its entry name.
+            case archiveEntry(archive: BytePath, entry: String)
         }
         var source: Source
         var name: String

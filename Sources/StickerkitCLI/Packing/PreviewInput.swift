@@ -17,16 +17,42 @@ enum PreviewInput {
         -> (items: [Preview.Item], found: InputDiscovery.Outcome) {
         var found = InputDiscovery.discover([CommandLineBytes.path(for: path)], excluding: .init(), reading: .stickers)
         found.dropRepeats(seen: &seen)
-        // WhatsApp packs found in folders are not shown (their stickers sit inside an archive):
-        // each is named, never passed over in silence.
-        found.notices += found.archives.map { Notice($0.location, "skipped: a WhatsApp pack (.wastickers), not shown; `stickerkit check` checks it") }
         var items: [Preview.Item] = []
         for catalog in found.catalogs {
             guard let report = CheckRun.checkAsCatalog(catalog.string ?? catalog.display, rules: rules) else { continue }
             items += report.stickers.map(catalogItem)
         }
-        items += found.files.map { fileItem($0.location, report: nil) }
+        // A WhatsApp pack (a file whose bytes are a ZIP archive, or a .wastickers in a folder)
+        // is shown by its stickers and tray icon, checked as `check` checks the pack.
+        for file in found.files {
+            if FileSystem.readHead(file.location, count: 4).map(ZipReader.opensAsZip) == true, CheckRun.tooLarge(file.location, path: file.path) == nil {
+                items += archiveItems(file, found: &found)
+            } else {
+                items.append(fileItem(file.location, report: nil))
+            }
+        }
+        for archive in found.archives { items += archiveItems(archive, found: &found) }
         return (items, found)
+    }
+
+    /// The stickers and tray icon of the WhatsApp pack `file`, each with its report; what the
+    /// pack check found about the pack as a whole is a warning each, and an archive that cannot
+    /// be read at all is an input that failed (in `found.missing`).
+    static func archiveItems(_ file: InputFile, found: inout InputDiscovery.Outcome) -> [Preview.Item] {
+        let report = CheckRun.checkArchive(file)
+        if report.stickers.isEmpty && report.tray == nil,
+           let why = report.findings.first(where: { $0.severity == .error && $0.code == .unreadable }) {
+            found.missing.append((file.path, why.message))
+            return []
+        }
+        for f in report.findings where f.severity != .info {
+            found.notices.append(Notice(BytePath(f.path ?? file.path), "\(f.code.rawValue): \(f.message)"))
+        }
+        return (report.stickers + (report.tray.map { [$0] } ?? [])).map { r in
+            let entry = String(r.path.dropFirst(file.path.count + 1))
+            return Preview.Item(source: .archiveEntry(archive: file.location, entry: entry), name: BytePath(entry).lastComponent.string ?? entry,
+                                report: r, inCatalog: false)
+        }
     }
 
     static func fileItem(_ location: BytePath, report: StickerCheckReport?) -> Preview.Item {
@@ -70,6 +96,22 @@ enum PreviewInput {
                 return Shown(bytes: bytes, report: report, firstFrame: bytes)
             } catch {
                 return Shown(report: item.report ?? CheckRun.unreadable(path), failure: error)
+            }
+        case .archiveEntry(let archive, let entry):
+            let report = item.report!
+            if let why = report.unreadableReason { return Shown(report: report, failure: .failed(report.path, why)) }
+            do {
+                let bytes = try PathChecks.readFile(archive, failing: .failed)
+                let zip = try ZipReader(bytes)
+                guard let e = zip.entries.first(where: { $0.name == entry }) else {
+                    return Shown(report: report, failure: .failed(report.path, "no longer in the archive"))
+                }
+                let data = try zip.contents(of: e, limit: WastickersChecker.maxEntryBytes)
+                return Shown(bytes: data, report: report, firstFrame: data)
+            } catch let error as CommandFailure {
+                return Shown(report: report, failure: error)
+            } catch {
+                return Shown(report: report, failure: .failed(report.path, "\(error)"))
             }
         case .sequence(let frames):
             let report = item.report!
