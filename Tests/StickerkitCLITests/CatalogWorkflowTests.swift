@@ -238,6 +238,38 @@ final class CatalogWorkflowTests: XCTestCase {
 
     /// A rerun with the same --icon says the icon set is unchanged, as it says the stickers are;
     /// another icon is written.
+    /// A sticker folder renamed in Xcode (the folder and its Contents.json listing; the image
+    /// inside keeps its name) was taken for a hand-made sticker: the rerun packed the same artwork
+    /// again under its own name, and the pack showed the sticker twice. It is stickerkit's sticker
+    /// under its new name now, on that rerun and every one after, and follows its artwork.
+    func testAStickerRenamedInXcodeKeepsItsNewName() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
+        try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try copy("oc_stop_sign_shadow.png", to: art.appendingPathComponent("stop.png"))
+        let catalog = tmp.appendingPathComponent("S.xcstickers")
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "-q"]).status, 0)
+        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
+        try fm.moveItem(at: pack.appendingPathComponent("teddy.sticker"), to: pack.appendingPathComponent("Bear.sticker"))
+        let contents = pack.appendingPathComponent("Contents.json")
+        try Data(String(decoding: try Data(contentsOf: contents), as: UTF8.self)
+            .replacingOccurrences(of: "teddy.sticker", with: "Bear.sticker").utf8).write(to: contents)
+        for run in 1...2 {
+            let r = try CLI.run(["pack", art.path, "-o", catalog.path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("3 stickers (regular): 0 added"), "run \(run): \(r.stdout)")
+            XCTAssertEqual(try listed(catalog), ["Bear.sticker", "sax.sticker", "stop.sticker"], "run \(run)")
+            XCTAssertFalse(fm.fileExists(atPath: pack.appendingPathComponent("teddy.sticker").path), "run \(run)")
+        }
+        // New artwork for the source: the renamed folder gets it.
+        try fm.removeItem(at: art.appendingPathComponent("teddy.png"))
+        try copy("noto_1f600_grinning_face_512.png", to: art.appendingPathComponent("teddy.png"))
+        let r = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertTrue(r.stdout.contains("0 added, 1 replaced"), r.stdout)
+        XCTAssertEqual(try listed(catalog), ["Bear.sticker", "sax.sticker", "stop.sticker"])
+        XCTAssertEqual(try CLI.run(["check", catalog.path]).status, 0)
+    }
+
     func testARerunWithTheSameIconSaysTheIconSetIsUnchanged() throws {
         let art = tmp.appendingPathComponent("art")
         try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))

@@ -6,7 +6,9 @@ import StickerKit
 /// and the new record. Reads nothing but the digests of the existing sticker folders.
 ///
 /// The rules:
-/// - A sticker made from the same source as a recorded one takes that sticker's folder; any other
+/// - A sticker made from the same source as a recorded one takes that sticker's folder, also one
+///   the user renamed (a folder no record names whose digest is a gone folder's is that folder,
+///   renamed; its new name is recorded and kept); any other
 ///   takes its safe name, or that name plus " 2", " 3", … when the name is taken (ignoring case)
 ///   by a hand-made sticker, by another sticker of this write, or by a recorded sticker whose
 ///   source is still an input or that was edited. A recorded sticker whose source is no longer an
@@ -50,6 +52,9 @@ struct CatalogPlan {
         if let record = existing?.record, record.pack == pack {
             for r in record.stickers where present.contains(r.folder) { recorded[r.folder] = r }
         }
+        // Stickers the user renamed (in Xcode) are still stickerkit's, under their new names.
+        let renamedByUser = existing?.renamed() ?? [:]
+        recorded.merge(renamedByUser) { a, _ in a }
         // Unchanged folders take their SHA-256 digest, which upgrades an earlier version's record.
         var edited = Set<String>()
         for (folder, r) in recorded {
@@ -74,9 +79,10 @@ struct CatalogPlan {
         for (i, s) in stickers.enumerated() {
             guard let src = s.source else { continue }
             let base = StickerNaming.safeName(s.name)
-            let match = recorded.values.sorted { $0.folder < $1.folder }.first { r in
-                r.source == src && !claimed.contains(r.folder) && Self.isNumbered(key(r.folder), of: base.lowercased())
-            }
+            // Its own name (or a numbered one) first; else a folder the user renamed, now or in
+            // an earlier run.
+            let candidates = recorded.values.filter { $0.source == src && !claimed.contains($0.folder) }.sorted { $0.folder < $1.folder }
+            let match = candidates.first { Self.isNumbered(key($0.folder), of: base.lowercased()) } ?? candidates.first
             guard let r = match else { continue }
             claimed.insert(r.folder)
             let name = (r.folder as NSString).deletingPathExtension + "." + s.content.folderExtension

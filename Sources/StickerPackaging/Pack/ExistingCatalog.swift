@@ -61,6 +61,35 @@ struct ExistingCatalog {
         var stickers: [CatalogContents.FileReference]?
     }
 
+    /// The folders of the pack that stickerkit made and the user renamed since (Xcode renames a
+    /// sticker's folder only): for each recorded folder that is gone, the one folder no record
+    /// names whose digest is the recorded one (by `StickerFolderDigest`, which leaves the
+    /// folder's name out), keyed by its new name. Each folder not recorded is digested once.
+    func renamed() -> [String: CatalogRecord.Sticker] {
+        guard let record, record.pack == packFolder else { return [:] }
+        let present = Set(onDisk)
+        let gone = record.stickers.filter { !present.contains($0.folder) }
+        guard !gone.isEmpty else { return [:] }
+        let recordedNames = Set(record.stickers.map(\.folder))
+        var byDigest: [String: [String]] = [:]
+        let pack = url.appendingPathComponent(packFolder)
+        for f in onDisk where !recordedNames.contains(f) {
+            for hash in Set(gone.map { StickerFolderDigest.Hash(recorded: $0.digest) }) {
+                if let d = StickerFolderDigest.of(folder: pack.appendingPathComponent(f), hash: hash) { byDigest[d, default: []].append(f) }
+            }
+        }
+        var found: [String: CatalogRecord.Sticker] = [:]
+        for r in gone {
+            let kind = (r.folder as NSString).pathExtension
+            guard let f = byDigest[r.digest]?.first(where: { found[$0] == nil && ($0 as NSString).pathExtension == kind }) else { continue }
+            var moved = r
+            moved.folder = f
+            moved.digest = StickerFolderDigest.unchanged(folder: pack.appendingPathComponent(f), recorded: r.digest) ?? r.digest
+            found[f] = moved
+        }
+        return found
+    }
+
     /// The SHA-256 digest of a sticker folder of the pack when it still matches its `recorded`
     /// digest (SHA-256, or FNV-1a from an earlier version); nil when it was edited since.
     func unchangedDigest(of folder: String, recorded: String) -> String? {
