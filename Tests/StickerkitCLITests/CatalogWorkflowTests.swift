@@ -241,7 +241,8 @@ final class CatalogWorkflowTests: XCTestCase {
     /// A sticker folder renamed in Xcode (the folder and its Contents.json listing; the image
     /// inside keeps its name) was taken for a hand-made sticker: the rerun packed the same artwork
     /// again under its own name, and the pack showed the sticker twice. It is stickerkit's sticker
-    /// under its new name now, on that rerun and every one after, and follows its artwork.
+    /// under its new name now, on that rerun and every one after, and follows its artwork; it
+    /// stays where it was in the pack (the pack's order is no longer natural order: kept).
     func testAStickerRenamedInXcodeKeepsItsNewName() throws {
         let art = tmp.appendingPathComponent("art")
         try copy("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
@@ -258,7 +259,7 @@ final class CatalogWorkflowTests: XCTestCase {
             let r = try CLI.run(["pack", art.path, "-o", catalog.path])
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertTrue(r.stdout.contains("3 stickers (regular): 0 added"), "run \(run): \(r.stdout)")
-            XCTAssertEqual(try listed(catalog), ["Bear.sticker", "sax.sticker", "stop.sticker"], "run \(run)")
+            XCTAssertEqual(try listed(catalog), ["sax.sticker", "stop.sticker", "Bear.sticker"], "run \(run)")
             XCTAssertFalse(fm.fileExists(atPath: pack.appendingPathComponent("teddy.sticker").path), "run \(run)")
         }
         // New artwork for the source: the renamed folder gets it.
@@ -266,8 +267,39 @@ final class CatalogWorkflowTests: XCTestCase {
         try copy("noto_1f600_grinning_face_512.png", to: art.appendingPathComponent("teddy.png"))
         let r = try CLI.run(["pack", art.path, "-o", catalog.path])
         XCTAssertTrue(r.stdout.contains("0 added, 1 replaced"), r.stdout)
-        XCTAssertEqual(try listed(catalog), ["Bear.sticker", "sax.sticker", "stop.sticker"])
+        XCTAssertEqual(try listed(catalog), ["sax.sticker", "stop.sticker", "Bear.sticker"])
         XCTAssertEqual(try CLI.run(["check", catalog.path]).status, 0)
+    }
+
+    /// Stickers reordered in Xcode went back to natural order on the next `pack`, and its
+    /// summary still said every sticker was unchanged. The hand order is kept now, a new sticker
+    /// follows it (named in a warning), and `--labels` still sets the order.
+    func testAnOrderSetInXcodeIsKept() throws {
+        let art = tmp.appendingPathComponent("art")
+        for (sample, name) in [("oc_teddybear.png", "b.png"), ("oc_saxophone_palette.png", "c.png"), ("oc_stop_sign_shadow.png", "d.png")] {
+            try copy(sample, to: art.appendingPathComponent(name))
+        }
+        let catalog = tmp.appendingPathComponent("S.xcstickers")
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "-q"]).status, 0)
+        XCTAssertEqual(try listed(catalog), ["b.sticker", "c.sticker", "d.sticker"])
+        // Xcode writes the pack's Contents.json in the new order.
+        let contents = catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json")
+        var pack = try json(contents)
+        pack["stickers"] = ["d", "b", "c"].map { ["filename": "\($0).sticker"] }
+        try JSONSerialization.data(withJSONObject: pack, options: [.prettyPrinted]).write(to: contents)
+        let again = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(again.stderr.contains("order"), again.stderr)
+        XCTAssertEqual(try listed(catalog), ["d.sticker", "b.sticker", "c.sticker"])
+        try copy("noto_1f600_grinning_face_512.png", to: art.appendingPathComponent("a.png"))
+        let added = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertEqual(try listed(catalog), ["d.sticker", "b.sticker", "c.sticker", "a.sticker"])
+        XCTAssertTrue(added.stderr.contains("warning: the pack's order was set by hand (in Xcode, or by an earlier --labels): kept, "
+                                            + "and a.sticker follows it (--labels sets the order)"), added.stderr)
+        let labels = tmp.appendingPathComponent("labels.csv")
+        try Data("file,label\nc.png,C\na.png,A\nb.png,B\nd.png,D\n".utf8).write(to: labels)
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "--labels", labels.path]).status, 0)
+        XCTAssertEqual(try listed(catalog), ["c.sticker", "a.sticker", "b.sticker", "d.sticker"])
     }
 
     func testARerunWithTheSameIconSaysTheIconSetIsUnchanged() throws {

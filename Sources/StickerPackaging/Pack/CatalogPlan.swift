@@ -19,7 +19,9 @@ import StickerKit
 /// - Recorded stickers no input made this time stay, unless `prune`; those whose input failed this
 ///   time always stay.
 /// - Stickers stickerkit made come first, by rank, then in natural order; the hand-made ones follow
-///   in the order the pack listed them, then those it did not list.
+///   in the order the pack listed them, then those it did not list. Without ranks, a pack whose
+///   order is not that one (set in Xcode, or by an earlier run's labels) keeps its order for the
+///   folders it lists, and the others follow.
 struct CatalogPlan {
     /// One folder of the new pack.
     struct Folder {
@@ -183,6 +185,26 @@ struct CatalogPlan {
             folders.append(Folder(name: f, source: nil, outcome: .keptHandMade))
         }
         if !unlisted.isEmpty { warnings.append(.unlistedNowListed(folders: unlisted)) }
+        // 5. Without ranks (no labels file), an order set by hand — in Xcode, or by an earlier
+        // run's labels — is kept: the folders the pack lists keep its order, the others follow
+        // in the order above (named in a warning, since they do not take their natural places).
+        // A pack in the order above stays in it, new stickers in their natural places.
+        if !folders.contains(where: { $0.rank != nil }) {
+            let place = Dictionary(listed.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+            let ours = folders.map(\.name).filter { place[$0] != nil }
+            if ours != ours.sorted(by: { place[$0]! < place[$1]! }) {
+                folders = folders.enumerated().sorted { a, b in
+                    switch (place[a.element.name], place[b.element.name]) {
+                    case let (p?, q?): return p < q
+                    case (_?, nil): return true
+                    case (nil, _?): return false
+                    default: return a.offset < b.offset
+                    }
+                }.map(\.element)
+                let appended = folders.map(\.name).filter { place[$0] == nil }
+                if !appended.isEmpty { warnings.append(.handOrderKept(appended: appended)) }
+            }
+        }
         let missing = listed.filter { !present.contains($0) }
         if !missing.isEmpty { warnings.append(.missingDropped(folders: missing)) }
         if let old = existing?.gridSize, old != gridSize.rawValue {

@@ -15,6 +15,9 @@ public enum CatalogWarning: Sendable, Equatable, Encodable, CustomStringConverti
     case unlistedNowListed(folders: [String])
     /// Contents.json listed these, but there is no such folder: dropped from the list.
     case missingDropped(folders: [String])
+    /// The pack's order was set by hand (or by an earlier run's labels file): kept, and the
+    /// stickers new to the pack, `appended`, follow it.
+    case handOrderKept(appended: [String])
 
     public var description: String {
         switch self {
@@ -36,6 +39,9 @@ public enum CatalogWarning: Sendable, Equatable, Encodable, CustomStringConverti
             "\(Self.list(folders)): in the pack but not in its Contents.json; now listed"
         case let .missingDropped(folders):
             "\(Self.list(folders)): listed in the pack's Contents.json but missing; dropped from the list"
+        case let .handOrderKept(appended):
+            "the pack's order was set by hand (in Xcode, or by an earlier --labels): kept, and \(Self.list(appended)) "
+                + "follow\(appended.count == 1 ? "s" : "") it (--labels sets the order)"
         }
     }
 

@@ -22,7 +22,8 @@ struct Pack: ParsableCommand {
 
         Order: the labels file's row order when --labels is given (stickers without a row follow), \
         else natural order (sticker2 before sticker10); stickers pack did not make follow in the \
-        order the pack listed them. Labels come from --labels (CSV rows `file,label` or JSON \
+        order the pack listed them. Without --labels, an order set by hand (in Xcode, or by an \
+        earlier --labels) is kept, and new stickers follow it. Labels come from --labels (CSV rows `file,label` or JSON \
         {"file": "label"}; a file is matched by path, name, or name without extension; an empty \
         label means the derived one) or from the file name: happy_cat-2.png → "Happy cat 2". \
         Folder names keep the artist's wording; characters a folder cannot hold become _ and names \
