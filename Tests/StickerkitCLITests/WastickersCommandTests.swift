@@ -50,9 +50,17 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertLessThanOrEqual(tray.count, 50_000)
         XCTAssertEqual(Int(tray[16]) << 24 | Int(tray[17]) << 16 | Int(tray[18]) << 8 | Int(tray[19]), 96)
 
-        // A rerun replaces stickerkit's own archive.
+        // A rerun replaces stickerkit's own archive; the same one is left as it is, date too.
         let again = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "-q"])
         XCTAssertEqual(again.status, 0, again.stderr)
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: archive.path)
+        let same = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path])
+        XCTAssertTrue(same.stdout.hasPrefix(archive.path + ": unchanged, 3 still WhatsApp stickers"), same.stdout)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: archive.path)[.modificationDate] as? Date, old)
+        let retitled = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--title", "Other"])
+        XCTAssertTrue(retitled.stdout.hasPrefix(archive.path + ": 3 still WhatsApp stickers"), retitled.stdout)
+        XCTAssertNotEqual(try FileManager.default.attributesOfItem(atPath: archive.path)[.modificationDate] as? Date, old)
     }
 
     func testPackRulesAndOwnership() throws {

@@ -132,12 +132,17 @@ enum WastickersRun {
             if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
             throw CommandFailure.failed(r.output, line)
         }
-        do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch {
-            throw CommandFailure.failed(path.display, error.problem.description)
+        // The same archive as the one there (a rerun with nothing changed) is left as it is, its
+        // date too, as `pack` leaves a catalog's unchanged stickers.
+        let unchanged = existing != nil && (try? FileSystem.readFile(path)) == bytes
+        if !unchanged {
+            do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch {
+                throw CommandFailure.failed(path.display, error.problem.description)
+            }
         }
         if !r.quiet {
             let animated = stickers.first?.animated ?? false
-            var line = "\(r.output): \(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
+            var line = "\(r.output): " + (unchanged ? "unchanged, " : "") + "\(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
                 + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource ?? "")"
             if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
             terminal.result(line)
