@@ -18,6 +18,7 @@ struct Stickerkit: ParsableCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let problem = DashedArgument.problem(in: arguments) { stop(problem) }
+        if let first = arguments.first, let problem = unknownCommand(first) { stop(problem) }
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -45,6 +46,33 @@ struct Stickerkit: ParsableCommand {
             stop(CommandFailure(kind: code == .validationFailure ? .usage : .failed, subject: nil,
                                 message: oneLine(message(for: error))))
         }
+    }
+
+    /// The usage error for a first argument that is no command: ArgumentParser calls every
+    /// argument after it "unexpected"; this names the command meant when one is a letter or two
+    /// away (`rezise` → `resize`), and otherwise lists them. Nil for a command or an option.
+    static func unknownCommand(_ word: String) -> CommandFailure? {
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !word.hasPrefix("-"), !names.contains(word) else { return nil }
+        let near = names.map { ($0, editDistance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
+        let hint = near.map { "did you mean '\($0.0)'?" } ?? "the commands are " + names.dropLast().joined(separator: ", ")
+        return .usage(nil, "'\(MessageText.escape(word))' is not a stickerkit command; \(hint) (see 'stickerkit --help')")
+    }
+
+    /// Levenshtein distance between two short words, in characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        var row = Array(0...y.count)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(y.count, 1) where !y.isEmpty {
+                let kept = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
+                previous = kept
+            }
+        }
+        return row[y.count]
     }
 
     /// Prints `failure` and exits with its status.

@@ -88,6 +88,24 @@ final class UsageTests: XCTestCase {
         }
     }
 
+    /// A mistyped command was "2 unexpected arguments: 'rezise', 'x'". It is named now, with the
+    /// command meant when one is a letter or two away, else the list of commands.
+    func testAMistypedCommandNamesTheOneMeant() throws {
+        let cases: [([String], String)] = [
+            (["rezise", "x.png"], "error: 'rezise' is not a stickerkit command; did you mean 'resize'? (see 'stickerkit --help')\n"),
+            (["Check", "x.png"], "error: 'Check' is not a stickerkit command; did you mean 'check'? (see 'stickerkit --help')\n"),
+            (["convert", "x.png"], "error: 'convert' is not a stickerkit command; the commands are resize, bench, check, pack, icons, "
+                + "preview (see 'stickerkit --help')\n"),
+        ]
+        for (args, line) in cases {
+            let r = try CLI.run(args)
+            XCTAssertEqual(r.status, 2, "\(args)")
+            XCTAssertEqual(r.stderr, line)
+        }
+        XCTAssertEqual(try CLI.run(["help", "check"]).status, 0)
+        XCTAssertEqual(try CLI.run(["--version"]).status, 0)
+    }
+
     func testHelpListsTheOptions() throws {
         let r = try CLI.run(["resize", "--help"])
         XCTAssertEqual(r.status, 0)
