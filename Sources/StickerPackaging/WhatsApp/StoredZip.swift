@@ -73,16 +73,9 @@ public struct StoredZip: Sendable {
     /// The comment of the archive `bytes`, when they end with an end of central directory
     /// record whose comment runs to the end of the file; nil otherwise (not a ZIP archive).
     public static func comment(of bytes: [UInt8]) -> String? {
-        guard bytes.count >= 22 else { return nil }
-        var i = bytes.count - 22
-        let lowest = max(0, bytes.count - 22 - 0xFFFF)
-        while i >= lowest {
-            if bytes[i] == 0x50, bytes[i + 1] == 0x4B, bytes[i + 2] == 0x05, bytes[i + 3] == 0x06 {
-                let length = Int(bytes[i + 20]) | Int(bytes[i + 21]) << 8
-                if i + 22 + length == bytes.count { return String(decoding: bytes[(i + 22)...], as: UTF8.self) }
-            }
-            i -= 1
-        }
-        return nil
+        guard let end = ZipReader.endRecord(bytes) else { return nil }
+        let length = Int(bytes[end + 20]) | Int(bytes[end + 21]) << 8
+        guard end + 22 + length == bytes.count else { return nil }
+        return String(decoding: bytes[(end + 22)...], as: UTF8.self)
     }
 }

@@ -103,7 +103,7 @@ public struct ZipReader: Sendable {
 
     /// Where the end of central directory record starts: the last signature whose comment
     /// length reaches no further than the file's end.
-    private static func endRecord(_ bytes: [UInt8]) -> Int? {
+    static func endRecord(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 22 else { return nil }
         var i = bytes.count - 22
         let lowest = max(0, bytes.count - 22 - 0xFFFF)
