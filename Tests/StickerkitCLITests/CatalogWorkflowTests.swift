@@ -214,6 +214,11 @@ final class CatalogWorkflowTests: XCTestCase {
         try Data("mine\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         let bad = tmp.appendingPathComponent("bad.csv")
         try Data("a.png,\"open\n".utf8).write(to: bad)
+        // A catalog whose record a merge left conflict markers in: found before any work, exit 2.
+        let conflicted = tmp.appendingPathComponent("C.xcstickers")
+        try fm.createDirectory(at: conflicted, withIntermediateDirectories: true)
+        let record = conflicted.appendingPathComponent(".stickerkit.json")
+        try Data("<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n".utf8).write(to: record)
         let cases: [([String], String)] = [
             (["pack", art, "-o", file.path], "\(file.path): error: is a file; pack writes only into catalogs (--overwrite replaces it)"),
             (["pack", art, "-o", folder.path], "\(folder.path): error: is a folder but not a sticker catalog; pack writes only into catalogs (--overwrite replaces it)"),
@@ -222,6 +227,8 @@ final class CatalogWorkflowTests: XCTestCase {
             (["pack", art, "-o", tmp.appendingPathComponent("N.xcstickers").path, "--labels", bad.path], "\(bad.path): error: unterminated quoted field"),
             (["icons", "\(art)/bear.png", "-o", file.path], "\(file.path): error: -o: is a file, not a folder"),
             (["preview", "\(art)/bear.png", "-o", file.path], "\(file.path): error: -o: is a file, not a folder"),
+            (["pack", art, "-o", conflicted.path],
+             "\(record.path): error: invalid JSON; fix it, or pack with --overwrite to replace the whole catalog"),
         ]
         for (args, line) in cases {
             let r = try CLI.run(args)
@@ -230,14 +237,13 @@ final class CatalogWorkflowTests: XCTestCase {
         }
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "mine\n")
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: folder.path), ["notes.txt"])
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: conflicted.path), [".stickerkit.json"])
         XCTAssertFalse(fm.fileExists(atPath: tmp.appendingPathComponent("N.xcstickers").path))
         let missing = try CLI.run(["icons", "\(art)/nope.png", "-o", tmp.appendingPathComponent("icons").path])
         XCTAssertEqual(missing.status, 1)
         XCTAssertEqual(missing.stderr, "\(art)/nope.png: error: no such file or folder\n")
     }
 
-    /// A rerun with the same --icon says the icon set is unchanged, as it says the stickers are;
-    /// another icon is written.
     /// A sticker folder renamed in Xcode (the folder and its Contents.json listing; the image
     /// inside keeps its name) was taken for a hand-made sticker: the rerun packed the same artwork
     /// again under its own name, and the pack showed the sticker twice. It is stickerkit's sticker
@@ -302,6 +308,8 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertEqual(try listed(catalog), ["c.sticker", "a.sticker", "b.sticker", "d.sticker"])
     }
 
+    /// A rerun with the same --icon says the icon set is unchanged, as it says the stickers are;
+    /// another icon is written.
     func testARerunWithTheSameIconSaysTheIconSetIsUnchanged() throws {
         let art = tmp.appendingPathComponent("art")
         try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))

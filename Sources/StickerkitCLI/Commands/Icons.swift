@@ -75,7 +75,7 @@ struct Icons: ParsableCommand {
         do {
             try IconSetFiles.checkTarget(dir, overwrite: overwrite)
         } catch let e as PackError {
-            throw PackFailure.explain(e, writing: .iconSet)
+            throw PackFailure.beforeWork(e, writing: .iconSet)
         }
         let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit, limits: limits)
         let terminal = Terminal(quiet: quiet)

@@ -164,7 +164,7 @@ struct Pack: ParsableCommand {
         do {
             try StickerCatalog.checkTarget(output, options: update, withIconSet: icon != nil)
         } catch let e as PackError {
-            throw PackFailure.explain(e, writing: .catalog)
+            throw PackFailure.beforeWork(e, writing: .catalog)
         }
         // A catalog (or nothing yet) at -o: a folder that can be written, or created, and no input.
         let catalogPath = CommandLineBytes.path(for: output)

@@ -1,9 +1,10 @@
 import StickerPackaging
 
-/// A `PackError` of `pack` or `icons` as one line with what the user can do about it. A path in
-/// the way (a file or foreign folder where the catalog or icon set goes, icons stickerkit did not
-/// make) is found before any work: a usage error (exit 2); a catalog file that does not read or a
-/// write that failed is a failure (exit 1).
+/// A `PackError` of `pack` or `icons` as one line with what the user can do about it. What the
+/// check of the target finds before any work (a file or foreign folder where the catalog or icon
+/// set goes, icons stickerkit did not make, a catalog file that does not read) is a usage error
+/// (exit 2, `beforeWork`); a catalog file that stops reading later, or a write that failed, is a
+/// failure (exit 1).
 enum PackFailure {
     /// What the command writes, which decides the hint.
     enum Target {
@@ -11,6 +12,13 @@ enum PackFailure {
         case catalog
         /// `icons`: an icon set folder.
         case iconSet
+    }
+
+    /// `e` found by the check of the target, before anything was read or converted: a usage error.
+    static func beforeWork(_ e: PackError, writing target: Target) -> CommandFailure {
+        var failure = explain(e, writing: target)
+        failure.kind = .usage
+        return failure
     }
 
     static func explain(_ e: PackError, writing target: Target) -> CommandFailure {
