@@ -193,6 +193,10 @@ final class WastickersCheckTests: XCTestCase {
                                                         "the pack's author: not UTF-8 text"])
         XCTAssertEqual(errors(try check(three + [("tray.png", Self.tray), ("title.txt", text(" \n")), ("author.txt", text("a\nb"))])),
                        [.packText, .packText])
+        // A PNG named as a sticker is a sticker in the wrong format, not a second tray.
+        let misnamed = try check(three + [("04.webp", Self.tray), ("tray.png", Self.tray)] + meta)
+        XCTAssertEqual(errors(misnamed), [.format, .size])
+        XCTAssertEqual(misnamed.stickers.map(\.path).last, "p.wastickers/04.webp")
         // Something else in the pack: a warning naming it.
         let extra = try check(three + [("tray.png", Self.tray), ("readme.md", text("# hi"))] + meta)
         XCTAssertEqual(errors(extra), [])

@@ -41,7 +41,9 @@ public enum WastickersChecker {
         let trayIcon = target.packIcons[0]
         // The tray: its own name, else the only PNG (found by its bytes, read below).
         let named = entries.first { $0.name.lowercased() == trayIcon.fileName }
-        var pngs: [(entry: ZipEntry, bytes: [UInt8])] = []
+        // PNGs that may be the tray; the bytes of the first only (one entry's bytes held at a time).
+        var pngs: [ZipEntry] = []
+        var firstPNG: [UInt8] = []
         var text: [String: String] = [:]
         for e in entries {
             let lower = e.name.lowercased()
@@ -60,12 +62,14 @@ public enum WastickersChecker {
                 continue
             }
             let format = ImageDecoder.sniff(data)
-            if format == .png || format == .apng, e.name != named?.name {
-                pngs.append((e, data))
-            } else if e.name == named?.name {
+            if e.name == named?.name {
                 report.tray = PlatformChecker.check(data, path: inside(e), packIcon: trayIcon, target: target)
-            } else if format == .webp || e.name.lowercased().hasSuffix(".webp") {
+            } else if format == .webp || lower.hasSuffix(".webp") {
+                // A sticker, or a file named as one (a PNG named 05.webp is named as a PNG).
                 report.stickers.append(PlatformChecker.check(data, path: inside(e), target: target))
+            } else if format == .png || format == .apng {
+                if pngs.isEmpty { firstPNG = data }
+                pngs.append(e)
             } else {
                 let what = format.map { "a \($0.displayName)" } ?? Artwork.otherFormat(of: Array(data.prefix(64))) ?? "not an image"
                 report.findings.append(.init(.warning, .notASticker, "\(what), no part of a WhatsApp pack (WebP stickers, "
@@ -73,13 +77,13 @@ public enum WastickersChecker {
             }
         }
         // PNGs: the tray when the archive has no tray.png and holds one; otherwise no sticker.
-        if report.tray == nil, pngs.count == 1 {
-            report.tray = PlatformChecker.check(pngs[0].bytes, path: inside(pngs[0].entry), packIcon: trayIcon, target: target)
+        if report.tray == nil, named == nil, pngs.count == 1 {
+            report.tray = PlatformChecker.check(firstPNG, path: inside(pngs[0]), packIcon: trayIcon, target: target)
             pngs.removeAll()
         }
         for p in pngs {
             report.findings.append(.init(.warning, .notASticker, "a PNG: not a sticker (WhatsApp takes stickers as WebP) "
-                                         + "nor the tray icon (\(trayIcon.fileName))", path: inside(p.entry)))
+                                         + "nor the tray icon (\(trayIcon.fileName))", path: inside(p)))
         }
         report.title = text[WastickersPack.titleName]
         report.author = text[WastickersPack.authorName]
