@@ -209,6 +209,12 @@ final class WastickersCommandTests: XCTestCase {
         ])
         XCTAssertEqual(shownLines.count, 3, shown.stderr)
         XCTAssertTrue(shownLines.last!.hasPrefix(damaged.path + "/01.webp: error: 01.webp: CRC-32 "), shown.stderr)
+        // A ZIP with no sticker in it is one line, no pack findings.
+        let notes = tmp.appendingPathComponent("notes.zip")
+        try Data(StoredZip(entries: [.init(name: "readme.txt", bytes: Array("hi".utf8))]).bytes()).write(to: notes)
+        let none = try CLI.run(["preview", notes.path, "-o", tmp.appendingPathComponent("pv3").path])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertEqual(none.stderr, notes.path + ": error: a ZIP archive with no sticker or tray icon in it\n")
 
         let resize = try CLI.run(["resize", archive.path, "-o", tmp.appendingPathComponent("out").path])
         XCTAssertEqual(resize.status, 1)

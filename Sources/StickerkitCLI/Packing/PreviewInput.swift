@@ -45,10 +45,15 @@ enum PreviewInput {
             found.missing.append((file.path, why.message))
             return []
         }
+        let shown = report.stickers + (report.tray.map { [$0] } ?? [])
+        if shown.isEmpty {
+            found.missing.append((file.path, "a ZIP archive with no sticker or tray icon in it"))
+            return []
+        }
         for f in report.findings where f.severity != .info {
             found.notices.append(Notice(BytePath(f.path ?? file.path), "\(f.code.rawValue): \(f.message)"))
         }
-        return (report.stickers + (report.tray.map { [$0] } ?? [])).map { r in
+        return shown.map { r in
             let entry = String(r.path.dropFirst(file.path.count + 1))
             return Preview.Item(source: .archiveEntry(archive: file.location, entry: entry), name: BytePath(entry).lastComponent.string ?? entry,
                                 report: r, inCatalog: false)
