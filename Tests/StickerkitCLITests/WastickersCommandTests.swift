@@ -209,6 +209,16 @@ final class WastickersCommandTests: XCTestCase {
         ])
         XCTAssertEqual(shownLines.count, 3, shown.stderr)
         XCTAssertTrue(shownLines.last!.hasPrefix(damaged.path + "/01.webp: error: 01.webp: CRC-32 "), shown.stderr)
+        // An entry name that opens with a combining mark (FuzzCheck made one) joins the "/"
+        // before it into one Character: preview read "no longer in the archive" for it.
+        let marked = tmp.appendingPathComponent("marked.wastickers")
+        try Data(StoredZip(entries: [.init(name: "\u{065B}01.webp", bytes: unzipped["01.webp"]!),
+                                     .init(name: "02.webp", bytes: unzipped["02.webp"]!), .init(name: "03.webp", bytes: unzipped["03.webp"]!),
+                                     .init(name: "tray.png", bytes: unzipped["tray.png"]!), .init(name: "title.txt", bytes: Array("T".utf8)),
+                                     .init(name: "author.txt", bytes: Array("A".utf8))]).bytes()).write(to: marked)
+        let markedPreview = try CLI.run(["preview", marked.path, "-o", tmp.appendingPathComponent("pv4").path])
+        XCTAssertEqual(markedPreview.status, 0, markedPreview.stderr)
+        XCTAssertEqual(markedPreview.stderr, "")
         // A ZIP with no sticker in it is one line, no pack findings.
         let notes = tmp.appendingPathComponent("notes.zip")
         try Data(StoredZip(entries: [.init(name: "readme.txt", bytes: Array("hi".utf8))]).bytes()).write(to: notes)

@@ -54,7 +54,9 @@ enum PreviewInput {
             found.notices.append(Notice(BytePath(f.path ?? file.path), "\(f.code.rawValue): \(f.message)"))
         }
         return shown.map { r in
-            let entry = String(r.path.dropFirst(file.path.count + 1))
+            // By bytes: an entry name that opens with a combining mark joins the "/" before it
+            // into one Character, so counting Characters would cut into the name.
+            let entry = String(decoding: r.path.utf8.dropFirst(file.path.utf8.count + 1), as: UTF8.self)
             return Preview.Item(source: .archiveEntry(archive: file.location, entry: entry), name: BytePath(entry).lastComponent.string ?? entry,
                                 report: r, inCatalog: false)
         }
