@@ -7,21 +7,25 @@ import ImageCore
 ///
 /// The fitted frames (before quantization, which moves alpha by a step at most) are added one by
 /// one as they are made, so that none need be kept for it.
-struct NearlyEmptySticker {
+/// `check` applies the same rule to a still's pixels as they are scanned.
+public struct NearlyEmptySticker: Sendable {
     /// The most opaque pixel a nearly empty sticker has: 8 of 255 (3 %).
-    static let maxAlpha: UInt8 = 8
+    public static let maxAlpha: UInt8 = 8
 
     /// The largest alpha seen so far, or some alpha above `maxAlpha` once one is seen.
-    private(set) var mostOpaque: UInt8 = 0
+    public private(set) var mostOpaque: UInt8 = 0
 
-    /// Adds one fitted frame's RGBA pixels.
-    mutating func add(_ pixels: UnsafeRawBufferPointer) {
+    /// Nothing seen yet.
+    public init() {}
+
+    /// Adds RGBA pixels (a fitted frame, or rows of one).
+    public mutating func add(_ pixels: UnsafeRawBufferPointer) {
         guard mostOpaque <= NearlyEmptySticker.maxAlpha else { return }
         mostOpaque = max(mostOpaque, NearlyEmptySticker.maxAlphaUpTo(NearlyEmptySticker.maxAlpha, pixels))
     }
 
     /// The warning when no frame added has a pixel more opaque than `maxAlpha`, else nil.
-    var warning: String? {
+    public var warning: String? {
         guard mostOpaque <= NearlyEmptySticker.maxAlpha else { return nil }
         let percent = Int((Double(NearlyEmptySticker.maxAlpha) / 2.55).rounded())
         return "the sticker is nearly empty: no pixel is more than \(percent) % opaque (the most opaque has alpha \(mostOpaque) of 255)"

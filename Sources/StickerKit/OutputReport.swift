@@ -33,6 +33,9 @@ public struct OutputReport: Sendable, Codable, Equatable {
     public var psnr: Double?
     /// What was given up or adjusted to fit (fit notes first, then the search's), one line each.
     public var warnings: [String]
+    /// True when the sticker shows practically nothing (`NearlyEmptySticker`; its warning is
+    /// among `warnings`): a warning to act on, where the others say what was adjusted.
+    public var nearlyEmpty: Bool? = nil
     /// The platform, for any but Messages (whose reports stay as they were).
     public var platform: String? = nil
     /// The file's container, for any platform but Messages.

@@ -336,6 +336,7 @@ public enum StickerConverter {
                                          _ empty: NearlyEmptySticker) -> Result<StickerOutput, StickerError> {
         guard case .success(var output) = result, let warning = empty.warning else { return result }
         output.report.warnings.append(warning)
+        output.report.nearlyEmpty = true
         return .success(output)
     }
 

@@ -41,6 +41,17 @@ final class CheckTests: XCTestCase {
         XCTAssertEqual(codes(solid, .warning), [.opaque])
     }
 
+    /// A still that shows practically nothing (every pixel at most 3 % opaque) checked "ok";
+    /// `resize` warns of such a sticker as it writes it, and `check` now says so too.
+    func testANearlyEmptyStillIsAWarning() throws {
+        let faint = StickerChecker.check(TestPNG.still(300, 300) { x, _ in [255, 0, 0, x == 7 ? 8 : 2] }, path: "f.png")
+        XCTAssertEqual(codes(faint, .warning), [.nearlyEmpty])
+        XCTAssertEqual(faint.findings.first { $0.code == .nearlyEmpty }?.message,
+                       "the sticker is nearly empty: no pixel is more than 3 % opaque (the most opaque has alpha 8 of 255)")
+        let visible = StickerChecker.check(TestPNG.still(300, 300) { x, y in [255, 0, 0, x == 150 && y == 299 ? 9 : 0] }, path: "v.png")
+        XCTAssertEqual(codes(visible, .warning), [])
+    }
+
     func testAnimationWithTransparencyOnlyInALaterFrameIsNotOpaque() throws {
         try XCTSkipUnless(pngDecoderAvailable(), "PNG decoder not merged on this branch yet")
         let later = TestPNG.apng(300, 300, delays: [(1, 10), (1, 10)]) { frame, x, _ in

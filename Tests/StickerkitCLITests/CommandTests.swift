@@ -129,6 +129,23 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("--max-changed-mp takes 1 to 1000000 MP"), bad.stderr)
     }
 
+    /// A sticker that shows practically nothing was said only on a terminal (a note, as what was
+    /// adjusted to fit is): a script never saw it. It is a warning in scripts too, unless --quiet.
+    func testANearlyEmptyStickerIsAWarningInScriptsToo() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let faint = tmp.appendingPathComponent("faint.png")
+        let image = Image(width: 200, height: 200, pixels: [UInt8](repeating: 3, count: 200 * 200 * 4))
+        let png = try StickerConverter.convert(Animation(still: image), options: ConversionOptions(sizes: [.large])).outputs[0].result.get().bytes
+        try Data(png).write(to: faint)
+        let r = try CLI.run(["resize", faint.path, "-o", tmp.appendingPathComponent("out").path, "--size", "small"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stderr, faint.path + " [small]: warning: the sticker is nearly empty: no pixel is more than 3 % opaque "
+                       + "(the most opaque has alpha 3 of 255)\n")
+        let quiet = try CLI.run(["resize", faint.path, "-o", tmp.appendingPathComponent("q").path, "--size", "small", "-q"])
+        XCTAssertEqual(quiet.stderr, "")
+    }
+
     func testBrokenInputsAreNamedAndTheRestStillConverts() throws {
         let input = tmp.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)

@@ -169,7 +169,10 @@ enum PlatformConverter {
             output.report.warnings = warnings + output.report.warnings
             var empty = NearlyEmptySticker()
             try source.walk(frames) { _, pixels in empty.add(pixels) }
-            if let warning = empty.warning { output.report.warnings.append(warning) }
+            if let warning = empty.warning {
+                output.report.warnings.append(warning)
+                output.report.nearlyEmpty = true
+            }
             if tooLong != nil {
                 output.report.tooLong = tooLong
                 output.report.durationInputMs = Double(inputMs)

@@ -32,7 +32,9 @@ public enum StickerChecker {
         var transparent: Bool? = facts.mayHaveAlpha ? nil : false
         if facts.mayHaveAlpha && rules.decodePixels && (facts.format == "PNG" || facts.format == "APNG") {
             do {
-                transparent = try transparency(bytes, animated: facts.frames > 1)
+                var empty: NearlyEmptySticker? = nil
+                transparent = try transparency(bytes, animated: facts.frames > 1, empty: &empty)
+                if let warning = empty?.warning { findings.append(.init(.warning, .nearlyEmpty, warning)) }
             } catch {
                 if let need = LimitsError.memoryNeed(of: error) {
                     findings.append(.init(.info, .notDecoded, "transparency not checked: decoding its pixels " + need))
@@ -59,13 +61,27 @@ public enum StickerChecker {
     /// decoder's `ImageError`, or `LimitsError.overMemory` when the decoder would pass
     /// `limits.maxMemory` (from the file's structure, before decoding).
     static func transparency(_ bytes: [UInt8], animated: Bool, limits: Limits = .default) throws -> Bool {
+        var empty: NearlyEmptySticker? = nil
+        return try transparency(bytes, animated: animated, limits: limits, empty: &empty)
+    }
+
+    /// `transparency(_:animated:limits:)`, and for a still scanned by rows, `empty` made from
+    /// every pixel (nil otherwise): whether it shows practically nothing (`NearlyEmptySticker`,
+    /// the rule `resize` warns by).
+    static func transparency(_ bytes: [UInt8], animated: Bool, limits: Limits = .default, empty: inout NearlyEmptySticker?) throws -> Bool {
         var any = false
         if !animated {
             // Every pixel once, in any order (an interlaced PNG in its passes' rows, one inflate).
+            var scan = NearlyEmptySticker()
             let byRows = try ImageDecoder.scanPixels(bytes) { pixels, count in
-                if !any && !Image.isOpaque(rgba: UnsafeRawBufferPointer(start: pixels, count: count * 4)) { any = true }
+                let rgba = UnsafeRawBufferPointer(start: pixels, count: count * 4)
+                if !any && !Image.isOpaque(rgba: rgba) { any = true }
+                scan.add(rgba)
             }
-            if byRows != nil { return any }
+            if byRows != nil {
+                empty = scan
+                return any
+            }
         }
         try Artwork.checkDecodingMemory(bytes, limits: limits)
         var first = true

@@ -16,6 +16,8 @@ public struct StickerFinding: Sendable, Codable, Equatable {
     /// What the finding is about, stable for scripts.
     public enum Code: String, Sendable, Codable, CaseIterable {
         case unreadable, format, square, size, budget, opaque, animation, frameRate = "frame-rate", mixedSizes = "mixed-sizes"
+        /// A still that shows practically nothing: no pixel more than 3 % opaque (`NearlyEmptySticker`).
+        case nearlyEmpty = "nearly-empty"
         /// Pixels not decoded: decoding them whole would pass the memory one file may use.
         case notDecoded = "not-decoded"
         /// A catalog's Contents.json is missing.

@@ -311,7 +311,13 @@ struct BatchRunner: Sendable {
                         try ownership.manifest.append(record(written))
                     }
                     entry.outputs.append(.init(path: out, size: size, status: .written, details: sticker.report))
-                    for w in sticker.report.warnings { terminal.note("\(input.location.display) [\(label(size))]: warning: \(w)") }
+                    // What was adjusted to fit is a note (a terminal only); a sticker that shows
+                    // practically nothing is a warning to act on, in scripts too.
+                    let emptyWarning = sticker.report.nearlyEmpty == true ? sticker.report.warnings.last : nil
+                    for w in sticker.report.warnings {
+                        let line = "\(input.location.display) [\(label(size))]: warning: \(w)"
+                        if w == emptyWarning { terminal.warning(line) } else { terminal.note(line) }
+                    }
                     if settings.verbose { terminal.note("\(input.location.display) [\(label(size))]: \(Self.describe(sticker.report))") }
                 } catch {
                     let reason = error.operation == .record ? "\(error); \(out) was not written" : error.description
