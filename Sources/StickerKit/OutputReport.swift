@@ -36,6 +36,10 @@ public struct OutputReport: Sendable, Codable, Equatable {
     /// True when the sticker shows practically nothing (`NearlyEmptySticker`; its warning is
     /// among `warnings`): a warning to act on, where the others say what was adjusted.
     public var nearlyEmpty: Bool? = nil
+
+    /// The warning that the sticker shows practically nothing (the last of `warnings`, when
+    /// `nearlyEmpty`), to show where the others are only notes.
+    public var emptyWarning: String? { nearlyEmpty == true ? warnings.last : nil }
     /// The platform, for any but Messages (whose reports stay as they were).
     public var platform: String? = nil
     /// The file's container, for any platform but Messages.

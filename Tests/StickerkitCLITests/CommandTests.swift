@@ -144,6 +144,10 @@ final class CommandTests: XCTestCase {
                        + "(the most opaque has alpha 3 of 255)\n")
         let quiet = try CLI.run(["resize", faint.path, "-o", tmp.appendingPathComponent("q").path, "--size", "small", "-q"])
         XCTAssertEqual(quiet.stderr, "")
+        // pack names it once (it shows the other warnings itself when stderr is no terminal).
+        let pack = try CLI.run(["pack", faint.path, "-o", tmp.appendingPathComponent("F.xcstickers").path,
+                                "--cache", tmp.appendingPathComponent("cache").path])
+        XCTAssertEqual(pack.stderr.components(separatedBy: "nearly empty").count, 2, pack.stderr)
     }
 
     func testBrokenInputsAreNamedAndTheRestStillConverts() throws {

@@ -313,10 +313,9 @@ struct BatchRunner: Sendable {
                     entry.outputs.append(.init(path: out, size: size, status: .written, details: sticker.report))
                     // What was adjusted to fit is a note (a terminal only); a sticker that shows
                     // practically nothing is a warning to act on, in scripts too.
-                    let emptyWarning = sticker.report.nearlyEmpty == true ? sticker.report.warnings.last : nil
                     for w in sticker.report.warnings {
                         let line = "\(input.location.display) [\(label(size))]: warning: \(w)"
-                        if w == emptyWarning { terminal.warning(line) } else { terminal.note(line) }
+                        if w == sticker.report.emptyWarning { terminal.warning(line) } else { terminal.note(line) }
                     }
                     if settings.verbose { terminal.note("\(input.location.display) [\(label(size))]: \(Self.describe(sticker.report))") }
                 } catch {

@@ -215,10 +215,11 @@ struct Pack: ParsableCommand {
         var reports = runner.run(keyed, plan: plan)
         PackCache(directory: cacheDir).removeStale(keeping: Set(keyed.map { (plan.path(for: $0, size: size) as NSString).lastPathComponent }))
         if !terminal.chatty && !quiet {
-            // On a terminal the runner showed these already.
+            // On a terminal the runner showed these already (and anywhere, a sticker that
+            // shows practically nothing).
             for r in reports {
                 for w in r.warnings { terminal.warn(r.input, w) }
-                for o in r.outputs { for w in o.details?.warnings ?? [] { terminal.warn(r.input, w) } }
+                for o in r.outputs { for w in o.details?.warnings ?? [] where w != o.details?.emptyWarning { terminal.warn(r.input, w) } }
             }
         }
 
