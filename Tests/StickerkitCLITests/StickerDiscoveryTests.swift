@@ -79,4 +79,28 @@ final class StickerDiscoveryTests: XCTestCase {
                        "art's three; elsewhere/dir was searched through the link; the earlier previews are skipped")
         XCTAssertTrue(again.stderr.contains("already searched"), again.stderr)
     }
+
+    /// A preview written into a folder of stickers (`preview art -o stickers`, beside what
+    /// `resize` wrote there) made the whole folder a preview folder: `check stickers` said "no
+    /// images found in this folder". Only the files the preview wrote are passed over now.
+    func testAPreviewBesideStickersLeavesThemReadable() throws {
+        let art = tmp.appendingPathComponent("art")
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
+        try Fixture.sample("oc_stop_sign_shadow.png", to: art.appendingPathComponent("stop.png"))
+        let out = tmp.appendingPathComponent("stickers")
+        XCTAssertEqual(try CLI.run(["resize", art.path, "-o", out.path, "-q"]).status, 0)
+        XCTAssertEqual(try CLI.run(["preview", art.path, "-o", out.path, "--png"]).status, 0)
+        let check = try CLI.run(["check", out.path])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertTrue(check.stdout.hasSuffix("\n2 files: 0 errors, 0 warnings\n"), check.stdout)
+        XCTAssertFalse(check.stdout.contains("contact-sheet") || check.stdout.contains("/stickers/00"), check.stdout)
+        // As artwork, the folder still holds nothing: resize's stickers and the preview's files.
+        let again = try CLI.run(["resize", art.path, out.path, "-o", tmp.appendingPathComponent("second").path])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertEqual(again.stderr, out.path + ": error: no images found in this folder\n")
+        let preview = try CLI.run(["preview", out.path, "-o", tmp.appendingPathComponent("pv").path])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("pv/stickers").path).sorted(),
+                       ["001-stop.png", "002-teddy.png"])
+    }
 }

@@ -8,8 +8,8 @@ import StickerKit
 /// output folder's tree, every file a manifest lists (in the output folder or any folder met on
 /// the way), `*.xcstickers` catalogs. Reading stickers (`check`, `preview`), those are what is
 /// looked at: catalogs and sticker packs are found as such, not searched file by file, and app
-/// icon sets are passed over. Preview folders (they hold `PreviewRecord.fileName`) are copies and
-/// never read. A report is JSON: never an image. Links are followed, to files and to folders; a
+/// icon sets are passed over. The files a preview wrote (its record, `PreviewRecord.fileName`,
+/// lists its copies, page and contact sheet) are never read; anything else in its folder is. A report is JSON: never an image. Links are followed, to files and to folders; a
 /// link that leads back into a folder being searched (a loop) or to a folder already searched,
 /// and a broken link, are named and skipped. Any bytes work in a name. A FIFO or device named as
 /// an input is "not a regular file"; in a folder it is passed over.
@@ -167,6 +167,8 @@ enum InputDiscovery {
         var searched: [FileID: BytePath] = [:]
         /// Files never taken: every file a manifest lists.
         var excludedFiles: Set<FileID> = []
+        /// Files never taken: every file a preview's record lists (its copies, page, sheet).
+        var previewFiles: Set<FileID> = []
         var outputFolders: Set<FileID> = []
 
         init(exclusions: Exclusions, reading: Reading) {
@@ -195,8 +197,19 @@ enum InputDiscovery {
                 return
             }
             if names.contains(BytePath(PreviewRecord.fileName)) {
-                skippedOutputs.append(Notice(folder, "skipped: a preview folder stickerkit wrote"))
-                return
+                // The files a preview wrote are copies, never read; anything else beside them is
+                // (a preview written into a folder of stickers leaves the stickers readable).
+                guard let text = folder.string else {
+                    skippedOutputs.append(Notice(folder, "skipped: a preview folder stickerkit wrote"))
+                    return
+                }
+                let copies = PreviewRecord.read(in: text).files
+                for file in copies {
+                    if let s = try? FileStatus.of(folder.appending(BytePath(file)), followingLinks: false), s.kind == .regular {
+                        previewFiles.insert(s.id)
+                    }
+                }
+                skippedOutputs.append(Notice(folder, "skipped: the \(copies.count) file\(copies.count == 1 ? "" : "s") a preview wrote here"))
             }
             if reading == .artwork && names.contains(where: Manifest.isManifestName) { excludeRecordedOutputs(of: folder) }
             let inside = ancestors.union([id])
@@ -231,6 +244,7 @@ enum InputDiscovery {
                         search(path, relative: rel, id: status.id, ancestors: inside, into: &found)
                     }
                 case .regular:
+                    if previewFiles.contains(status.id) { continue }
                     if excludedFiles.contains(status.id) {
                         skippedStickers += 1
                         continue
