@@ -277,6 +277,29 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["check", catalog.path]).status, 0)
     }
 
+    /// A sticker deleted in Xcode came back on the next `pack` from its artwork without a word.
+    /// It still comes back (the artwork was given), with a warning saying how to keep it out.
+    func testAStickerDeletedInXcodeComesBackWithAWarning() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("bear.png"))
+        try copy("oc_stop_sign_shadow.png", to: art.appendingPathComponent("stop.png"))
+        let catalog = tmp.appendingPathComponent("S.xcstickers")
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "-q"]).status, 0)
+        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
+        try fm.removeItem(at: pack.appendingPathComponent("bear.sticker"))
+        let contents = pack.appendingPathComponent("Contents.json")
+        var listing = try json(contents)
+        listing["stickers"] = [["filename": "stop.sticker"]]
+        try JSONSerialization.data(withJSONObject: listing, options: [.prettyPrinted]).write(to: contents)
+        let r = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning: bear.sticker, made from art/bear.png, was removed from the catalog since; added again "
+                                        + "(leave art/bear.png out of the inputs to keep it out)"), r.stderr)
+        XCTAssertEqual(try listed(catalog), ["bear.sticker", "stop.sticker"])
+        let again = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertFalse(again.stderr.contains("removed"), again.stderr)
+    }
+
     /// Stickers reordered in Xcode went back to natural order on the next `pack`, and its
     /// summary still said every sticker was unchanged. The hand order is kept now, a new sticker
     /// follows it (named in a warning), and `--labels` still sets the order.

@@ -143,6 +143,14 @@ struct CatalogPlan {
                                   replaces: outcome == .replaced ? replacing[i] : nil,
                                   recordedDigest: outcome == .unchanged ? recorded[name]?.digest : nil, rank: s.rank))
         }
+        // A sticker added again whose earlier folder someone removed from the catalog (in Xcode):
+        // said, since the artwork given brings it back.
+        let gone = (existing?.record?.stickers ?? []).filter { !present.contains($0.folder) && $0.source != nil }
+        let renamedSources = Set(renamedByUser.values.compactMap(\.source))
+        for f in folders where f.outcome == .added {
+            guard let src = f.source, !renamedSources.contains(src), let r = gone.first(where: { $0.source == src }) else { continue }
+            warnings.append(.removedAddedAgain(folder: r.folder, source: src))
+        }
         var withoutInput: [String] = []
         for folder in recorded.keys.sorted(by: StickerNaming.precedes) where !claimed.contains(folder) {
             let r = recorded[folder]!

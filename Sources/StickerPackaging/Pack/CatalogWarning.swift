@@ -15,6 +15,9 @@ public enum CatalogWarning: Sendable, Equatable, Encodable, CustomStringConverti
     case unlistedNowListed(folders: [String])
     /// Contents.json listed these, but there is no such folder: dropped from the list.
     case missingDropped(folders: [String])
+    /// A sticker stickerkit made from `source` was removed from the catalog since (its folder is
+    /// gone); the artwork given brings it back.
+    case removedAddedAgain(folder: String, source: String)
     /// The pack's order was set by hand (or by an earlier run's labels file): kept, and the
     /// stickers new to the pack, `appended`, follow it.
     case handOrderKept(appended: [String])
@@ -39,6 +42,9 @@ public enum CatalogWarning: Sendable, Equatable, Encodable, CustomStringConverti
             "\(Self.list(folders)): in the pack but not in its Contents.json; now listed"
         case let .missingDropped(folders):
             "\(Self.list(folders)): listed in the pack's Contents.json but missing; dropped from the list"
+        case let .removedAddedAgain(folder, source):
+            "\(folder), made from \(source), was removed from the catalog since; added again (leave \(source) out "
+                + "of the inputs to keep it out)"
         case let .handOrderKept(appended):
             "the pack's order was set by hand (in Xcode, or by an earlier --labels): kept, and \(Self.list(appended)) "
                 + "follow\(appended.count == 1 ? "s" : "") it (--labels sets the order)"
