@@ -147,6 +147,21 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: small.path))
     }
 
+    /// The archive may go in the artwork's own folder (one file, never read back as artwork):
+    /// it was refused as "-o: is also an input folder".
+    func testTheArchiveMayGoInTheArtworksFolder() throws {
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        for s in stills { try FileManager.default.copyItem(atPath: s, toPath: art.appendingPathComponent((s as NSString).lastPathComponent).path) }
+        let archive = art.appendingPathComponent("Art.wastickers")
+        for run in 1...2 {
+            let r = try CLI.run(["pack", "--platform", "whatsapp", art.path, "-o", archive.path])
+            XCTAssertEqual(r.status, 0, "run \(run): \(r.stderr)")
+            XCTAssertTrue(r.stdout.contains("3 still WhatsApp stickers"), r.stdout)
+        }
+        XCTAssertEqual(try CLI.run(["check", archive.path]).status, 0)
+    }
+
     /// `check` reads the archive `pack` wrote as a WhatsApp pack (named, or found in a folder,
     /// with any `--platform`); `resize` names it as a ZIP to unzip, not "unknown format";
     /// `preview` names one found in a folder as not shown.

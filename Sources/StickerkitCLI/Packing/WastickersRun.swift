@@ -36,9 +36,11 @@ enum WastickersRun {
         let terminal = Terminal(quiet: r.quiet)
         let path = CommandLineBytes.path(for: r.output)
 
-        // 0. The path, before any work: a folder that can hold it, and nothing in the way.
+        // 0. The path, before any work: a folder that can hold it, and nothing in the way. The
+        // folder may be an input's (`pack art -o art/Cats.wastickers`): the archive is one file,
+        // never read back as artwork.
         let parent = path.parent
-        try PathChecks.checkOutputFolder(parent.isEmpty ? BytePath(".") : parent, inputs: r.inputs.map(CommandLineBytes.path(for:)))
+        try PathChecks.checkOutputFolder(parent.isEmpty ? BytePath(".") : parent, inputs: [])
         let existing: FileStatus?
         do { existing = try FileStatus.of(path, followingLinks: false) } catch {
             throw CommandFailure.usage(path.display, error.problem.description)
