@@ -45,6 +45,8 @@ final class InputDiscoveryTests: XCTestCase {
         try Fixture.sample("oc_teddybear.png", to: sticker)
         let preview = art.appendingPathComponent("preview")
         XCTAssertEqual(try CLI.run(["preview", art.appendingPathComponent("sax.png").path, "-o", preview.path]).status, 0)
+        // An icon set `icons` wrote beside the artwork: its 13 icons were converted as stickers.
+        XCTAssertEqual(try CLI.run(["icons", art.appendingPathComponent("sax.png").path, "-o", art.path, "-q"]).status, 0)
         let out = tmp.appendingPathComponent("out")
         let r = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small"])
         XCTAssertEqual(r.status, 0, r.stderr)

@@ -6,13 +6,15 @@ import StickerKit
 ///
 /// Reading artwork (`resize`, `pack`), stickerkit's own outputs are never taken as inputs: the
 /// output folder's tree, every file a manifest lists (in the output folder or any folder met on
-/// the way), `*.xcstickers` catalogs. Reading stickers (`check`, `preview`), those are what is
-/// looked at: catalogs and sticker packs are found as such, not searched file by file, and app
-/// icon sets are passed over. The files a preview wrote (its record, `PreviewRecord.fileName`,
-/// lists its copies, page and contact sheet) are never read; anything else in its folder is. A report is JSON: never an image. Links are followed, to files and to folders; a
-/// link that leads back into a folder being searched (a loop) or to a folder already searched,
-/// and a broken link, are named and skipped. Any bytes work in a name. A FIFO or device named as
-/// an input is "not a regular file"; in a folder it is passed over.
+/// the way), `*.xcstickers` catalogs, app icon sets (`*.stickersiconset`, `*.appiconset`).
+/// Reading stickers (`check`, `preview`), those are what is looked at: catalogs and sticker packs
+/// are found as such, not searched file by file, and app icon sets are passed over. The files a
+/// preview wrote (its record, `PreviewRecord.fileName`, lists its copies, page and contact sheet)
+/// are never read; anything else in its folder is. A report is JSON: never an image. Links are
+/// followed, to files and to folders; a link that leads back into a folder being searched (a
+/// loop) or to a folder already searched, and a broken link, are named and skipped. Any bytes work
+/// in a name. A FIFO or device named as an input is "not a regular file"; in a folder it is passed
+/// over.
 enum InputDiscovery {
     /// Why a named input failed, in the words every command uses (exit 1, the others go on).
     static let noSuchInput = "no such file or folder"
@@ -231,6 +233,9 @@ enum InputDiscovery {
                         skippedOutputs.append(Notice(path, "skipped: the output folder"))
                     } else if reading == .stickers && Reading.isIconSet(name) {
                         ignored += 1
+                    } else if reading == .artwork && Reading.isIconSet(name) {
+                        // An icon set `icons` wrote beside the artwork: app icons, never artwork.
+                        skippedOutputs.append(Notice(path, "skipped: an app icon set"))
                     } else if reading == .artwork && name.lowercasedExtension == "xcstickers" {
                         skippedOutputs.append(Notice(path, "skipped: a sticker catalog"))
                     } else if inside.contains(status.id) {
