@@ -6,7 +6,8 @@ import StickerPackaging
 extension CheckRun {
     /// `check --platform`: every file given, and every sticker file under the folders given
     /// (images and WebM videos, found as `check` finds them: `InputDiscovery` reading stickers;
-    /// catalogs are Messages' own and are not looked into), checked against `target`'s rules
+    /// catalogs are Messages' own and are not looked into: one named is an input that could not
+    /// be checked, one found in a folder a warning), checked against `target`'s rules
     /// (`PlatformChecker`).
     static func run(paths: [String], target: StickerTarget) -> (report: CheckReport, failed: [CommandFailure], skipped: Skipped) {
         var failed: [CommandFailure] = []
@@ -16,6 +17,15 @@ extension CheckRun {
         var seen = Set<InputDiscovery.SameInput>()
         for path in paths {
             let found = search(path, failed: &failed, skipped: &skipped, seen: &seen)
+            let named = CommandLineBytes.path(for: path)
+            for catalog in found.catalogs {
+                let why = "a Messages sticker catalog, not checked against \(target.displayName)'s rules (check it without --platform)"
+                if catalog == named {
+                    failed.append(.failed(path, why))
+                } else {
+                    skipped.links.append(Notice(catalog, "skipped: " + why))
+                }
+            }
             for file in found.files {
                 switch checkFile(file, { PlatformChecker.check($0, path: file.path, target: target) }) {
                 case .sticker(let r): stickers.append(r)

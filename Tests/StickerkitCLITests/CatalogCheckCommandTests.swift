@@ -72,4 +72,26 @@ final class CatalogCheckCommandTests: XCTestCase {
             $0.hasPrefix("ERROR") && $0.hasSuffix("  \(c)/Sticker Pack.stickerpack/noto_1f600_grinning_face_512.sticker")
         }, r.stdout)
     }
+
+    /// `check --platform whatsapp My.xcstickers` checked nothing and said "0 files: 0 errors, 0
+    /// warnings", exit 0. A catalog named is an input that could not be checked under another
+    /// app's rules (exit 1); one found in a folder is a warning.
+    func testACatalogUnderAnotherAppsRulesIsNamed() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.repositoryRoot.appendingPathComponent("samples/ring_200_6f.webp"),
+                                         to: art.appendingPathComponent("ring.webp"))
+        let catalog = art.appendingPathComponent("S.xcstickers")
+        XCTAssertEqual(try CLI.run(["pack", art.appendingPathComponent("ring.webp").path, "-o", catalog.path, "-q"]).status, 0)
+        let named = try CLI.run(["check", "--platform", "whatsapp", catalog.path])
+        XCTAssertEqual(named.status, 1)
+        XCTAssertEqual(named.stderr, catalog.path + ": error: a Messages sticker catalog, not checked against WhatsApp's rules "
+                       + "(check it without --platform)\n")
+        let folder = try CLI.run(["check", "--platform", "whatsapp", art.path])
+        XCTAssertEqual(folder.stderr, catalog.path + ": warning: skipped: a Messages sticker catalog, not checked against WhatsApp's "
+                       + "rules (check it without --platform)\n")
+        XCTAssertTrue(folder.stdout.contains("  " + art.appendingPathComponent("ring.webp").path + "\n"), folder.stdout)
+    }
 }
