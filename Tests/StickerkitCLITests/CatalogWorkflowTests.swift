@@ -28,6 +28,24 @@ final class CatalogWorkflowTests: XCTestCase {
         return (pack["stickers"] as? [[String: String]] ?? []).compactMap { $0["filename"] }
     }
 
+    /// `art/` holding `files` (name → sample), packed into `S.xcstickers`; the art folder and
+    /// the catalog.
+    func packed(_ files: KeyValuePairs<String, String>) throws -> (art: URL, catalog: URL) {
+        let art = tmp.appendingPathComponent("art")
+        for (name, sample) in files { try copy(sample, to: art.appendingPathComponent(name)) }
+        let catalog = tmp.appendingPathComponent("S.xcstickers")
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "-q"]).status, 0)
+        return (art, catalog)
+    }
+
+    /// Writes the pack's Contents.json listing `folders`, as Xcode does after a change.
+    func list(_ folders: [String], in catalog: URL) throws {
+        let contents = catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json")
+        var pack = try json(contents)
+        pack["stickers"] = folders.map { ["filename": $0] }
+        try JSONSerialization.data(withJSONObject: pack, options: [.prettyPrinted]).write(to: contents)
+    }
+
     func label(_ catalog: URL, _ folder: String) throws -> String? {
         let c = try json(catalog.appendingPathComponent("Sticker Pack.stickerpack/\(folder)/Contents.json"))
         return (c["properties"] as? [String: Any])?["accessibility-label"] as? String
@@ -250,17 +268,11 @@ final class CatalogWorkflowTests: XCTestCase {
     /// under its new name now, on that rerun and every one after, and follows its artwork; it
     /// stays where it was in the pack (the pack's order is no longer natural order: kept).
     func testAStickerRenamedInXcodeKeepsItsNewName() throws {
-        let art = tmp.appendingPathComponent("art")
-        try copy("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
-        try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
-        try copy("oc_stop_sign_shadow.png", to: art.appendingPathComponent("stop.png"))
-        let catalog = tmp.appendingPathComponent("S.xcstickers")
-        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "-q"]).status, 0)
+        let (art, catalog) = try packed(["teddy.png": "oc_teddybear.png", "sax.png": "oc_saxophone_palette.png",
+                                         "stop.png": "oc_stop_sign_shadow.png"])
         let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
         try fm.moveItem(at: pack.appendingPathComponent("teddy.sticker"), to: pack.appendingPathComponent("Bear.sticker"))
-        let contents = pack.appendingPathComponent("Contents.json")
-        try Data(String(decoding: try Data(contentsOf: contents), as: UTF8.self)
-            .replacingOccurrences(of: "teddy.sticker", with: "Bear.sticker").utf8).write(to: contents)
+        try list(["sax.sticker", "stop.sticker", "Bear.sticker"], in: catalog)
         for run in 1...2 {
             let r = try CLI.run(["pack", art.path, "-o", catalog.path])
             XCTAssertEqual(r.status, 0, r.stderr)
@@ -280,17 +292,9 @@ final class CatalogWorkflowTests: XCTestCase {
     /// A sticker deleted in Xcode came back on the next `pack` from its artwork without a word.
     /// It still comes back (the artwork was given), with a warning saying how to keep it out.
     func testAStickerDeletedInXcodeComesBackWithAWarning() throws {
-        let art = tmp.appendingPathComponent("art")
-        try copy("oc_teddybear.png", to: art.appendingPathComponent("bear.png"))
-        try copy("oc_stop_sign_shadow.png", to: art.appendingPathComponent("stop.png"))
-        let catalog = tmp.appendingPathComponent("S.xcstickers")
-        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "-q"]).status, 0)
-        let pack = catalog.appendingPathComponent("Sticker Pack.stickerpack")
-        try fm.removeItem(at: pack.appendingPathComponent("bear.sticker"))
-        let contents = pack.appendingPathComponent("Contents.json")
-        var listing = try json(contents)
-        listing["stickers"] = [["filename": "stop.sticker"]]
-        try JSONSerialization.data(withJSONObject: listing, options: [.prettyPrinted]).write(to: contents)
+        let (art, catalog) = try packed(["bear.png": "oc_teddybear.png", "stop.png": "oc_stop_sign_shadow.png"])
+        try fm.removeItem(at: catalog.appendingPathComponent("Sticker Pack.stickerpack/bear.sticker"))
+        try list(["stop.sticker"], in: catalog)
         let r = try CLI.run(["pack", art.path, "-o", catalog.path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("warning: bear.sticker, made from art/bear.png, was removed from the catalog since; added again "
@@ -304,18 +308,10 @@ final class CatalogWorkflowTests: XCTestCase {
     /// summary still said every sticker was unchanged. The hand order is kept now, a new sticker
     /// follows it (named in a warning), and `--labels` still sets the order.
     func testAnOrderSetInXcodeIsKept() throws {
-        let art = tmp.appendingPathComponent("art")
-        for (sample, name) in [("oc_teddybear.png", "b.png"), ("oc_saxophone_palette.png", "c.png"), ("oc_stop_sign_shadow.png", "d.png")] {
-            try copy(sample, to: art.appendingPathComponent(name))
-        }
-        let catalog = tmp.appendingPathComponent("S.xcstickers")
-        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "-q"]).status, 0)
+        let (art, catalog) = try packed(["b.png": "oc_teddybear.png", "c.png": "oc_saxophone_palette.png", "d.png": "oc_stop_sign_shadow.png"])
         XCTAssertEqual(try listed(catalog), ["b.sticker", "c.sticker", "d.sticker"])
         // Xcode writes the pack's Contents.json in the new order.
-        let contents = catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json")
-        var pack = try json(contents)
-        pack["stickers"] = ["d", "b", "c"].map { ["filename": "\($0).sticker"] }
-        try JSONSerialization.data(withJSONObject: pack, options: [.prettyPrinted]).write(to: contents)
+        try list(["d.sticker", "b.sticker", "c.sticker"], in: catalog)
         let again = try CLI.run(["pack", art.path, "-o", catalog.path])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertFalse(again.stderr.contains("order"), again.stderr)
