@@ -304,6 +304,30 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertFalse(again.stderr.contains("removed"), again.stderr)
     }
 
+    /// Without --size, `pack` made every catalog regular: a large one was converted again at
+    /// 408 px with a warning, and a grid size set in Xcode was undone. It keeps the catalog's
+    /// grid size now; --size still changes it, and a new catalog is regular.
+    func testPackKeepsTheCatalogsGridSizeUnlessToldOtherwise() throws {
+        let (art, catalog) = try packed(["bear.png": "oc_teddybear.png", "stop.png": "oc_stop_sign_shadow.png"])
+        XCTAssertTrue(try String(contentsOf: catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json"), encoding: .utf8)
+            .contains("\"regular\""))
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalog.path, "--size", "large", "-q"]).status, 0)
+        let kept = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertTrue(kept.stdout.contains("2 stickers (large): 0 added, 0 replaced, 2 unchanged"), kept.stdout)
+        XCTAssertFalse(kept.stderr.contains("grid size changed"), kept.stderr)
+        // Xcode's grid size.
+        try list(["bear.sticker", "stop.sticker"], in: catalog)
+        let contents = catalog.appendingPathComponent("Sticker Pack.stickerpack/Contents.json")
+        var pack = try json(contents)
+        pack["properties"] = ["grid-size": "small"]
+        try JSONSerialization.data(withJSONObject: pack, options: [.prettyPrinted]).write(to: contents)
+        let small = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertTrue(small.stdout.contains("2 stickers (small)"), small.stdout)
+        XCTAssertEqual(try CLI.run(["check", catalog.path]).status, 0)
+        let told = try CLI.run(["pack", art.path, "-o", catalog.path, "--size", "regular"])
+        XCTAssertTrue(told.stderr.contains("grid size changed from small to regular"), told.stderr)
+    }
+
     /// Stickers reordered in Xcode went back to natural order on the next `pack`, and its
     /// summary still said every sticker was unchanged. The hand order is kept now, a new sticker
     /// follows it (named in a warning), and `--labels` still sets the order.

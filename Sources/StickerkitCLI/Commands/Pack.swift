@@ -155,7 +155,7 @@ struct Pack: ParsableCommand {
         let terminal = Terminal(quiet: quiet)
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
-        var options = try conversion.conversionOptions(sizes: [grid.size])
+        var options = try conversion.conversionOptions(sizes: [grid.size ?? StickerCatalog.gridSize(of: output) ?? .regular])
         options.measuresQuality = reportOption.report != nil
         let size = options.sizes[0]
         let update = StickerCatalog.UpdateOptions(prune: prune, overwrite: overwrite)
