@@ -89,23 +89,25 @@ enum CheckRun {
     /// `check`'s report of one file: a ZIP archive checked as a WhatsApp pack, any other file
     /// by `check` applied to its bytes, or an error finding when it cannot be read.
     static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> Checked {
-        if let report = tooLarge(file.location, path: file.path) { return .sticker(report) }
-        guard let bytes = try? FileSystem.readFile(file.location) else { return .sticker(unreadable(file.path)) }
-        if ZipReader.opensAsZip(bytes) { return .archive(WastickersChecker.check(bytes, path: file.path)) }
-        return .sticker(check(bytes))
+        withBytes(of: file, unread: { .sticker($0) }) { bytes in
+            ZipReader.opensAsZip(bytes) ? .archive(WastickersChecker.check(bytes, path: file.path)) : .sticker(check(bytes))
+        }
     }
 
     /// A `.wastickers` found in a folder, checked as a WhatsApp pack whatever its bytes (a file
     /// that is no ZIP archive is an `unreadable` finding of the pack).
     static func checkArchive(_ file: InputFile) -> WastickersCheckReport {
-        if let report = tooLarge(file.location, path: file.path) {
-            return WastickersCheckReport(path: file.path, title: nil, author: nil, stickers: [], tray: nil, findings: report.findings)
-        }
-        guard let bytes = try? FileSystem.readFile(file.location) else {
-            return WastickersCheckReport(path: file.path, title: nil, author: nil, stickers: [], tray: nil,
-                                         findings: unreadable(file.path).findings)
-        }
-        return WastickersChecker.check(bytes, path: file.path)
+        withBytes(of: file, unread: {
+            WastickersCheckReport(path: file.path, title: nil, author: nil, stickers: [], tray: nil, findings: $0.findings)
+        }) { WastickersChecker.check($0, path: file.path) }
+    }
+
+    /// `body` applied to the bytes of `file`, or `unread` to the report of why they are not read
+    /// (larger than one file may hold, or unreadable).
+    private static func withBytes<T>(of file: InputFile, unread: (StickerCheckReport) -> T, _ body: ([UInt8]) -> T) -> T {
+        if let report = tooLarge(file.location, path: file.path) { return unread(report) }
+        guard let bytes = try? FileSystem.readFile(file.location) else { return unread(unreadable(file.path)) }
+        return body(bytes)
     }
 
     /// The report of a file that cannot be read.
@@ -155,6 +157,7 @@ enum CheckRun {
             }
             return out
         }
+        func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
         func findingLines(_ findings: [StickerFinding]) -> String {
             findings.map { f in
                 "\(pad(f.severity == .error ? "ERROR" : f.severity.rawValue, 8)) \(f.code.rawValue): \(MessageText.escape((f.path.map { $0 + ": " } ?? "") + f.message))\n"
@@ -174,8 +177,7 @@ enum CheckRun {
         }
         for w in report.wastickers {
             if !out.isEmpty { out += "\n" }
-            let n = w.stickers.count
-            out += "WhatsApp pack \(MessageText.escape(w.path)): \(n) sticker\(n == 1 ? "" : "s")"
+            out += "WhatsApp pack \(MessageText.escape(w.path)): " + count(w.stickers.count, "sticker")
             if let title = w.title { out += ", \u{201C}\(MessageText.escape(title))\u{201D}" }
             if let author = w.author { out += " by \(MessageText.escape(author))" }
             out += "\n"
@@ -184,7 +186,6 @@ enum CheckRun {
             out += findingLines(w.findings)
         }
         let files = report.stickers.count
-        func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
         if report.catalogs.isEmpty && report.wastickers.isEmpty {
             out += count(files, "file")
         } else {

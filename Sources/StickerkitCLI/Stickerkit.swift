@@ -62,11 +62,12 @@ struct Stickerkit: ParsableCommand {
     /// Levenshtein distance between two short words, in characters.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let x = Array(a), y = Array(b)
+        guard !x.isEmpty, !y.isEmpty else { return max(x.count, y.count) }
         var row = Array(0...y.count)
-        for i in 1...max(x.count, 1) where !x.isEmpty {
+        for i in 1...x.count {
             var previous = row[0]
             row[0] = i
-            for j in 1...max(y.count, 1) where !y.isEmpty {
+            for j in 1...y.count {
                 let kept = row[j]
                 row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
                 previous = kept

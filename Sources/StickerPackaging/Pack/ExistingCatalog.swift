@@ -64,17 +64,20 @@ struct ExistingCatalog {
     /// The folders of the pack that stickerkit made and the user renamed since (Xcode renames a
     /// sticker's folder only): for each recorded folder that is gone, the one folder no record
     /// names whose digest is the recorded one (by `StickerFolderDigest`, which leaves the
-    /// folder's name out), keyed by its new name. Each folder not recorded is digested once.
+    /// folder's name out), keyed by its new name, with its recorded digest (the plan upgrades an
+    /// earlier version's, as for every recorded folder). Each folder not recorded is digested
+    /// once per hash the gone folders' digests were made with.
     func renamed() -> [String: CatalogRecord.Sticker] {
         guard let record, record.pack == packFolder else { return [:] }
         let present = Set(onDisk)
         let gone = record.stickers.filter { !present.contains($0.folder) }
         guard !gone.isEmpty else { return [:] }
         let recordedNames = Set(record.stickers.map(\.folder))
+        let hashes = Set(gone.map { StickerFolderDigest.Hash(recorded: $0.digest) })
         var byDigest: [String: [String]] = [:]
         let pack = url.appendingPathComponent(packFolder)
         for f in onDisk where !recordedNames.contains(f) {
-            for hash in Set(gone.map { StickerFolderDigest.Hash(recorded: $0.digest) }) {
+            for hash in hashes {
                 if let d = StickerFolderDigest.of(folder: pack.appendingPathComponent(f), hash: hash) { byDigest[d, default: []].append(f) }
             }
         }
@@ -84,7 +87,6 @@ struct ExistingCatalog {
             guard let f = byDigest[r.digest]?.first(where: { found[$0] == nil && ($0 as NSString).pathExtension == kind }) else { continue }
             var moved = r
             moved.folder = f
-            moved.digest = StickerFolderDigest.unchanged(folder: pack.appendingPathComponent(f), recorded: r.digest) ?? r.digest
             found[f] = moved
         }
         return found

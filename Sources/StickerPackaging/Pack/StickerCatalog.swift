@@ -55,7 +55,6 @@ public struct StickerCatalog: Sendable {
         }
     }
 
-    /// A catalog of `stickers` at `gridSize`, with an icon set if given.
     /// The grid size of the catalog at `path` (its pack's `grid-size`), when it is a catalog with
     /// a valid one; nil otherwise (no catalog yet, or one that does not read: the write says why).
     public static func gridSize(of path: String) -> StickerSize? {
@@ -63,6 +62,7 @@ public struct StickerCatalog: Sendable {
         return existing.gridSize.flatMap(StickerSize.init(rawValue:))
     }
 
+    /// A catalog of `stickers` at `gridSize`, with an icon set if given.
     public init(gridSize: StickerSize, stickers: [CatalogSticker], iconSet: IconSetFiles? = nil) {
         self.gridSize = gridSize
         self.stickers = stickers

@@ -40,14 +40,10 @@ enum PreviewInput {
     /// be read at all is an input that failed (in `found.missing`).
     static func archiveItems(_ file: InputFile, found: inout InputDiscovery.Outcome) -> [Preview.Item] {
         let report = CheckRun.checkArchive(file)
-        if report.stickers.isEmpty && report.tray == nil,
-           let why = report.findings.first(where: { $0.severity == .error && $0.code == .unreadable }) {
-            found.missing.append((file.path, why.message))
-            return []
-        }
         let shown = report.stickers + (report.tray.map { [$0] } ?? [])
         if shown.isEmpty {
-            found.missing.append((file.path, "a ZIP archive with no sticker or tray icon in it"))
+            let unread = report.findings.first { $0.severity == .error && $0.code == .unreadable }
+            found.missing.append((file.path, unread?.message ?? "a ZIP archive with no sticker or tray icon in it"))
             return []
         }
         for f in report.findings where f.severity != .info {

@@ -117,7 +117,7 @@ enum WastickersRun {
         }
         if trayPNG == nil && WastickersPack.stickerRange.contains(stickers.count) {
             var line = "no sticker's artwork makes a tray icon; give one with --icon"
-            if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+            line += failedSuffix(failed)
             throw CommandFailure.failed(r.output, line)
         }
         let pack = WastickersPack(title: r.title ?? defaultTitle(r.output), author: r.author ?? defaultAuthor,
@@ -131,7 +131,7 @@ enum WastickersRun {
                 let names = zip(packed, stickers).filter { $0.1.animated != fewer }.map(\.0)
                 line += " (\(fewer ? "stills" : "animations"): " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "") + ")"
             }
-            if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+            line += failedSuffix(failed)
             throw CommandFailure.failed(r.output, line)
         }
         // The same archive as the one there (a rerun with nothing changed) is left as it is, its
@@ -146,10 +146,15 @@ enum WastickersRun {
             let animated = stickers.first?.animated ?? false
             var line = "\(r.output): " + (unchanged ? "unchanged, " : "") + "\(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
                 + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource ?? "")"
-            if failed > 0 { line += "; \(failed) input\(failed == 1 ? "" : "s") failed" }
+            line += failedSuffix(failed)
             terminal.result(line)
         }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// What ends a line when inputs failed: "; 2 inputs failed" (nothing when none did).
+    static func failedSuffix(_ failed: Int) -> String {
+        failed > 0 ? "; \(failed) input\(failed == 1 ? "" : "s") failed" : ""
     }
 
     /// The title when --title is not given: the archive's name without `.wastickers`.
