@@ -6,9 +6,12 @@ import StickerPackaging
 /// `icons --platform NAME`: the platform's pack pictures (`StickerTarget.packIcons`: WhatsApp's
 /// tray icon, Telegram's thumbnail, LINE's main and chat tab images) in a folder.
 ///
-/// The pictures have no record of their own, so a file already at one's name is replaced only
-/// when it holds exactly what would be written (nothing to do) or with `--overwrite`: a
-/// `tray.png` the user made is never lost. Every problem is found before anything is written,
+/// The folder's manifest (`Manifest`, the one `resize` keeps) records each picture written, as
+/// for stickers: a later run replaces a picture of its own (unchanged since) without asking, and
+/// `resize` or `pack` on that folder never take the pictures for artwork. A file at a picture's
+/// name that stickerkit did not write, or has changed since, is replaced only when it holds
+/// exactly what would be written (nothing to do; it is recorded as ours) or with `--overwrite`:
+/// a `tray.png` the user made is never lost. Every problem is found before anything is written,
 /// one line each: paths in the way, then pictures that cannot be made, then files that would be
 /// replaced.
 enum PlatformIconRun {
@@ -17,10 +20,11 @@ enum PlatformIconRun {
             throw CommandFailure.usage("--platform", "\(target.displayName) packs have no pack picture to make")
         }
         let folder = CommandLineBytes.path(for: output)
-        try PathChecks.checkOutputFolder(folder, inputs: [CommandLineBytes.path(for: image)])
+        let imagePath = CommandLineBytes.path(for: image)
+        try PathChecks.checkOutputFolder(folder, inputs: [imagePath])
         let terminal = Terminal(quiet: quiet)
         var inTheWay: [CommandFailure] = []
-        var existing: [Bool] = []
+        var existing: [FileStatus?] = []
         for icon in target.packIcons {
             let path = folder.appending(icon.fileName)
             do {
@@ -28,14 +32,14 @@ enum PlatformIconRun {
                 if let status, status.kind != .regular {
                     inTheWay.append(.usage(path.display, "is in the way (not a regular file); move it or choose another -o"))
                 }
-                existing.append(status != nil)
+                existing.append(status)
             } catch {
                 inTheWay.append(.usage(path.display, error.problem.description))
-                existing.append(false)
+                existing.append(nil)
             }
         }
         try stop(inTheWay, terminal)
-        let data = try PathChecks.readFile(CommandLineBytes.path(for: image), failing: .failed, limits: limits)
+        let data = try PathChecks.readFile(imagePath, failing: .failed, limits: limits)
         let made: [Result<[UInt8], StickerError>]
         do { made = try PackIconRenderer.render(file: data, target: target, limits: limits) } catch {
             throw CommandFailure.failed(image, "\(error)")
@@ -49,33 +53,85 @@ enum PlatformIconRun {
             }
         }
         try stop(unmade, terminal)
+
+        // The folder exists when any picture is there; its manifest says which are ours.
+        let opened = existing.contains { $0 != nil } ? try open(folder, terminal: terminal) : nil
         var upToDate: [Bool] = []
         var replacing: [CommandFailure] = []
         for (k, icon) in target.packIcons.enumerated() {
             let path = folder.appending(icon.fileName)
-            let same = existing[k] && (try? FileSystem.readFile(path)) == pictures[k]
-            upToDate.append(same)
-            if existing[k] && !same && !overwrite {
-                replacing.append(.usage(path.display, "already exists and holds another picture; --overwrite replaces it"))
-            }
-        }
-        try stop(replacing, terminal)
-        do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure.failed(output, "cannot create the folder")
-        }
-        for (k, icon) in target.packIcons.enumerated() {
-            let path = folder.appending(icon.fileName)
-            if upToDate[k] {
-                terminal.result("\(target.displayName) \(icon.role) up to date: \(path.display)")
+            guard existing[k] != nil, let opened else {
+                upToDate.append(false)
                 continue
             }
-            do throws(FileError) { try AtomicFile.write(pictures[k], to: path) } catch {
+            let same = (try? opened.folder.read(BytePath(icon.fileName))) == pictures[k]
+            upToDate.append(same)
+            if same || overwrite || opened.manifest.record(for: BytePath(icon.fileName)) != nil { continue }
+            let reason = opened.manifest.changedOutputs.contains(BytePath(icon.fileName))
+                ? "was written by stickerkit and has changed since" : "already exists and holds another picture"
+            replacing.append(.usage(path.display, "\(reason); --overwrite replaces it"))
+        }
+        try stop(replacing, terminal)
+
+        let place: (folder: OutputFolder, manifest: Manifest)
+        if let opened { place = opened } else {
+            do throws(FileError) {
+                try FileSystem.createFolders(folder)
+            } catch {
+                throw CommandFailure.failed(output, "cannot create the folder (\(error.problem))")
+            }
+            place = try open(folder, terminal: terminal)
+        }
+        let source = try? FileStatus.of(imagePath)
+        let digest = SHA256.hex(data)
+        let settings = "\(Stickerkit.configuration.version) pack-picture platform=\(target.name)"
+        func record(_ name: BytePath, _ bytes: [UInt8], _ written: FileStatus) -> ManifestRecord {
+            ManifestRecord(version: ManifestRecord.currentVersion, output: name, size: nil, name: nil,
+                           input: BatchRunner.absolute(imagePath), inputBytes: source?.bytes ?? data.count,
+                           inputModifiedNanoseconds: source?.modifiedNanoseconds, inputSHA256: digest, settings: settings,
+                           outputBytes: written.bytes, outputModifiedNanoseconds: written.modifiedNanoseconds,
+                           outputInode: written.id.inode, outputSHA256: SHA256.hex(bytes))
+        }
+        for (k, icon) in target.packIcons.enumerated() {
+            let name = BytePath(icon.fileName)
+            let path = folder.appending(icon.fileName)
+            do throws(FileError) {
+                if upToDate[k] {
+                    // The same picture: recorded as ours (made from this image) if it was not.
+                    if let status = place.folder.status(of: name),
+                       place.manifest.record(for: name).map({ $0.input != BatchRunner.absolute(imagePath) || $0.settings != settings }) ?? true {
+                        try place.manifest.append(record(name, pictures[k], status))
+                    }
+                    terminal.result("\(target.displayName) \(icon.role) up to date: \(path.display)")
+                    continue
+                }
+                try place.folder.write(pictures[k], to: name) { written throws(FileError) in
+                    try place.manifest.append(record(name, pictures[k], written))
+                }
+            } catch {
                 throw CommandFailure.failed(path.display, error.problem.description)
             }
             terminal.result("\(target.displayName) \(icon.role) (\(icon.dimensions), \(pictures[k].count) bytes) written to \(path.display)")
         }
+        do throws(FileError) { try place.manifest.rewriteIfNeeded() } catch {
+            terminal.error("\(place.manifest.path.display): error: \(error.problem); the manifest could not be rewritten")
+        }
+    }
+
+    /// The folder at `path`, locked against other runs that write there, and its manifest (whose
+    /// findings are warnings).
+    private static func open(_ path: BytePath, terminal: Terminal) throws -> (folder: OutputFolder, manifest: Manifest) {
+        let folder: OutputFolder
+        do throws(FileError) { folder = try OutputFolder(path, create: false) } catch {
+            throw CommandFailure.failed(path.display, error.problem.description)
+        }
+        if !folder.lock(exclusive: true, wait: false) {
+            terminal.warning("\(path.display): note: waiting for another stickerkit run that writes here")
+            _ = folder.lock(exclusive: true, wait: true)
+        }
+        let manifest = Manifest(folder: folder, shard: nil)
+        for f in manifest.findings { terminal.warning(Notice(folder.path(f.file), f.problem.description).line) }
+        return (folder, manifest)
     }
 
     /// Nothing when `failures` is empty; else every line but the last printed, the last thrown

@@ -216,8 +216,8 @@ final class CommandTests: XCTestCase {
     }
 
     /// `icons --platform line` writes LINE's main and chat tab images; a run that would make the
-    /// same files changes nothing, and other pictures in their place are replaced only with
-    /// --overwrite (one error line per file, nothing written).
+    /// same files changes nothing, and a run from another image replaces the pictures stickerkit
+    /// wrote (the folder's manifest records them).
     func testLineIconsWriteMainAndTabImages() throws {
         let out = tmp.appendingPathComponent("line")
         let r = try CLI.run(["icons", "--platform", "line", sample("oc_teddybear.png"), "-o", out.path])
@@ -237,13 +237,45 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(again.stdout.contains("up to date"), again.stdout)
 
         let other = try CLI.run(["icons", "--platform", "line", sample("rocket_640x427.jpg"), "-o", out.path])
-        XCTAssertEqual(other.status, 2)
-        XCTAssertEqual(other.stderr.split(separator: "\n").count, 2, other.stderr)
-        XCTAssertTrue(other.stderr.contains("tab.png: error: already exists"), other.stderr)
-        XCTAssertEqual(try png("main.png").bytes, main.bytes, "kept")
-        let replaced = try CLI.run(["icons", "--platform", "line", sample("rocket_640x427.jpg"), "-o", out.path, "--overwrite"])
-        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertEqual(other.status, 0, other.stderr)
         XCTAssertNotEqual(try png("main.png").bytes, main.bytes)
+        XCTAssertNotEqual(try png("tab.png").bytes, tab.bytes)
+    }
+
+    /// Pack pictures stickerkit did not write, or that were edited since, are replaced only with
+    /// --overwrite (one error line per file, nothing written); the same picture is taken as ours.
+    func testIconsKeepAPackPictureTheUserMade() throws {
+        let out = tmp.appendingPathComponent("tray")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let tray = out.appendingPathComponent("tray.png")
+        let users = try Data(contentsOf: URL(fileURLWithPath: sample("oc_teddybear.png")))
+        try users.write(to: tray)
+        let kept = try CLI.run(["icons", "--platform", "whatsapp", sample("oc_saxophone_palette.png"), "-o", out.path])
+        XCTAssertEqual(kept.status, 2)
+        XCTAssertEqual(kept.stderr, "\(tray.path): error: already exists and holds another picture; --overwrite replaces it\n")
+        XCTAssertEqual(try Data(contentsOf: tray), users)
+
+        let replaced = try CLI.run(["icons", "--platform", "whatsapp", sample("oc_saxophone_palette.png"), "-o", out.path, "--overwrite"])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        let ours = try Data(contentsOf: tray)
+        XCTAssertNotEqual(ours, users)
+        // Edited after stickerkit wrote it: the user's now.
+        var edited = ours
+        edited[edited.count - 1] ^= 1
+        try edited.write(to: tray)
+        let changed = try CLI.run(["icons", "--platform", "whatsapp", sample("oc_teddybear.png"), "-o", out.path])
+        XCTAssertEqual(changed.status, 2)
+        XCTAssertTrue(changed.stderr.contains("tray.png: error: was written by stickerkit and has changed since; --overwrite replaces it"),
+                      changed.stderr)
+        XCTAssertEqual(try Data(contentsOf: tray), edited)
+        // The same picture, made elsewhere and copied here, is recorded as ours: the next image replaces it.
+        try ours.write(to: tray)
+        let same = try CLI.run(["icons", "--platform", "whatsapp", sample("oc_saxophone_palette.png"), "-o", out.path])
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertTrue(same.stdout.contains("up to date"), same.stdout)
+        let next = try CLI.run(["icons", "--platform", "whatsapp", sample("oc_teddybear.png"), "-o", out.path])
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertNotEqual(try Data(contentsOf: tray), ours)
     }
 
     /// From an animation, LINE's main image is an APNG under LINE's animation rules (5–20 frames,

@@ -53,6 +53,51 @@ final class InputDiscoveryTests: XCTestCase {
         XCTAssertEqual(try BatchSafety.stickers(out), ["sax.png"])
     }
 
+    /// Pack pictures `icons --platform` wrote beside the artwork (recorded in the folder's
+    /// manifest) are not artwork: `resize` converted WhatsApp's tray icon as a sticker, and `pack`
+    /// packed it.
+    func testPackPicturesBesideTheArtworkAreNotArtwork() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("bear.png"))
+        try Fixture.sample("rocket_640x427.jpg", to: art.appendingPathComponent("rocket.jpg"))
+        for platform in ["whatsapp", "telegram", "line"] {
+            let r = try CLI.run(["icons", "--platform", platform, art.appendingPathComponent("sax.png").path, "-o", art.path, "-q"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let before = try BatchSafety.snapshot(art)
+        let out = tmp.appendingPathComponent("out")
+        let r = try CLI.run(["resize", art.path, "-o", out.path, "--platform", "whatsapp"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasPrefix(".") }.sorted(),
+                       ["bear.webp", "rocket.webp", "sax.webp"])
+        let pack = tmp.appendingPathComponent("Cats.wastickers")
+        let p = try CLI.run(["pack", "--platform", "whatsapp", art.path, "-o", pack.path, "--title", "Cats", "--author", "Me"])
+        XCTAssertEqual(p.status, 0, p.stderr)
+        XCTAssertTrue(p.stdout.contains("3 still WhatsApp stickers"), p.stdout)
+        XCTAssertEqual(try BatchSafety.snapshot(art), before)
+    }
+
+    /// A folder holding only stickerkit's outputs yields no input; the error line says why and how
+    /// to read them anyway (it said only "no images found in this folder").
+    func testAFolderOfOwnOutputsSaysWhyItHoldsNoImages() throws {
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let stickers = tmp.appendingPathComponent("stickers")
+        XCTAssertEqual(try CLI.run(["resize", art.path, "-o", stickers.path, "--platform", "whatsapp"]).status, 0)
+        let pack = try CLI.run(["pack", "--platform", "whatsapp", stickers.path, "-o", tmp.appendingPathComponent("C.wastickers").path])
+        XCTAssertEqual(pack.status, 1)
+        XCTAssertEqual(pack.stderr, "\(stickers.path): error: no images found in this folder; left out: 1 file stickerkit wrote "
+                       + "(its records list it) — name a file to read it anyway\n")
+        let named = try CLI.run(["pack", "--platform", "whatsapp", stickers.appendingPathComponent("sax.webp").path,
+                                 "-o", tmp.appendingPathComponent("C.wastickers").path])
+        XCTAssertNotEqual(named.stderr.contains("no images found"), true, named.stderr)
+        let catalogOnly = tmp.appendingPathComponent("catalogs")
+        XCTAssertEqual(try CLI.run(["pack", art.path, "-o", catalogOnly.appendingPathComponent("P.xcstickers").path, "-q"]).status, 0)
+        let r = try CLI.run(["resize", catalogOnly.path, "-o", tmp.appendingPathComponent("out").path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasSuffix("no images found in this folder; left out: 1 folder stickerkit wrote (catalogs, icon sets, previews)\n"),
+                      r.stderr)
+    }
+
     func testANewlineInANameCannotForgeASecondMessage() throws {
         try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
         let name = "evil\nstickerkit: error: forged.png"

@@ -19,6 +19,16 @@ enum InputDiscovery {
     /// Why a named input failed, in the words every command uses (exit 1, the others go on).
     static let noSuchInput = "no such file or folder"
     static let noImagesInFolder = "no images found in this folder"
+
+    /// What `noImagesInFolder` adds when the folder held only stickerkit's own outputs: a user
+    /// who packs or converts a folder `resize` wrote learns why, and how to take them anyway.
+    static func onlyOwnOutputs(files: Int, folders: Int) -> String {
+        var parts: [String] = []
+        if files > 0 { parts.append("\(files) file\(files == 1 ? "" : "s") stickerkit wrote (its records list \(files == 1 ? "it" : "them"))") }
+        if folders > 0 { parts.append("\(folders) folder\(folders == 1 ? "" : "s") stickerkit wrote (catalogs, icon sets, previews)") }
+        guard !parts.isEmpty else { return "" }
+        return "; left out: " + parts.joined(separator: " and ") + (files > 0 ? " — name a file to read it anyway" : "")
+    }
     /// How an empty argument is named in its error line.
     static let emptyArgument = "\"\""
 
@@ -132,10 +142,12 @@ enum InputDiscovery {
             case .directory:
                 var found: [InputFile] = []
                 let before = (walk.missing.count, walk.catalogs.count, walk.archives.count)
+                let ownBefore = (walk.ownFiles, walk.ownFolders)
                 walk.search(arg, relative: BytePath(""), id: status.id, ancestors: [], into: &found)
                 walk.archives[before.2...].sort { $0.relative < $1.relative }
                 if found.isEmpty && (walk.missing.count, walk.catalogs.count, walk.archives.count) == before {
-                    walk.missing.append((arg.string ?? arg.display, noImagesInFolder))
+                    let own = (walk.ownFiles - ownBefore.0, walk.ownFolders - ownBefore.1)
+                    walk.missing.append((arg.string ?? arg.display, noImagesInFolder + Self.onlyOwnOutputs(files: own.0, folders: own.1)))
                 }
                 files += found.sorted { $0.relative < $1.relative }
             default:
@@ -165,6 +177,10 @@ enum InputDiscovery {
         var notices: [Notice] = []
         var skippedOutputs: [Notice] = []
         var skippedStickers = 0
+        /// Files and folders of stickerkit's own passed over, for `onlyOwnOutputs`: files its
+        /// manifests or a preview's record list, and folders (output folder, catalogs, icon sets).
+        var ownFiles = 0
+        var ownFolders = 0
         /// Folders searched, by identity, with the path they were searched under.
         var searched: [FileID: BytePath] = [:]
         /// Files never taken: every file a manifest lists.
@@ -203,6 +219,7 @@ enum InputDiscovery {
                 // (a preview written into a folder of stickers leaves the stickers readable).
                 guard let text = folder.string else {
                     skippedOutputs.append(Notice(folder, "skipped: a preview folder stickerkit wrote"))
+                    ownFolders += 1
                     return
                 }
                 let copies = PreviewRecord.read(in: text).files
@@ -231,13 +248,16 @@ enum InputDiscovery {
                 case .directory:
                     if outputFolders.contains(status.id) {
                         skippedOutputs.append(Notice(path, "skipped: the output folder"))
+                        ownFolders += 1
                     } else if reading == .stickers && Reading.isIconSet(name) {
                         ignored += 1
                     } else if reading == .artwork && Reading.isIconSet(name) {
                         // An icon set `icons` wrote beside the artwork: app icons, never artwork.
                         skippedOutputs.append(Notice(path, "skipped: an app icon set"))
+                        ownFolders += 1
                     } else if reading == .artwork && name.lowercasedExtension == "xcstickers" {
                         skippedOutputs.append(Notice(path, "skipped: a sticker catalog"))
+                        ownFolders += 1
                     } else if inside.contains(status.id) {
                         notices.append(Notice(path, "skipped: a symbolic link to a folder that contains it (a loop)"))
                     } else if let earlier = searched[status.id] {
@@ -249,9 +269,13 @@ enum InputDiscovery {
                         search(path, relative: rel, id: status.id, ancestors: inside, into: &found)
                     }
                 case .regular:
-                    if previewFiles.contains(status.id) { continue }
+                    if previewFiles.contains(status.id) {
+                        ownFiles += 1
+                        continue
+                    }
                     if excludedFiles.contains(status.id) {
                         skippedStickers += 1
+                        ownFiles += 1
                         continue
                     }
                     // Artwork is named by a readable format's extension; a file with another
