@@ -1,5 +1,6 @@
 import Foundation
 import StickerKit
+import ImageDecoding
 import StickerPackaging
 import XCTest
 
@@ -163,9 +164,8 @@ final class WastickersCommandTests: XCTestCase {
     }
 
     /// `check` reads the archive `pack` wrote as a WhatsApp pack (named, or found in a folder,
-    /// with any `--platform`); `resize` names it as a ZIP to unzip, not "unknown format";
-    /// `preview` names one found in a folder as not shown.
-    func testCheckReadsTheArchiveAsAPackAndResizeNamesIt() throws {
+    /// with any `--platform`); `preview` shows its stickers.
+    func testCheckReadsTheArchiveAsAPack() throws {
         let folder = tmp.appendingPathComponent("packs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let archive = folder.appendingPathComponent("Cats.wastickers")
@@ -240,10 +240,73 @@ final class WastickersCommandTests: XCTestCase {
         let none = try CLI.run(["preview", notes.path, "-o", tmp.appendingPathComponent("pv3").path])
         XCTAssertEqual(none.status, 1)
         XCTAssertEqual(none.stderr, notes.path + ": error: a ZIP archive with no sticker or tray icon in it\n")
+    }
 
-        let resize = try CLI.run(["resize", archive.path, "-o", tmp.appendingPathComponent("out").path])
-        XCTAssertEqual(resize.status, 1)
-        XCTAssertEqual(resize.stderr, archive.path + ": error: a ZIP archive (a .wastickers pack is one; unzip it first): "
-                       + "not a format stickerkit reads (it reads PNG, APNG, GIF, JPEG and WebP)\n")
+    /// `resize` converts a pack's stickers (a pack made for one app, converted for another, as
+    /// sticker-convert does): it said "a ZIP archive … unzip it first". Each sticker is an input
+    /// of its own, named `PACK/ENTRY`, written into a folder named after the pack; the tray icon,
+    /// title and author are not stickers; a rerun is up to date; names in the archive never reach
+    /// outside `-o`; a pack stickerkit wrote beside the artwork is left out unless named.
+    func testResizeConvertsAPacksStickers() throws {
+        let folder = tmp.appendingPathComponent("packs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = folder.appendingPathComponent("Cats.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--title", "Cats"]).status, 0)
+        let before = try Data(contentsOf: archive)
+
+        let tg = tmp.appendingPathComponent("tg")
+        let report = tmp.appendingPathComponent("r.json")
+        let r = try CLI.run(["resize", archive.path, "--platform", "telegram", "-o", tg.path, "--report", report.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let written = try FileManager.default.contentsOfDirectory(atPath: tg.appendingPathComponent("Cats").path).sorted()
+        XCTAssertEqual(written.map { ($0 as NSString).deletingPathExtension }, ["01", "02", "03"])
+        for name in written {
+            let decoded = try ImageDecoder.decode([UInt8](try Data(contentsOf: tg.appendingPathComponent("Cats/\(name)"))))
+            XCTAssertEqual(max(decoded.animation.width, decoded.animation.height), 512, name)
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let inputs = (json?["files"] as? [[String: Any]])?.compactMap { $0["input"] as? String }
+        XCTAssertEqual(inputs, ["01.webp", "02.webp", "03.webp"].map { archive.path + "/" + $0 })
+        let again = try CLI.run(["resize", archive.path, "--platform", "telegram", "-o", tg.path, "--report", report.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let statuses = ((try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])?["files"] as? [[String: Any]])?
+            .flatMap { ($0["outputs"] as? [[String: Any]]) ?? [] }.compactMap { $0["reason"] as? String }
+        XCTAssertEqual(statuses, ["up to date", "up to date", "up to date"])
+
+        // In a folder: the pack stickerkit wrote there is its output, left out; another app's
+        // pack (sticker-convert's cover.png is its tray) is converted, its names kept inside -o.
+        let reader = try ZipReader([UInt8](before))
+        var unzipped: [String: [UInt8]] = [:]
+        for e in reader.entries { unzipped[e.name] = try reader.contents(of: e, limit: 1 << 20) }
+        try Data(StoredZip(entries: [.init(name: "../../escape.webp", bytes: unzipped["01.webp"]!),
+                                     .init(name: "sub/02.webp", bytes: unzipped["02.webp"]!),
+                                     .init(name: "cover.png", bytes: unzipped["tray.png"]!),
+                                     .init(name: "title.txt", bytes: Array("Dogs".utf8))]).bytes())
+            .write(to: folder.appendingPathComponent("Dogs.wastickers"))
+        let msg = tmp.appendingPathComponent("msg")
+        let inFolder = try CLI.run(["resize", folder.path, "-o", msg.path, "--size", "small"])
+        XCTAssertEqual(inFolder.status, 0, inFolder.stderr)
+        let made = FileManager.default.enumerator(atPath: msg.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".png") }.sorted()
+        XCTAssertEqual(made, ["Dogs/escape.png", "Dogs/sub/02.png"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("escape.png").path))
+
+        // Damaged: the archive's broken entry is one line naming it; the others convert; exit 1.
+        // A ZIP with no image in it is one line. The archives are never changed.
+        var bytes = [UInt8](before)
+        bytes[60] ^= 0xFF
+        let damaged = tmp.appendingPathComponent("damaged.wastickers")
+        try Data(bytes).write(to: damaged)
+        let notes = tmp.appendingPathComponent("notes.zip")
+        try Data(StoredZip(entries: [.init(name: "readme.txt", bytes: Array("hi".utf8))]).bytes()).write(to: notes)
+        let bad = try CLI.run(["resize", damaged.path, notes.path, "-o", tmp.appendingPathComponent("bad").path, "--size", "small"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").map(String.init).sorted(), [
+            damaged.path + "/01.webp: error: 01.webp: CRC-32 " + (bad.stderr.components(separatedBy: "01.webp: CRC-32 ").last?
+                .components(separatedBy: "\n").first ?? ""),
+            notes.path + ": error: a ZIP archive with no image in it (stickerkit reads PNG, APNG, GIF, JPEG and WebP)",
+        ].sorted())
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("bad/damaged").path).sorted(),
+                       ["02.png", "03.png"])
+        XCTAssertEqual(try Data(contentsOf: archive), before)
     }
 }

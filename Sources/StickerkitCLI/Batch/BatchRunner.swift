@@ -107,8 +107,8 @@ struct BatchRunner: Sendable {
         let sizes = settings.options.sizes
         let target = settings.options.target
         return OutputPlan(directory: settings.outputDirectory, sizes: sizes, inputs: inputs,
-                          fileExtension: { Self.fileExtension($0.location, target: target) }) { input in
-            let records = recorded[Self.absolute(input.location)] ?? []
+                          fileExtension: { Self.fileExtension($0, target: target, limits: settings.options.limits) }) { input in
+            let records = recorded[Self.absolute(input)] ?? []
             let preferred = records.filter { $0.size.map(sizes.contains) ?? false }.min { $0.output < $1.output }
             return (preferred ?? records.min { $0.output < $1.output })?.name
         }
@@ -119,7 +119,7 @@ struct BatchRunner: Sendable {
     func run(_ inputs: [InputFile], plan: OutputPlan) -> [BatchReport.File] {
         let started = Date()
         for input in inputs {
-            if let message = plan.renameMessage(input) { terminal.warning("\(input.location.display): warning: \(message)") }
+            if let message = plan.renameMessage(input) { terminal.warning("\(input.shown.display): warning: \(message)") }
         }
         let ownership: Ownership?
         if case .success(let manifest) = opened {
@@ -131,7 +131,7 @@ struct BatchRunner: Sendable {
         let finished = Locked((entries: [BatchReport.File?](repeating: nil, count: inputs.count), count: 0))
         AllocatorPolicy.holdTight(maxMemory: settings.options.limits.maxMemory)
         ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
-                           estimatedWork: { BatchRunner.estimatedWork(inputs[$0].location, options: settings.options) }) { i in
+                           estimatedWork: { BatchRunner.estimatedWork(inputs[$0], options: settings.options) }) { i in
             let entry = process(inputs[i], plan: plan, ownership: ownership)
             AllocatorPolicy.fileDone()
             let done = finished.withLock { f in
@@ -162,6 +162,12 @@ struct BatchRunner: Sendable {
         return data.withUnsafeBytes { StickerConverter.estimatedWork($0, options: options) }
     }
 
+    /// `estimatedWork` of an input; an archive's entry, which would have to be read out of the
+    /// archive, counts as 0 (it goes last).
+    static func estimatedWork(_ input: InputFile, options: ConversionOptions) -> Double {
+        input.entry == nil ? estimatedWork(input.location, options: options) : 0
+    }
+
     /// The extension of the sticker `target` makes of the file at `path` (mapped, its outline read).
     static func fileExtension(_ path: BytePath, target: StickerTarget) -> String {
         guard !target.isMessages else { return "png" }
@@ -169,10 +175,25 @@ struct BatchRunner: Sendable {
         return data.withUnsafeBytes { target.fileExtension(forInput: $0) }
     }
 
+    /// `fileExtension` of an input (an archive's entry read out of it).
+    static func fileExtension(_ input: InputFile, target: StickerTarget, limits: Limits) -> String {
+        guard input.entry != nil, !target.isMessages else { return fileExtension(input.location, target: target) }
+        let bytes = (try? ArchiveInputs.bytes(of: input, limits: limits).get()) ?? []
+        return bytes.withUnsafeBytes { target.fileExtension(forInput: $0) }
+    }
+
     /// The absolute, lexically cleaned path of `path` (links not resolved): how the manifest
     /// names inputs, whatever the working folder of the run.
     static func absolute(_ path: BytePath) -> BytePath {
         path.isAbsolute ? path.standardized : workingFolder.appending(path).standardized
+    }
+
+    /// How the manifest names an input: `absolute` of its path, and for an archive's entry the
+    /// entry's name after it (`/art/Cats.wastickers/01.webp`).
+    static func absolute(_ input: InputFile) -> BytePath {
+        let archive = absolute(input.location)
+        guard let entry = input.entry else { return archive }
+        return BytePath(bytes: archive.bytes + [0x2F] + Array(entry.utf8))
     }
 
     private static let workingFolder: BytePath = {
@@ -212,13 +233,15 @@ struct BatchRunner: Sendable {
             return fail(&entry, input, reason, targets: settings.options.sizes.map { ($0, plan.relativePath(for: input, size: $0)) })
         }
         let folder = ownership.manifest.folder
-        let absoluteInput = Self.absolute(input.location)
+        let absoluteInput = Self.absolute(input)
+        // An archive's entry: the archive's size and time say whether it may have changed.
         let fingerprint = try? FileStatus.of(input.location)
         var bytes: [UInt8]? = nil
         var readError: FileError? = nil
+        var entryError: String? = nil
         // A file whose bytes alone pass the memory budget is not read (`checkFileSize`).
         var sizeError: (any Error)? = nil
-        if let size = fingerprint?.bytes {
+        if input.entry == nil, let size = fingerprint?.bytes {
             do {
                 try StickerConverter.checkFileSize(size, head: FileSystem.readHead(input.location, count: 64) ?? [],
                                                    limits: settings.options.limits)
@@ -226,8 +249,15 @@ struct BatchRunner: Sendable {
         }
         var digest: String? = nil
         func inputBytes() -> [UInt8]? {
-            if bytes == nil && readError == nil && sizeError == nil {
-                do throws(FileError) { bytes = try FileSystem.readFile(input.location) } catch { readError = error }
+            if bytes == nil && readError == nil && sizeError == nil && entryError == nil {
+                if input.entry != nil {
+                    switch ArchiveInputs.bytes(of: input, limits: settings.options.limits) {
+                    case .success(let b): bytes = b
+                    case .failure(let why): entryError = why.description
+                    }
+                } else {
+                    do throws(FileError) { bytes = try FileSystem.readFile(input.location) } catch { readError = error }
+                }
             }
             return bytes
         }
@@ -251,7 +281,7 @@ struct BatchRunner: Sendable {
                 entry.outputs.append(.init(path: reportPath(relative), size: size, status: .skipped(reason: reason.description)))
             case .refuse(let reason):
                 entry.outputs.append(.init(path: reportPath(relative), size: size, status: .failed(reason: reason.description)))
-                terminal.error("\(input.location.display): error: \(folder.path(relative).display): \(reason)")
+                terminal.error("\(input.shown.display): error: \(folder.path(relative).display): \(reason)")
             case .create, .redo, .adoptIfIdentical, .replaceTheirs:
                 targets.append(Target(size: size, relative: relative, verdict: verdict))
             }
@@ -261,7 +291,7 @@ struct BatchRunner: Sendable {
         options.sizes = targets.map(\.size)
 
         guard let source = inputBytes() else {
-            let problem = sizeError.map { "\($0)" } ?? readError?.problem.description ?? "cannot read the file"
+            let problem = sizeError.map { "\($0)" } ?? readError?.problem.description ?? entryError ?? "cannot read the file"
             return fail(&entry, input, problem, targets: targets.map { ($0.size, $0.relative) })
         }
         let result: ConversionResult
@@ -275,10 +305,10 @@ struct BatchRunner: Sendable {
         entry.height = result.height
         entry.frames = result.frames
         entry.warnings += result.warnings
-        if let ext = extensionMismatch(input.location, result.format) {
+        if let ext = extensionMismatch(input.entry.map(BytePath.init) ?? input.location, result.format) {
             entry.warnings.append(ext)
         }
-        for w in entry.warnings where w != plan.renameMessage(input) { terminal.note("\(input.location.display): note: \(w)") }
+        for w in entry.warnings where w != plan.renameMessage(input) { terminal.note("\(input.shown.display): note: \(w)") }
         for (size, outcome) in result.outputs {
             let target = targets.first { $0.size == size }!
             let out = reportPath(target.relative)
@@ -302,7 +332,7 @@ struct BatchRunner: Sendable {
                         entry.outputs.append(.init(path: out, size: size, status: .adopted))
                     } catch {
                         entry.outputs.append(.init(path: out, size: size, status: .failed(reason: error.description)))
-                        terminal.error("\(input.location.display): error: \(error)")
+                        terminal.error("\(input.shown.display): error: \(error)")
                     }
                     continue
                 }
@@ -314,14 +344,14 @@ struct BatchRunner: Sendable {
                     // What was adjusted to fit is a note (a terminal only); a sticker that shows
                     // practically nothing is a warning to act on, in scripts too.
                     for w in sticker.report.warnings {
-                        let line = "\(input.location.display) [\(label(size))]: warning: \(w)"
+                        let line = "\(input.shown.display) [\(label(size))]: warning: \(w)"
                         if w == sticker.report.emptyWarning { terminal.warning(line) } else { terminal.note(line) }
                     }
-                    if settings.verbose { terminal.note("\(input.location.display) [\(label(size))]: \(Self.describe(sticker.report))") }
+                    if settings.verbose { terminal.note("\(input.shown.display) [\(label(size))]: \(Self.describe(sticker.report))") }
                 } catch {
                     let reason = error.operation == .record ? "\(error); \(out) was not written" : error.description
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: reason)))
-                    terminal.error("\(input.location.display): error: \(reason)")
+                    terminal.error("\(input.shown.display): error: \(reason)")
                 }
             case .failure(let e):
                 if case .belowMinimumQuality = e {
@@ -329,7 +359,7 @@ struct BatchRunner: Sendable {
                 } else {
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: e.description)))
                 }
-                terminal.error(Self.failureLine(input.location.display, label(size), e))
+                terminal.error(Self.failureLine(input.shown.display, label(size), e))
             }
         }
         return labelled(entry)
@@ -361,7 +391,7 @@ struct BatchRunner: Sendable {
     private func fail(_ entry: inout BatchReport.File, _ input: InputFile, _ message: String,
                       targets: [(StickerSize, BytePath)]) -> BatchReport.File {
         entry.error = message
-        terminal.error("\(input.location.display): error: \(message)")
+        terminal.error("\(input.shown.display): error: \(message)")
         // Counts are per output: a file that cannot be read fails every size asked of it.
         for (size, relative) in targets {
             let p = settings.output.appending(relative)

@@ -6,7 +6,8 @@ import StickerKit
 ///
 /// Reading artwork (`resize`, `pack`), stickerkit's own outputs are never taken as inputs: the
 /// output folder's tree, every file a manifest lists (in the output folder or any folder met on
-/// the way), `*.xcstickers` catalogs, app icon sets (`*.stickersiconset`, `*.appiconset`).
+/// the way), `*.xcstickers` catalogs, app icon sets (`*.stickersiconset`, `*.appiconset`), and
+/// (for `resize`, which takes `.wastickers` packs as artwork) packs stickerkit wrote.
 /// Reading stickers (`check`, `preview`), those are what is looked at: catalogs and sticker packs
 /// are found as such, not searched file by file, and app icon sets are passed over. The files a
 /// preview wrote (its record, `PreviewRecord.fileName`, lists its copies, page and contact sheet)
@@ -101,6 +102,24 @@ enum InputDiscovery {
             repeats += before - files.count - archives.count
         }
 
+        /// For `resize`: every file whose bytes are a ZIP archive (named, or a `.wastickers` found
+        /// in a folder) stands for the images in it (`ArchiveInputs`), in its place; one that
+        /// cannot be read, or holds no image, is an input that failed.
+        mutating func expandArchives(limits: Limits) {
+            var expanded: [InputFile] = []
+            for f in files {
+                guard f.entry == nil, ArchiveInputs.isArchive(f.location) else {
+                    expanded.append(f)
+                    continue
+                }
+                switch ArchiveInputs.inputs(of: f, limits: limits) {
+                case .success(let entries): expanded += entries
+                case .failure(let why): missing.append((f.path, why.description))
+                }
+            }
+            files = expanded
+        }
+
         /// Names what was skipped (a warning each), then the inputs that cannot be used (an error
         /// each): a file skipped may be why a folder holds no images.
         func announce(on terminal: Terminal) {
@@ -114,8 +133,12 @@ enum InputDiscovery {
         discover(arguments.map(BytePath.init), excluding: Exclusions())
     }
 
-    static func discover(_ arguments: [BytePath], excluding exclusions: Exclusions, reading: Reading = .artwork) -> Outcome {
+    /// `takesArchives` (`resize`): `.wastickers` packs in folders are taken too, for
+    /// `Outcome.expandArchives` to open (a file named on the command line always is).
+    static func discover(_ arguments: [BytePath], excluding exclusions: Exclusions, reading: Reading = .artwork,
+                         takesArchives: Bool = false) -> Outcome {
         var walk = Walk(exclusions: exclusions, reading: reading)
+        walk.takesArchives = takesArchives
         var files: [InputFile] = []
         for arg in arguments {
             // An empty argument (a shell variable never set) names nothing: the file system
@@ -170,6 +193,8 @@ enum InputDiscovery {
     /// The state of one discovery: what was found, skipped and visited.
     private struct Walk {
         let reading: Reading
+        /// Whether `.wastickers` packs are taken as artwork (`resize`).
+        var takesArchives = false
         var catalogs: [BytePath] = []
         var archives: [InputFile] = []
         var missing: [(path: String, reason: String)] = []
@@ -283,6 +308,17 @@ enum InputDiscovery {
                     let ext = name.lowercasedExtension
                     if reading == .stickers && Reading.isArchive(name) {
                         archives.append(InputFile(location: path, relative: rel, id: status.id))
+                        continue
+                    }
+                    if takesArchives && Reading.isArchive(name) {
+                        // A pack `pack --platform whatsapp` wrote beside the artwork holds the
+                        // artwork's own stickers: an output, taken only when named.
+                        if ArchiveInputs.isStickerkitPack(path) {
+                            skippedOutputs.append(Notice(path, "skipped: a WhatsApp pack stickerkit wrote (name it to convert its stickers)"))
+                            ownFiles += 1
+                        } else {
+                            found.append(InputFile(location: path, relative: rel, id: status.id))
+                        }
                         continue
                     }
                     if reading.extensions.contains(ext) {

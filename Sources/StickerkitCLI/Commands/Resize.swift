@@ -7,7 +7,10 @@ struct Resize: ParsableCommand {
         abstract: "Convert images and folders into stickers.",
         discussion: """
         Inputs are files or folders (searched recursively; the folder structure is mirrored in the \
-        output folder). Stills become PNG, animations APNG, each exactly 300, 408 or 618 px square and \
+        output folder). A WhatsApp pack (.wastickers, or any ZIP archive of images) stands for the \
+        images in it: each is converted into a folder named after the archive (Cats.wastickers \
+        gives Cats/01.png, …), its tray icon, title and author left out; a pack stickerkit wrote \
+        into a folder being searched is its output, converted only when named. Stills become PNG, animations APNG, each exactly 300, 408 or 618 px square and \
         within the byte budget. With --platform, one sticker per input by that app's rules instead \
         (signal, discord: PNG/APNG; whatsapp: WebP; telegram: PNG stills, WebM video; line: PNG/APNG on \
         a canvas of the artwork's shape, 5–20 frames), named with \
@@ -52,7 +55,8 @@ struct Resize: ParsableCommand {
 
         // Every path problem is a usage error found before any conversion.
         try PathChecks.checkOutputFolder(outputPath, inputs: input.paths)
-        let found = InputDiscovery.discover(input.paths, excluding: .init(outputFolders: [outputPath]))
+        var found = InputDiscovery.discover(input.paths, excluding: .init(outputFolders: [outputPath]), takesArchives: true)
+        found.expandArchives(limits: options.limits)
         if let reportPath { try PathChecks.checkReport(reportPath, inputs: found.files, outputFolder: outputPath) }
 
         let interrupts = Interrupts(terminal: terminal)

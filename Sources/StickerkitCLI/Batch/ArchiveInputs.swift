@@ -1,0 +1,124 @@
+import StickerKit
+import StickerPackaging
+
+/// A WhatsApp pack (`.wastickers`), or any ZIP archive of artwork, given to `resize`: each image
+/// in it is an input of its own (`InputFile.entry`), read from the archive when its job starts,
+/// so a pack made for one app converts for another (`resize Cats.wastickers --platform
+/// telegram`) or for Messages.
+///
+/// Taken: every entry named as an image stickerkit reads. Passed over: the pack's tray icon
+/// (`tray.png`, else the one PNG beside WebP stickers, as `WastickersChecker` finds it), its
+/// `title.txt` and `author.txt`, folders, Finder metadata and any other file. Outputs go in a
+/// folder named after the archive (`Cats/01.webp` in `-o`), the entry's own folders kept, with
+/// empty, `.` and `..` components dropped so that no name in an archive reaches outside `-o`.
+enum ArchiveInputs {
+    /// Why an archive, or an entry of it, gives no input (one line, after the path).
+    enum Problem: Error, Equatable, CustomStringConvertible {
+        /// The archive holds no entry named as an image.
+        case noImage
+        /// The entry is no longer in the archive at this path (replaced since it was listed).
+        case entryGone(String)
+        /// More images than one archive may give (`maxImages`).
+        case tooManyImages(Int)
+        /// The archive is larger than `maxArchiveBytes`.
+        case tooLarge(Int)
+        /// The archive or the entry cannot be read: why.
+        case unreadable(String)
+
+        var description: String {
+            switch self {
+            case .noImage: "a ZIP archive with no image in it (stickerkit reads PNG, APNG, GIF, JPEG and WebP)"
+            case .entryGone(let archive): "no longer in the archive \(archive)"
+            case .tooManyImages(let n): "\(n) images in one archive, more than the \(ArchiveInputs.maxImages) stickerkit converts from one; unzip it first"
+            case .tooLarge(let bytes): "\(Limits.describeMegabytes(bytes)): an archive stickerkit converts holds at most \(Limits.describeMegabytes(ArchiveInputs.maxArchiveBytes)); unzip it first"
+            case .unreadable(let why): why
+            }
+        }
+    }
+
+    /// The most images taken from one archive: every job reads the archive again for its entry,
+    /// so this and `maxArchiveBytes` bound the batch's reading (a sticker pack holds 30 to 200).
+    static let maxImages = 256
+    /// The largest archive opened (64 MiB; a WhatsApp pack of 30 stickers is at most 15 MB).
+    static let maxArchiveBytes = 64 << 20
+
+    /// Whether the file at `location` is a ZIP archive, by its first bytes.
+    static func isArchive(_ location: BytePath) -> Bool {
+        FileSystem.readHead(location, count: 4).map(ZipReader.opensAsZip) ?? false
+    }
+
+    /// Whether the file at `location` is a WhatsApp pack stickerkit wrote (`WastickersPack.marker`).
+    static func isStickerkitPack(_ location: BytePath) -> Bool {
+        guard let size = (try? FileStatus.of(location))??.bytes, size <= maxArchiveBytes,
+              let bytes = try? FileSystem.readFile(location) else { return false }
+        return WastickersPack.isStickerkitArchive(bytes)
+    }
+
+    /// The inputs the archive `archive` holds, or why it cannot be read (one line).
+    static func inputs(of archive: InputFile, limits: Limits) -> Result<[InputFile], Problem> {
+        let zip: ZipReader
+        switch read(archive.location, limits: limits) {
+        case .success(let z): zip = z
+        case .failure(let why): return .failure(why)
+        }
+        let entries = zip.entries.filter { !$0.isFolder && !$0.isFinderMetadata && !$0.name.utf8.contains(0) }
+        let tray = WastickersPack.trayName
+        let images = entries.filter { ImageFormat.readableExtensions.contains(extensionOf($0.fileName)) }
+        let pngs = images.filter { extensionOf($0.fileName) == "png" }
+        let hasWebP = images.contains { extensionOf($0.fileName) == "webp" }
+        // A pack's tray icon is its picture, not a sticker.
+        let trayEntry = entries.first { $0.name.lowercased() == tray }?.name ?? (hasWebP && pngs.count == 1 ? pngs[0].name : nil)
+        let folder = archive.relative.deletingExtension
+        var inputs: [InputFile] = []
+        for e in images where e.name != trayEntry {
+            let parts = e.name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init).filter { $0 != "." && $0 != ".." }
+            guard !parts.isEmpty else { continue }
+            inputs.append(InputFile(location: archive.location, relative: folder.appending(parts.joined(separator: "/")),
+                                    id: archive.id, entry: e.name))
+        }
+        if inputs.count > maxImages { return .failure(.tooManyImages(inputs.count)) }
+        if inputs.isEmpty {
+            return .failure(.noImage)
+        }
+        return .success(inputs.sorted { $0.relative < $1.relative })
+    }
+
+    /// The bytes of the entry `input` names, read from its archive (the archive is let go
+    /// before the entry is converted).
+    static func bytes(of input: InputFile, limits: Limits) -> Result<[UInt8], Problem> {
+        guard let name = input.entry else { return .failure(.entryGone(input.location.display)) }
+        let zip: ZipReader
+        switch read(input.location, limits: limits) {
+        case .success(let z): zip = z
+        case .failure(let why): return .failure(why)
+        }
+        guard let entry = zip.entries.first(where: { $0.name == name }) else {
+            return .failure(.entryGone(input.location.display))
+        }
+        do {
+            try StickerConverter.checkFileSize(entry.size, head: [], limits: limits)
+            return .success(try zip.contents(of: entry, limit: entry.size))
+        } catch {
+            return .failure(.unreadable("\(error)"))
+        }
+    }
+
+    /// The archive at `location`, read whole within the memory budget.
+    private static func read(_ location: BytePath, limits: Limits) -> Result<ZipReader, Problem> {
+        do throws(FileError) {
+            guard let status = try FileStatus.of(location) else { return .failure(.unreadable(InputDiscovery.noSuchInput)) }
+            if status.bytes > maxArchiveBytes { return .failure(.tooLarge(status.bytes)) }
+            do { try StickerConverter.checkFileSize(status.bytes, head: [], limits: limits) } catch {
+                return .failure(.unreadable("\(error)"))
+            }
+            let bytes = try FileSystem.readFile(location)
+            do throws(ZipError) { return .success(try ZipReader(bytes)) } catch {
+                return .failure(.unreadable("cannot read the archive: \(error)"))
+            }
+        } catch {
+            return .failure(.unreadable(error.problem.description))
+        }
+    }
+
+    private static func extensionOf(_ name: String) -> String { BytePath(name).lowercasedExtension }
+}
