@@ -242,6 +242,34 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(none.stderr, notes.path + ": error: a ZIP archive with no sticker or tray icon in it\n")
     }
 
+    /// A pack's stickers pack again: `pack` makes a Messages catalog of a WhatsApp pack (its
+    /// record names each sticker's source as `PACK/ENTRY`; a rerun is unchanged), and `pack
+    /// --platform whatsapp` a WhatsApp pack of another app's ZIP, its tray from the first
+    /// sticker. Both said "a ZIP archive … unzip it first".
+    func testPackTakesThePacksOfOtherApps() throws {
+        let whatsapp = tmp.appendingPathComponent("Cats.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", whatsapp.path]).status, 0)
+        let catalog = tmp.appendingPathComponent("Cats.xcstickers")
+        let made = try CLI.run(["pack", whatsapp.path, "-o", catalog.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertTrue(made.stdout.contains("3 stickers (regular): 3 added"), made.stdout)
+        let record = try String(contentsOf: catalog.appendingPathComponent(".stickerkit.json"), encoding: .utf8)
+        XCTAssertTrue(record.contains("\"source\" : \"Cats.wastickers/02.webp\""), record)
+        let again = try CLI.run(["pack", whatsapp.path, "-o", catalog.path])
+        XCTAssertTrue(again.stdout.contains("0 added, 0 replaced, 3 unchanged"), again.stdout)
+        XCTAssertEqual(try CLI.run(["check", catalog.path]).stdout.components(separatedBy: "\nok ").count - 1, 3)
+
+        let other = tmp.appendingPathComponent("telegram.zip")
+        try Data(StoredZip(entries: stills.enumerated().map { i, path in
+            .init(name: "stickers/\(i).png", bytes: [UInt8](FileManager.default.contents(atPath: path)!))
+        }).bytes()).write(to: other)
+        let repacked = tmp.appendingPathComponent("FromTelegram.wastickers")
+        let r = try CLI.run(["pack", "--platform", "whatsapp", other.path, "-o", repacked.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(other.path)/stickers/0.png\n"), r.stdout)
+        XCTAssertEqual(try CLI.run(["check", repacked.path]).status, 0)
+    }
+
     /// `resize` converts a pack's stickers (a pack made for one app, converted for another, as
     /// sticker-convert does): it said "a ZIP archive … unzip it first". Each sticker is an input
     /// of its own, named `PACK/ENTRY`, written into a folder named after the pack; the tray icon,

@@ -185,7 +185,8 @@ struct Pack: ParsableCommand {
 
         // 1. Inputs: never a catalog or the cache; frame folders apart.
         let cacheDir = cache ?? PackCache.defaultDirectory(for: output)
-        let found = InputDiscovery.discover(inputs)
+        var found = InputDiscovery.discover(inputs.map(BytePath.init), excluding: InputDiscovery.Exclusions(), takesArchives: true)
+        found.expandArchives(limits: options.limits)
         let report = reportOption.report
         if let path = reportOption.path {
             try PathChecks.checkReport(path, inputs: found.files, outputFolder: BytePath(output))
@@ -206,7 +207,7 @@ struct Pack: ParsableCommand {
         }
 
         // 2. Convert, through the cache: files by the batch runner, frame folders here.
-        let keyed = files.map { InputFile(path: $0.path, relativePath: PackCache.entryName(for: $0.path)) }
+        let keyed = files.map { InputFile(location: $0.location, relative: BytePath(PackCache.entryName(for: $0.path)), entry: $0.entry) }
         let plan = OutputPlan(directory: cacheDir, sizes: [size], inputs: keyed)
         let runner = BatchRunner(settings: .init(options: options, outputDirectory: cacheDir,
                                                  jobs: jobs.count,

@@ -56,9 +56,13 @@ enum WastickersRun {
         }
 
         // 1. Inputs, and the pack rules that can be told before converting.
-        let found = InputDiscovery.discover(r.inputs)
+        // Another pack's stickers may be packed again (a ZIP named, a .wastickers in a folder);
+        // one stickerkit wrote there (this archive, on a rerun) is never read back.
+        var found = InputDiscovery.discover(r.inputs.map(BytePath.init), excluding: InputDiscovery.Exclusions(), takesArchives: true)
+        found.expandArchives(limits: r.options.limits)
         found.announce(on: terminal)
-        let files = found.files.map(\.path)
+        let inputs = found.files
+        let files = inputs.map(\.path)
         if files.isEmpty {
             if !found.missing.isEmpty { throw ExitCode(1) }
             throw CommandFailure.failed(nil, "no images to pack in \(r.inputs.joined(separator: ", "))")
@@ -78,14 +82,16 @@ enum WastickersRun {
             while true {
                 let i = next.withLock { n -> Int in defer { n += 1 }; return n }
                 if i >= files.count { return }
-                let outcome = convert(files[i], options: r.options)
+                let outcome = convert(inputs[i], options: r.options)
                 outcomes.withLock { $0[i] = outcome }
             }
         }
         var stickers: [WastickersPack.Sticker] = []
         var packed: [String] = []
+        var packedInputs: [InputFile] = []
         var failed = found.missing.count
-        for (file, outcome) in zip(files, outcomes.withLock { $0 }) {
+        for (input, outcome) in zip(inputs, outcomes.withLock { $0 }) {
+            let file = input.path
             switch outcome! {
             case .success(let out):
                 for w in out.report.warnings { terminal.warn(file, w) }
@@ -102,6 +108,7 @@ enum WastickersRun {
                 }
                 stickers.append(.init(webp: out.bytes, animated: animated))
                 packed.append(file)
+                packedInputs.append(input)
             case .failure(let f):
                 terminal.error(f.description)
                 failed += 1
@@ -112,8 +119,10 @@ enum WastickersRun {
         // file that failed has said why once, above, and is never the tray). The archive, when
         // the stickers that converted make a pack.
         var trayPNG = givenTray, traySource = r.icon
-        for file in packed where trayPNG == nil {
-            if let png = try? tray(from: file, limits: r.options.limits) { (trayPNG, traySource) = (png, file) }
+        for input in packedInputs where trayPNG == nil {
+            if let png = try? tray(of: read(input, limits: r.options.limits), named: input.path, limits: r.options.limits) {
+                (trayPNG, traySource) = (png, input.path)
+            }
         }
         if trayPNG == nil && WastickersPack.stickerRange.contains(stickers.count) {
             var line = "no sticker's artwork makes a tray icon; give one with --icon"
@@ -170,8 +179,12 @@ enum WastickersRun {
 
     /// The tray icon PNG of the image at `source`, or one line naming why not (exit 1).
     static func tray(from source: String, limits: Limits) throws -> [UInt8] {
+        try tray(of: PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed, limits: limits), named: source, limits: limits)
+    }
+
+    /// The tray icon PNG of the image file `data` (named `source` in messages).
+    static func tray(of data: [UInt8], named source: String, limits: Limits) throws -> [UInt8] {
         guard let icon = StickerTarget.whatsapp.packIcons.first else { preconditionFailure("WhatsApp has a tray icon") }
-        let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed, limits: limits)
         // The first of WhatsApp's pack pictures (a still), by rows when the file allows.
         let pictures: [Result<[UInt8], StickerError>]
         do { pictures = try PackIconRenderer.render(file: data, target: .whatsapp, limits: limits) } catch { throw CommandFailure.failed(source, "\(error)") }
@@ -181,10 +194,20 @@ enum WastickersRun {
         }
     }
 
+    /// The bytes of `input`: its file, or its entry read out of its archive.
+    static func read(_ input: InputFile, limits: Limits) throws(CommandFailure) -> [UInt8] {
+        guard input.entry != nil else { return try PathChecks.readFile(input.location, failing: .failed, limits: limits) }
+        switch ArchiveInputs.bytes(of: input, limits: limits) {
+        case .success(let bytes): return bytes
+        case .failure(let why): throw CommandFailure.failed(input.path, why.description)
+        }
+    }
+
     /// One input's sticker, or the line naming why not.
-    static func convert(_ file: String, options: ConversionOptions) -> Result<StickerOutput, CommandFailure> {
+    static func convert(_ input: InputFile, options: ConversionOptions) -> Result<StickerOutput, CommandFailure> {
+        let file = input.path
         do {
-            let data = try PathChecks.readFile(CommandLineBytes.path(for: file), failing: .failed, limits: options.limits)
+            let data = try read(input, limits: options.limits)
             let result = try StickerConverter.convert(data, options: options)
             guard let first = result.outputs.first else { return .failure(.failed(file, "no sticker made")) }
             switch first.result {
