@@ -128,6 +128,18 @@ final class InputDiscoveryTests: XCTestCase {
                                                 Array("-o".utf8), Array(named.path.utf8), Array("--size".utf8), Array("small".utf8)])
         XCTAssertEqual(r2.status, 0, r2.stderr)
         XCTAssertEqual(Fixture.rawNames(named.path).filter { $0.first != 0x2E }, [latin1])
+
+        // pack too: it rebuilt its inputs from their escaped names ("café.png: No such file").
+        let catalog = tmp.appendingPathComponent("Cafe.xcstickers")
+        let packed = try CLI.run(["pack", art.path, "-o", catalog.path])
+        XCTAssertEqual(packed.status, 0, packed.stderr)
+        XCTAssertTrue(packed.stdout.contains("1 added"), packed.stdout)
+        for k in 2...3 {
+            try Fixture.createFile(rawPath: Array(art.path.utf8) + [0x2F] + Array("caf".utf8) + [0xE9] + Array("\(k).png".utf8), contents: png)
+        }
+        let whatsapp = try CLI.run(["pack", "--platform", "whatsapp", art.path, "-o", tmp.appendingPathComponent("Cafe.wastickers").path])
+        XCTAssertEqual(whatsapp.status, 0, whatsapp.stderr)
+        XCTAssertTrue(whatsapp.stdout.contains("3 still WhatsApp stickers"), whatsapp.stdout)
     }
 
     func testLinksAreFollowedAndLoopsAndBrokenLinksNamed() throws {
