@@ -311,6 +311,15 @@ final class WastickersCommandTests: XCTestCase {
                                      .init(name: "cover.png", bytes: unzipped["tray.png"]!),
                                      .init(name: "title.txt", bytes: Array("Dogs".utf8))]).bytes())
             .write(to: folder.appendingPathComponent("Dogs.wastickers"))
+        // A LINE upload: its main and chat tab images (and a Telegram thumbnail) are not stickers.
+        try Data(StoredZip(entries: ["main.png", "tab.png", "thumbnail.png", "01.png", "02.png"].map {
+            .init(name: $0, bytes: unzipped["tray.png"]!)
+        }).bytes()).write(to: folder.appendingPathComponent("line.zip"))
+        let line = try CLI.run(["resize", folder.appendingPathComponent("line.zip").path, "-o", tmp.appendingPathComponent("line").path,
+                                "--size", "small"])
+        XCTAssertEqual(line.status, 0, line.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("line/line").path).sorted(),
+                       ["01.png", "02.png"])
         let msg = tmp.appendingPathComponent("msg")
         let inFolder = try CLI.run(["resize", folder.path, "-o", msg.path, "--size", "small"])
         XCTAssertEqual(inFolder.status, 0, inFolder.stderr)

@@ -6,10 +6,11 @@ import StickerPackaging
 /// so a pack made for one app converts for another (`resize Cats.wastickers --platform
 /// telegram`) or for Messages.
 ///
-/// Taken: every entry named as an image stickerkit reads. Passed over: the pack's tray icon
-/// (`tray.png`, else the one PNG beside WebP stickers, as `WastickersChecker` finds it), its
-/// `title.txt` and `author.txt`, folders, Finder metadata and any other file. Outputs go in a
-/// folder named after the archive (`Cats/01.webp` in `-o`), the entry's own folders kept, with
+/// Taken: every entry named as an image stickerkit reads. Passed over: the pack's pictures (the
+/// file names of every app's `StickerTarget.packIcons`: `tray.png`, `thumbnail.png`, `main.png`,
+/// `tab.png`; without a `tray.png`, the one PNG beside WebP stickers, as `WastickersChecker`
+/// finds the tray), its `title.txt` and `author.txt`, folders, Finder metadata and any other file.
+/// Outputs go in a folder named after the archive (`Cats/01.webp` in `-o`), the entry's own folders kept, with
 /// empty, `.` and `..` components dropped so that no name in an archive reaches outside `-o`.
 enum ArchiveInputs {
     /// Why an archive, or an entry of it, gives no input (one line, after the path).
@@ -62,12 +63,17 @@ enum ArchiveInputs {
         case .failure(let why): return .failure(why)
         }
         let entries = zip.entries.filter { !$0.isFolder && !$0.isFinderMetadata && !$0.name.utf8.contains(0) }
-        let tray = WastickersPack.trayName
-        let images = entries.filter { ImageFormat.readableExtensions.contains(extensionOf($0.fileName)) }
+        // A pack's pictures (WhatsApp's tray.png, Telegram's thumbnail.png, LINE's main.png and
+        // tab.png) are not stickers; nor is the one PNG beside WebP stickers (sticker-convert's
+        // cover.png is the tray of its WhatsApp packs).
+        let pictures = Set(StickerTarget.all.flatMap(\.packIcons).map { $0.fileName.lowercased() })
+        let images = entries.filter {
+            ImageFormat.readableExtensions.contains(extensionOf($0.fileName)) && !pictures.contains($0.fileName.lowercased())
+        }
         let pngs = images.filter { extensionOf($0.fileName) == "png" }
         let hasWebP = images.contains { extensionOf($0.fileName) == "webp" }
-        // A pack's tray icon is its picture, not a sticker.
-        let trayEntry = entries.first { $0.name.lowercased() == tray }?.name ?? (hasWebP && pngs.count == 1 ? pngs[0].name : nil)
+        let hasTray = entries.contains { $0.fileName.lowercased() == WastickersPack.trayName }
+        let trayEntry = !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
         let folder = archive.relative.deletingExtension
         var inputs: [InputFile] = []
         for e in images where e.name != trayEntry {
