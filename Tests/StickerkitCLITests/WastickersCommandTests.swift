@@ -14,6 +14,15 @@ final class WastickersCommandTests: XCTestCase {
     func sample(_ name: String) -> String { CLI.repositoryRoot.appendingPathComponent("samples").appendingPathComponent(name).path }
     var stills: [String] { ["oc_teddybear.png", "oc_saxophone_palette.png", "oc_stop_sign_shadow.png"].map(sample) }
 
+    /// `packs/Cats.wastickers`, packed from `stills` with the title "Cats".
+    func catsPack() throws -> URL {
+        let folder = tmp.appendingPathComponent("packs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = folder.appendingPathComponent("Cats.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--title", "Cats"]).status, 0)
+        return archive
+    }
+
     func testPackWritesAWastickersArchiveOfCheckedStickers() throws {
         let archive = tmp.appendingPathComponent("Cats.wastickers")
         let r = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--author", "Ünï Artist",
@@ -166,10 +175,8 @@ final class WastickersCommandTests: XCTestCase {
     /// `check` reads the archive `pack` wrote as a WhatsApp pack (named, or found in a folder,
     /// with any `--platform`); `preview` shows its stickers.
     func testCheckReadsTheArchiveAsAPack() throws {
-        let folder = tmp.appendingPathComponent("packs")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let archive = folder.appendingPathComponent("Cats.wastickers")
-        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--title", "Cats"]).status, 0)
+        let archive = try catsPack()
+        let folder = archive.deletingLastPathComponent()
         let check = try CLI.run(["check", archive.path])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         let lines = check.stdout.split(separator: "\n").map(String.init)
@@ -276,10 +283,8 @@ final class WastickersCommandTests: XCTestCase {
     /// title and author are not stickers; a rerun is up to date; names in the archive never reach
     /// outside `-o`; a pack stickerkit wrote beside the artwork is left out unless named.
     func testResizeConvertsAPacksStickers() throws {
-        let folder = tmp.appendingPathComponent("packs")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let archive = folder.appendingPathComponent("Cats.wastickers")
-        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", archive.path, "--title", "Cats"]).status, 0)
+        let archive = try catsPack()
+        let folder = archive.deletingLastPathComponent()
         let before = try Data(contentsOf: archive)
 
         let tg = tmp.appendingPathComponent("tg")
