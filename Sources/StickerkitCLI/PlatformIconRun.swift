@@ -23,6 +23,7 @@ enum PlatformIconRun {
         let imagePath = CommandLineBytes.path(for: image)
         try PathChecks.checkOutputFolder(folder, inputs: [imagePath])
         let terminal = Terminal(quiet: quiet)
+        let source = (try? FileStatus.of(imagePath)) ?? nil
         var inTheWay: [CommandFailure] = []
         var existing: [FileStatus?] = []
         for icon in target.packIcons {
@@ -31,6 +32,9 @@ enum PlatformIconRun {
                 let status = try FileStatus.of(path, followingLinks: false)
                 if let status, status.kind != .regular {
                     inTheWay.append(.usage(path.display, "is in the way (not a regular file); move it or choose another -o"))
+                } else if let status, status.id == source?.id {
+                    // Whatever the flags and the manifest say, an input is never written.
+                    inTheWay.append(.usage(path.display, "is the image the pictures are made from; choose another -o"))
                 }
                 existing.append(status)
             } catch {
@@ -82,7 +86,6 @@ enum PlatformIconRun {
             }
             place = try open(folder, terminal: terminal)
         }
-        let source = try? FileStatus.of(imagePath)
         let digest = SHA256.hex(data)
         let settings = "\(Stickerkit.configuration.version) pack-picture platform=\(target.name)"
         func record(_ name: BytePath, _ bytes: [UInt8], _ written: FileStatus) -> ManifestRecord {

@@ -95,6 +95,31 @@ final class ExitRuleTests: XCTestCase {
         }
     }
 
+    /// The image pictures or icons are made from is never replaced, whatever the flags: a pack
+    /// picture named as the image (`icons --platform` replaced it with --overwrite, or without
+    /// when the manifest recorded it), or an image inside the icon set `icons` or `pack --icon`
+    /// replaces whole (it was removed with the set). One line, exit 2, nothing written.
+    func testAnIconImageIsNeverReplaced() throws {
+        let set = "iMessage App Icon.stickersiconset/ios-marketing-1024x1024@1x.png"
+        let images = ["tg/thumbnail.png", "set/" + set, "P.xcstickers/" + set]
+        for image in images { try Fixture.sample("oc_teddybear.png", to: tmp.appendingPathComponent(image)) }
+        let before = try images.map { try Data(contentsOf: tmp.appendingPathComponent($0)) }
+        let runs: [([String], String)] = [
+            (["icons", "--platform", "telegram", images[0], "-o", "tg", "--overwrite"], "\(images[0]): error: is the image the pictures are made from"),
+            (["icons", images[1], "-o", "set"], "\(images[1]): error: the image: is inside the icon set it would replace"),
+            (["icons", images[1], "-o", "set/iMessage App Icon.stickersiconset", "--overwrite"],
+             "\(images[1]): error: the image: is inside the icon set it would replace"),
+            (["pack", "art", "-o", "P.xcstickers", "--overwrite", "--icon", images[2]], "\(images[2]): error: --icon: is inside the icon set it would replace"),
+        ]
+        for (args, line) in runs {
+            let r = try CLI.run(args, in: tmp)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix(line) && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+        }
+        XCTAssertEqual(try images.map { try Data(contentsOf: tmp.appendingPathComponent($0)) }, before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("tg").path), ["thumbnail.png"])
+    }
+
     /// A file name cannot make a second line: every command escapes what it prints.
     func testANameWithANewlineStaysOneLine() throws {
         let name = "two\nlines.png"

@@ -25,6 +25,16 @@ enum PathChecks {
         }
     }
 
+    /// An icon image inside the icon set `iconSet` it would make: the set is replaced whole, and
+    /// an input is never written or removed, whatever the flags.
+    static func checkImage(_ image: String, outside iconSet: String, flag: String) throws {
+        let path = CommandLineBytes.path(for: image)
+        let folder = path.parent.isEmpty ? BytePath(".") : path.parent
+        guard let set = (try? FileStatus.of(CommandLineBytes.path(for: iconSet))) ?? nil, set.kind == .directory,
+              let holder = (try? FileStatus.of(folder)) ?? nil, holder.id == set.id else { return }
+        throw CommandFailure.usage(path.display, "\(flag): is inside the icon set it would replace; copy the image elsewhere first")
+    }
+
     /// Problems with the report path: a link, a folder, a file that is not an earlier report, an
     /// input, a path inside the output folder that a sticker or the manifest takes, or a folder
     /// that cannot be written.

@@ -73,6 +73,7 @@ struct Icons: ParsableCommand {
         // folder that can be written (or be created), and a set in place must be stickerkit's.
         let parent = output.hasSuffix(".stickersiconset") ? (output as NSString).deletingLastPathComponent : output
         if !parent.isEmpty { try PathChecks.checkOutputFolder(CommandLineBytes.path(for: parent), inputs: []) }
+        try PathChecks.checkImage(image, outside: dir, flag: "the image")
         do {
             try IconSetFiles.checkTarget(dir, overwrite: overwrite)
         } catch let e as PackError {

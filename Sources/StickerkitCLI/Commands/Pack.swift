@@ -174,6 +174,7 @@ struct Pack: ParsableCommand {
         let labelFile = try labels.map(Pack.readLabels)
         var iconSet: IconSetFiles?
         if let icon {
+            try PathChecks.checkImage(icon, outside: (output as NSString).appendingPathComponent(StickerCatalog.iconSetFolderName), flag: "--icon")
             iconSet = try Icons.render(icon, background: try ColorArgument.parse(iconBackground ?? "white"), fit: iconFit ?? .cover,
                                        limits: options.limits)
             for w in iconSet!.warnings { terminal.warn(icon, w.description) }
