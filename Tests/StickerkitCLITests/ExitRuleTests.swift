@@ -120,6 +120,20 @@ final class ExitRuleTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("tg").path), ["thumbnail.png"])
     }
 
+    /// A preview shown again into its own folder never removes or replaces what it shows: a copy
+    /// an earlier preview wrote was removed as stale ("1 file of the previous preview removed"),
+    /// its contact sheet replaced. One line, exit 2, nothing written.
+    func testAPreviewNeverReplacesWhatItShows() throws {
+        XCTAssertEqual(try CLI.run(["preview", "art/cat.png", "-o", "pv", "--png"], in: tmp).status, 0)
+        let before = try BatchSafety.snapshot(tmp.appendingPathComponent("pv"))
+        for (shown, flags) in [("pv/stickers/001-cat.png", [String]()), ("pv/contact-sheet.png", ["--overwrite"])] {
+            let r = try CLI.run(["preview", shown, "-o", "pv", "--png"] + flags, in: tmp)
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertEqual(r.stderr, "\(shown): error: -o: is shown by this preview and is a file it would replace or remove; choose another -o\n")
+        }
+        XCTAssertEqual(try BatchSafety.snapshot(tmp.appendingPathComponent("pv")), before)
+    }
+
     /// A file name cannot make a second line: every command escapes what it prints.
     func testANameWithANewlineStaysOneLine() throws {
         let name = "two\nlines.png"

@@ -99,6 +99,22 @@ struct Preview: ParsableCommand {
         // The ownership model: only files an earlier preview wrote here (its record) are replaced
         // without --overwrite; this is known before anything is written.
         let planned = copies.map { "stickers/" + $0 } + ["index.html"] + (png ? ["contact-sheet.png"] : [])
+        // An input is never written or removed, whatever the flags: not even a copy or a sheet an
+        // earlier preview wrote here, shown again.
+        let inputs = Set(items.flatMap { item -> [BytePath] in
+            switch item.source {
+            case .file(let path): [path]
+            case .archiveEntry(let archive, _): [archive]
+            case .sequence(let frames): frames.map(CommandLineBytes.path(for:))
+            }
+        }.compactMap { (try? FileStatus.of($0)) ?? nil }.map(\.id))
+        for rel in Set(planned).union(previous.files).sorted() {
+            let path = CommandLineBytes.path(for: output).appending(rel)
+            if let s = (try? FileStatus.of(path, followingLinks: false)) ?? nil, inputs.contains(s.id) {
+                throw CommandFailure.usage(path.display, "-o: is shown by this preview and is a file it would replace or remove; "
+                                           + "choose another -o")
+            }
+        }
         if !overwrite {
             let theirs = planned.filter {
                 !previous.files.contains($0)
