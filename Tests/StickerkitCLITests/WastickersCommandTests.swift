@@ -275,6 +275,15 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(other.path)/stickers/0.png\n"), r.stdout)
         XCTAssertEqual(try CLI.run(["check", repacked.path]).status, 0)
+
+        // The archive read is never the archive written, whatever the flags.
+        let before = try Data(contentsOf: repacked)
+        for flags in [[String](), ["--overwrite"]] {
+            let same = try CLI.run(["pack", "--platform", "whatsapp", repacked.path, "-o", repacked.path] + flags)
+            XCTAssertEqual(same.status, 2, same.stderr)
+            XCTAssertEqual(same.stderr, "\(repacked.path): error: -o: is an input of this pack; choose another name\n")
+        }
+        XCTAssertEqual(try Data(contentsOf: repacked), before)
     }
 
     /// `resize` converts a pack's stickers (a pack made for one app, converted for another, as

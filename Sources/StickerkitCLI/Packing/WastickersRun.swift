@@ -60,6 +60,10 @@ enum WastickersRun {
         // one stickerkit wrote there (this archive, on a rerun) is never read back.
         var found = InputDiscovery.discover(r.inputs.map(BytePath.init), excluding: InputDiscovery.Exclusions(), takesArchives: true)
         found.expandArchives(limits: r.options.limits)
+        if let existing, found.files.contains(where: { $0.id == existing.id }) {
+            // Whatever the flags: an input is never written.
+            throw CommandFailure.usage(path.display, "-o: is an input of this pack; choose another name")
+        }
         found.announce(on: terminal)
         let inputs = found.files
         let files = inputs.map(\.path)
