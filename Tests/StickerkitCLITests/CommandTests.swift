@@ -394,5 +394,12 @@ final class BenchCommandTests: XCTestCase {
         let resize = try CLI.run(["resize", art.appendingPathComponent("elephant_480x400_34f.png").path, "-o", tmp.appendingPathComponent("o").path,
                                   "--size", "small", "--max-bytes", "3000"])
         XCTAssertEqual(resize.stderr, (lines.last ?? "") + "\n")
+        // Nothing converted at all: no speed-up of one job count over the other (it printed the
+        // ratio of two runs of nothing, 6–7×).
+        let none = try CLI.run(["bench", art.appendingPathComponent("a-words.png").path, "--jobs", "2", "--json"])
+        XCTAssertEqual(none.status, 1, none.stderr)
+        let out = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(none.stdout.utf8)) as? [String: Any])
+        XCTAssertNil(out["speedup"], none.stdout)
+        XCTAssertFalse(try CLI.run(["bench", art.appendingPathComponent("a-words.png").path, "--jobs", "2"]).stdout.contains("speed-up"))
     }
 }

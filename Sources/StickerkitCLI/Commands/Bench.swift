@@ -96,7 +96,8 @@ struct Bench: ParsableCommand {
             }
             runs.append(best!)
         }
-        let speedup = runs.count == 2 ? runs[0].seconds / runs[1].seconds : nil
+        // A ratio of two runs that made nothing (every input failed) would only measure noise.
+        let speedup = runs.count == 2 && runs.allSatisfy({ $0.stickers > 0 }) ? runs[0].seconds / runs[1].seconds : nil
         let sizes = options.target.isMessages ? options.sizes.map(\.rawValue) : [options.target.sizeName]
         let out = Output(platform: options.target.name, inputs: files.count, sizes: sizes, maxBytes: options.maxBytes,
                          outputBytes: outputBytes, runs: runs, speedup: speedup)
