@@ -334,6 +334,14 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(line.status, 0, line.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("line/line").path).sorted(),
                        ["01.png", "02.png"])
+        // Names that differ only in case are two stickers (one renamed, its holder named as
+        // PACK/ENTRY); a name given twice in one archive is one, its first entry.
+        let cased = tmp.appendingPathComponent("cased.zip")
+        try Data(StoredZip(entries: [.init(name: "A.png", bytes: unzipped["tray.png"]!), .init(name: "a.png", bytes: unzipped["tray.png"]!),
+                                     .init(name: "a.png", bytes: Array("not an image".utf8))]).bytes()).write(to: cased)
+        let renamed = try CLI.run(["resize", cased.path, "-o", tmp.appendingPathComponent("cased").path, "--size", "small"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertEqual(renamed.stderr, "\(cased.path)/a.png: warning: cased/a.png is taken by \(cased.path)/A.png; written as cased/a.png.png\n")
         let msg = tmp.appendingPathComponent("msg")
         let inFolder = try CLI.run(["resize", folder.path, "-o", msg.path, "--size", "small"])
         XCTAssertEqual(inFolder.status, 0, inFolder.stderr)

@@ -76,7 +76,9 @@ enum ArchiveInputs {
         let trayEntry = !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
         let folder = archive.relative.deletingExtension
         var inputs: [InputFile] = []
-        for e in images where e.name != trayEntry {
+        var names = Set<String>()
+        // An entry is read by its name: of two with one name (a damaged or odd archive), the first.
+        for e in images where e.name != trayEntry && names.insert(e.name).inserted {
             let parts = e.name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init).filter { $0 != "." && $0 != ".." }
             guard !parts.isEmpty else { continue }
             inputs.append(InputFile(location: archive.location, relative: folder.appending(parts.joined(separator: "/")),

@@ -92,7 +92,7 @@ struct OutputPlan: Sendable {
         if r.recorded {
             return "written as \(r.name.display), the name it was given in an earlier run (its own name was taken then)"
         }
-        let holder = r.holder.map { " by \($0.location.display)" } ?? ""
+        let holder = r.holder.map { " by \($0.shown.display)" } ?? ""
         return "\(defaultName(input).display) is taken\(holder); written as \(r.name.display)"
     }
 }

@@ -72,7 +72,7 @@ enum PathChecks {
         guard let inside = BatchRunner.absolute(report).relative(to: BatchRunner.absolute(outputFolder)) else { return }
         for input in inputs {
             for size in plan.sizes where plan.relativePath(for: input, size: size) == inside {
-                throw CommandFailure.usage(report.display, "--report: is where the sticker of \(input.location.display) goes; choose another name")
+                throw CommandFailure.usage(report.display, "--report: is where the sticker of \(input.shown.display) goes; choose another name")
             }
         }
     }
