@@ -342,6 +342,18 @@ final class WastickersCommandTests: XCTestCase {
         let renamed = try CLI.run(["resize", cased.path, "-o", tmp.appendingPathComponent("cased").path, "--size", "small"])
         XCTAssertEqual(renamed.status, 0, renamed.stderr)
         XCTAssertEqual(renamed.stderr, "\(cased.path)/a.png: warning: cased/a.png is taken by \(cased.path)/A.png; written as cased/a.png.png\n")
+        // Entries that share their bytes (the second record points at the first entry's data):
+        // one small file cannot stand for many inputs.
+        var shared = StoredZip(entries: [.init(name: "01.png", bytes: unzipped["tray.png"]!),
+                                         .init(name: "02.png", bytes: unzipped["tray.png"]!)]).bytes()
+        let u32 = { (at: Int) in Int(shared[at]) | Int(shared[at + 1]) << 8 | Int(shared[at + 2]) << 16 | Int(shared[at + 3]) << 24 }
+        let second = u32(shared.count - 22 + 16) + 46 + 6      // the central directory, past its first record ("01.png")
+        for k in 0..<4 { shared[second + 42 + k] = 0 }
+        let bomb = tmp.appendingPathComponent("shared.zip")
+        try Data(shared).write(to: bomb)
+        let refused = try CLI.run(["resize", bomb.path, "-o", tmp.appendingPathComponent("bomb").path, "--size", "small"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, bomb.path + ": error: a ZIP archive whose entries share their bytes (a ZIP bomb's trick); not read\n")
         let msg = tmp.appendingPathComponent("msg")
         let inFolder = try CLI.run(["resize", folder.path, "-o", msg.path, "--size", "small"])
         XCTAssertEqual(inFolder.status, 0, inFolder.stderr)

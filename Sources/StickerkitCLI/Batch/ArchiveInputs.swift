@@ -23,6 +23,8 @@ enum ArchiveInputs {
         case tooManyImages(Int)
         /// The archive is larger than `maxArchiveBytes`.
         case tooLarge(Int)
+        /// Two entries share their bytes.
+        case overlappingEntries
         /// The archive or the entry cannot be read: why.
         case unreadable(String)
 
@@ -32,6 +34,7 @@ enum ArchiveInputs {
             case .entryGone(let archive): "no longer in the archive \(archive)"
             case .tooManyImages(let n): "\(n) images in one archive, more than the \(ArchiveInputs.maxImages) stickerkit converts from one; unzip it first"
             case .tooLarge(let bytes): "\(Limits.describeMegabytes(bytes)): an archive stickerkit converts holds at most \(Limits.describeMegabytes(ArchiveInputs.maxArchiveBytes)); unzip it first"
+            case .overlappingEntries: "a ZIP archive whose entries share their bytes (a ZIP bomb's trick); not read"
             case .unreadable(let why): why
             }
         }
@@ -57,12 +60,12 @@ enum ArchiveInputs {
 
     /// The inputs the archive `archive` holds, or why it cannot be read (one line).
     static func inputs(of archive: InputFile, limits: Limits) -> Result<[InputFile], Problem> {
-        let zip: ZipReader
+        let reader: ZipReader
         switch read(archive.location, limits: limits) {
-        case .success(let z): zip = z
+        case .success(let z): reader = z
         case .failure(let why): return .failure(why)
         }
-        let entries = zip.entries.filter { !$0.isFolder && !$0.isFinderMetadata && !$0.name.utf8.contains(0) }
+        let entries = reader.entries.filter { !$0.isFolder && !$0.isFinderMetadata && !$0.name.utf8.contains(0) }
         // A pack's pictures (WhatsApp's tray.png, Telegram's thumbnail.png, LINE's main.png and
         // tab.png) are not stickers; nor is the one PNG beside WebP stickers (sticker-convert's
         // cover.png is the tray of its WhatsApp packs).
@@ -85,6 +88,12 @@ enum ArchiveInputs {
                                     id: archive.id, entry: e.name))
         }
         if inputs.count > maxImages { return .failure(.tooManyImages(inputs.count)) }
+        // Entries that share their data (central directory records pointing into one another's
+        // bytes, a ZIP bomb's trick) would make many inputs of one small file.
+        let laidOut = reader.entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
+        for (a, b) in Swift.zip(laidOut, laidOut.dropFirst()) where a.localHeaderOffset + 30 + a.compressedSize > b.localHeaderOffset {
+            return .failure(.overlappingEntries)
+        }
         if inputs.isEmpty {
             return .failure(.noImage)
         }
