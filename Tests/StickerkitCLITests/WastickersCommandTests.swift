@@ -354,6 +354,14 @@ final class WastickersCommandTests: XCTestCase {
         let refused = try CLI.run(["resize", bomb.path, "-o", tmp.appendingPathComponent("bomb").path, "--size", "small"])
         XCTAssertEqual(refused.status, 1)
         XCTAssertEqual(refused.stderr, bomb.path + ": error: a ZIP archive whose entries share their bytes (a ZIP bomb's trick); not read\n")
+        // In a ZIP of artwork (no .wastickers name, no title or author), a PNG beside WebPs is a
+        // sticker, not a tray: it was left out without a word.
+        let mixed = tmp.appendingPathComponent("mixed.zip")
+        try Data(StoredZip(entries: [.init(name: "01.webp", bytes: unzipped["01.webp"]!), .init(name: "logo.png", bytes: unzipped["tray.png"]!)])
+            .bytes()).write(to: mixed)
+        XCTAssertEqual(try CLI.run(["resize", mixed.path, "-o", tmp.appendingPathComponent("mixed").path, "--size", "small"]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("mixed/mixed").path).sorted(),
+                       ["01.png", "logo.png"])
         let msg = tmp.appendingPathComponent("msg")
         let inFolder = try CLI.run(["resize", folder.path, "-o", msg.path, "--size", "small"])
         XCTAssertEqual(inFolder.status, 0, inFolder.stderr)

@@ -8,8 +8,8 @@ import StickerPackaging
 ///
 /// Taken: every entry named as an image stickerkit reads. Passed over: the pack's pictures (the
 /// file names of every app's `StickerTarget.packIcons`: `tray.png`, `thumbnail.png`, `main.png`,
-/// `tab.png`; without a `tray.png`, the one PNG beside WebP stickers, as `WastickersChecker`
-/// finds the tray), its `title.txt` and `author.txt`, folders, Finder metadata and any other file.
+/// `tab.png`; in a WhatsApp pack without a `tray.png`, the one PNG beside WebP stickers, as
+/// `WastickersChecker` finds the tray), its `title.txt` and `author.txt`, folders, Finder metadata and any other file.
 /// Outputs go in a folder named after the archive (`Cats/01.webp` in `-o`), the entry's own folders kept, with
 /// empty, `.` and `..` components dropped so that no name in an archive reaches outside `-o`.
 enum ArchiveInputs {
@@ -76,7 +76,11 @@ enum ArchiveInputs {
         let pngs = images.filter { extensionOf($0.fileName) == "png" }
         let hasWebP = images.contains { extensionOf($0.fileName) == "webp" }
         let hasTray = entries.contains { $0.fileName.lowercased() == WastickersPack.trayName }
-        let trayEntry = !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
+        // Only in a WhatsApp pack (named so, or holding its title or author): in any other ZIP
+        // of artwork a PNG beside WebPs is a sticker like the others.
+        let isPack = archive.location.lowercasedExtension == "wastickers"
+            || entries.contains { [WastickersPack.titleName, WastickersPack.authorName].contains($0.fileName.lowercased()) }
+        let trayEntry = isPack && !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
         let folder = archive.relative.deletingExtension
         var inputs: [InputFile] = []
         var names = Set<String>()
