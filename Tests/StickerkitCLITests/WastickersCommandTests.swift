@@ -2,6 +2,7 @@ import Foundation
 import StickerKit
 import ImageDecoding
 import StickerPackaging
+@testable import StickerkitCLI
 import XCTest
 
 /// `pack --platform whatsapp` end to end: the archive is read back with Python's zipfile (names,
@@ -362,6 +363,13 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["resize", mixed.path, "-o", tmp.appendingPathComponent("mixed").path, "--size", "small"]).status, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("mixed/mixed").path).sorted(),
                        ["01.png", "logo.png"])
+        // More images than one archive may give: one line, nothing converted.
+        let many = tmp.appendingPathComponent("many.zip")
+        try Data(StoredZip(entries: (0...ArchiveInputs.maxImages).map { .init(name: "\($0).png", bytes: unzipped["tray.png"]!) }).bytes()).write(to: many)
+        let tooMany = try CLI.run(["resize", many.path, "-o", tmp.appendingPathComponent("many").path, "--size", "small"])
+        XCTAssertEqual(tooMany.status, 1)
+        XCTAssertEqual(tooMany.stderr, many.path + ": error: \(ArchiveInputs.maxImages + 1) images in one archive, more than the \(ArchiveInputs.maxImages) "
+                       + "stickerkit converts from one; unzip it first\n")
         let msg = tmp.appendingPathComponent("msg")
         let inFolder = try CLI.run(["resize", folder.path, "-o", msg.path, "--size", "small"])
         XCTAssertEqual(inFolder.status, 0, inFolder.stderr)

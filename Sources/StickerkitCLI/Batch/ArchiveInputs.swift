@@ -9,37 +9,12 @@ import StickerPackaging
 /// Taken: every entry named as an image stickerkit reads. Passed over: the pack's pictures (the
 /// file names of every app's `StickerTarget.packIcons`: `tray.png`, `thumbnail.png`, `main.png`,
 /// `tab.png`; in a WhatsApp pack without a `tray.png`, the one PNG beside WebP stickers, as
-/// `WastickersChecker` finds the tray), its `title.txt` and `author.txt`, folders, Finder metadata and any other file.
-/// Outputs go in a folder named after the archive (`Cats/01.webp` in `-o`), the entry's own folders kept, with
-/// empty, `.` and `..` components dropped so that no name in an archive reaches outside `-o`.
+/// `WastickersChecker` finds the tray), its `title.txt` and `author.txt`, folders, Finder
+/// metadata and any other file. Outputs go in a folder named after the archive (`Cats/01.png` in
+/// `-o`), the entry's own folders kept, with empty, `.` and `..` components dropped so that no
+/// name in an archive reaches outside `-o`. An archive is refused whole (`Problem`) when it
+/// cannot be read, holds no image, or passes the bounds below.
 enum ArchiveInputs {
-    /// Why an archive, or an entry of it, gives no input (one line, after the path).
-    enum Problem: Error, Equatable, CustomStringConvertible {
-        /// The archive holds no entry named as an image.
-        case noImage
-        /// The entry is no longer in the archive at this path (replaced since it was listed).
-        case entryGone(String)
-        /// More images than one archive may give (`maxImages`).
-        case tooManyImages(Int)
-        /// The archive is larger than `maxArchiveBytes`.
-        case tooLarge(Int)
-        /// Two entries share their bytes.
-        case overlappingEntries
-        /// The archive or the entry cannot be read: why.
-        case unreadable(String)
-
-        var description: String {
-            switch self {
-            case .noImage: "a ZIP archive with no image in it (stickerkit reads PNG, APNG, GIF, JPEG and WebP)"
-            case .entryGone(let archive): "no longer in the archive \(archive)"
-            case .tooManyImages(let n): "\(n) images in one archive, more than the \(ArchiveInputs.maxImages) stickerkit converts from one; unzip it first"
-            case .tooLarge(let bytes): "\(Limits.describeMegabytes(bytes)): an archive stickerkit converts holds at most \(Limits.describeMegabytes(ArchiveInputs.maxArchiveBytes)); unzip it first"
-            case .overlappingEntries: "a ZIP archive whose entries share their bytes (a ZIP bomb's trick); not read"
-            case .unreadable(let why): why
-            }
-        }
-    }
-
     /// The most images taken from one archive: every job reads the archive again for its entry,
     /// so this and `maxArchiveBytes` bound the batch's reading (a sticker pack holds 30 to 200).
     static let maxImages = 256
@@ -67,8 +42,8 @@ enum ArchiveInputs {
         }
         let entries = reader.entries.filter { !$0.isFolder && !$0.isFinderMetadata && !$0.name.utf8.contains(0) }
         // A pack's pictures (WhatsApp's tray.png, Telegram's thumbnail.png, LINE's main.png and
-        // tab.png) are not stickers; nor is the one PNG beside WebP stickers (sticker-convert's
-        // cover.png is the tray of its WhatsApp packs).
+        // tab.png) are not stickers; nor, in a WhatsApp pack, the one PNG beside WebP stickers
+        // (sticker-convert's cover.png is the tray of its WhatsApp packs).
         let pictures = Set(StickerTarget.all.flatMap(\.packIcons).map { $0.fileName.lowercased() })
         let images = entries.filter {
             ImageFormat.readableExtensions.contains(extensionOf($0.fileName)) && !pictures.contains($0.fileName.lowercased())
@@ -76,8 +51,8 @@ enum ArchiveInputs {
         let pngs = images.filter { extensionOf($0.fileName) == "png" }
         let hasWebP = images.contains { extensionOf($0.fileName) == "webp" }
         let hasTray = entries.contains { $0.fileName.lowercased() == WastickersPack.trayName }
-        // Only in a WhatsApp pack (named so, or holding its title or author): in any other ZIP
-        // of artwork a PNG beside WebPs is a sticker like the others.
+        // A WhatsApp pack is named so, or holds its title or author; in any other ZIP of
+        // artwork a PNG beside WebPs is a sticker like the others.
         let isPack = archive.location.lowercasedExtension == "wastickers"
             || entries.contains { [WastickersPack.titleName, WastickersPack.authorName].contains($0.fileName.lowercased()) }
         let trayEntry = isPack && !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
