@@ -326,6 +326,40 @@ final class ShardTests: XCTestCase {
         XCTAssertTrue(seen.values.allSatisfy { $0 == 1 }, "no input in two shards")
         XCTAssertEqual(try CLI.run(["resize", samples.path, "-o", tmp.path, "--shard", "4/3"]).status, 2)
     }
+
+    /// Shards writing into one folder each record only what they wrote, in their own manifest:
+    /// the second shard copied the first one's records into its own file (every append after
+    /// the first read the file's last byte through a write-only descriptor, took the file for
+    /// cut short, and the run then rewrote its manifest with every record it had read).
+    func testShardsIntoOneFolderKeepTheirOwnRecords() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let samples = CLI.repositoryRoot.appendingPathComponent("samples")
+        var recorded: [String] = []
+        for k in 1...2 {
+            let r = try CLI.run(["resize", samples.path, "-o", tmp.path, "--size", "small", "--shard", "\(k)/2", "--jobs", "1"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let text = try String(contentsOf: tmp.appendingPathComponent(".stickerkit-manifest-shard-\(k)-of-2.jsonl"), encoding: .utf8)
+            XCTAssertFalse(text.contains("\n\n"), "a blank line: an append took the file for cut short")
+            recorded += try text.split(separator: "\n").map { line in
+                try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["output"] as? String)
+            }
+        }
+        let stickers = try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(recorded.sorted(), stickers.sorted(), "every sticker recorded once, by the shard that wrote it")
+        // A shard whose manifest must be rewritten (a damaged line; --force redoing its records)
+        // writes back its own records only.
+        let second = tmp.appendingPathComponent(".stickerkit-manifest-shard-2-of-2.jsonl")
+        let own = try String(contentsOf: second, encoding: .utf8)
+        try Data((own + "garbage\n").utf8).write(to: second)
+        for flags in [[String](), ["--force"]] {
+            let r = try CLI.run(["resize", samples.path, "-o", tmp.path, "--size", "small", "--shard", "2/2", "--jobs", "1"] + flags)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let outputs = { (text: String) in text.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["output"] as? String }.sorted() }
+            XCTAssertEqual(outputs(try String(contentsOf: second, encoding: .utf8)), outputs(own), "\(flags)")
+        }
+    }
 }
 
 final class BenchCommandTests: XCTestCase {

@@ -63,6 +63,10 @@ final class Manifest: Sendable {
         var needsRewrite = false
         /// Other manifest files whose records an unsharded run takes over (removed once rewritten).
         var absorbed: [BytePath] = []
+        /// A shard's own outputs (in its own file, or appended by it): the only records its
+        /// rewrite writes, since other shards' files keep theirs. nil: an unsharded run, whose
+        /// manifest takes every record.
+        var own: Set<BytePath>? = nil
     }
 
     private let state: Locked<State>
@@ -79,6 +83,7 @@ final class Manifest: Sendable {
         var sawFile = false
         var incomplete = false
         var absorbed: [BytePath] = []
+        var ownOutputs = Set<BytePath>()
         let names = (try? folder.withFolder(BytePath(""), create: false) { fd, path throws(FileError) in
             try FileSystem.list(descriptor: fd, path: path)
         }) ?? []
@@ -92,6 +97,7 @@ final class Manifest: Sendable {
                     let parsed = ManifestLines(parsing: try folder.read(file))
                     lines += parsed.total
                     for r in parsed.records { candidates[r.output, default: []].append(r) }
+                    if isOwn { ownOutputs.formUnion(parsed.records.map(\.output)) }
                     if parsed.isDamaged {
                         findings.append(Finding(file: file, problem: .damagedLines(unreadable: parsed.unreadable, of: parsed.total,
                                                                                    cutShort: parsed.cutShort, kept: parsed.records.count)))
@@ -154,7 +160,7 @@ final class Manifest: Sendable {
         mayBeIncomplete = incomplete || !sawFile || candidates.isEmpty
         changedOutputs = changed
         let needsRewrite = !findings.isEmpty || refreshed || lines != records.count || !absorbed.isEmpty
-        state = Locked(State(records: records, needsRewrite: needsRewrite, absorbed: absorbed))
+        state = Locked(State(records: records, needsRewrite: needsRewrite, absorbed: absorbed, own: shard == nil ? nil : ownOutputs))
     }
 
     deinit {
@@ -194,6 +200,7 @@ final class Manifest: Sendable {
                     throw error
                 }
                 if s.records.updateValue(record, forKey: record.output) != nil || bytes.count != line.count { s.needsRewrite = true }
+                s.own?.insert(record.output)
                 return .success(())
             } catch {
                 return .failure(error)
@@ -202,15 +209,16 @@ final class Manifest: Sendable {
         try result.get()
     }
 
-    /// Rewrites the manifest atomically with exactly the records of the files that are ours,
-    /// when the file holds anything else; then removes the shard manifests it took over.
+    /// Rewrites the manifest atomically with exactly the records of the files that are ours (a
+    /// shard's: those its own file held or it appended), when the file holds anything else; then
+    /// removes the shard manifests it took over.
     func rewriteIfNeeded() throws(FileError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let result: Result<Void, FileError> = state.withLock { s in
             guard s.needsRewrite else { return .success(()) }
             var bytes: [UInt8] = []
-            for output in s.records.keys.sorted() {
+            for output in s.records.keys.sorted() where s.own?.contains(output) ?? true {
                 guard let line = try? encoder.encode(s.records[output]!) else { continue }
                 bytes += line
                 bytes.append(0x0A)
@@ -237,7 +245,7 @@ final class Manifest: Sendable {
         let own = name
         let path = self.path
         return try folder.withFolder(BytePath(""), create: false) { fd, _ throws(FileError) in
-            let d = own.withCString { openat(fd, $0, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
+            let d = own.withCString { openat(fd, $0, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644) }
             guard d >= 0 else { throw FileError(.record, path, errno == ELOOP ? .symbolicLink : .system(errno)) }
             let status = try FileStatus.of(descriptor: d, path: path)
             guard status.kind == .regular else {
