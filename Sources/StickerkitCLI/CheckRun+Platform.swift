@@ -27,8 +27,9 @@ extension CheckRun {
                 }
             }
             for file in found.files {
-                switch checkFile(file, { PlatformChecker.check($0, path: file.path, target: target) }) {
+                switch checkFile(file, { PlatformChecker.check($0, path: $1, target: target) }) {
                 case .sticker(let r): stickers.append(r)
+                case .images(let all): stickers += all
                 case .archive(let a): archives.append(a)
                 }
             }

@@ -24,15 +24,18 @@ enum CheckRun {
             var groups: [String: [StickerCheckReport]] = [:]
             var order: [String] = []
             for file in found.files {
-                let r: StickerCheckReport
-                switch checkFile(file, { StickerChecker.check($0, path: file.path, rules: rules) }) {
+                let checked: [StickerCheckReport]
+                switch checkFile(file, { StickerChecker.check($0, path: $1, rules: rules) }) {
                 case .archive(let a): archives.append(a); continue
-                case .sticker(let s): r = s
+                case .sticker(let s): checked = [s]
+                case .images(let all): checked = all
                 }
-                stickers.append(r)
-                let g = packFolder(of: file.path)
-                if groups[g] == nil { order.append(g) }
-                groups[g, default: []].append(r)
+                for r in checked {
+                    stickers.append(r)
+                    let g = packFolder(of: r.path)
+                    if groups[g] == nil { order.append(g) }
+                    groups[g, default: []].append(r)
+                }
             }
             for g in order where groups[g]!.count > 1 {
                 packs.append(StickerChecker.checkPack(folder: g, stickers: groups[g]!))
@@ -82,15 +85,37 @@ enum CheckRun {
     /// What `check` made of one file.
     enum Checked {
         case sticker(StickerCheckReport)
-        /// Its bytes are a ZIP archive: checked as a WhatsApp pack (`WastickersChecker`).
+        /// Its bytes are a WhatsApp pack: checked as one (`WastickersChecker`).
         case archive(WastickersCheckReport)
+        /// Its bytes are any other ZIP archive: each image in it checked as a sticker
+        /// (`ArchiveInputs.images`, named `ARCHIVE/ENTRY`), as `resize` takes them.
+        case images([StickerCheckReport])
     }
 
-    /// `check`'s report of one file: a ZIP archive checked as a WhatsApp pack, any other file
-    /// by `check` applied to its bytes, or an error finding when it cannot be read.
-    static func checkFile(_ file: InputFile, _ check: ([UInt8]) -> StickerCheckReport) -> Checked {
+    /// `check`'s report of one file: a WhatsApp pack checked as one, the images of any other ZIP
+    /// archive each by `check` (its bytes and its path), any other file by `check` applied to
+    /// its bytes, or an error finding when it cannot be read.
+    static func checkFile(_ file: InputFile, _ check: ([UInt8], String) -> StickerCheckReport) -> Checked {
         withBytes(of: file, unread: { .sticker($0) }) { bytes in
-            ZipReader.opensAsZip(bytes) ? .archive(WastickersChecker.check(bytes, path: file.path)) : .sticker(check(bytes))
+            guard ZipReader.opensAsZip(bytes) else { return .sticker(check(bytes, file.path)) }
+            guard let reader = try? ZipReader(bytes), !ArchiveInputs.isWhatsAppPack(file.location, reader) else {
+                return .archive(WastickersChecker.check(bytes, path: file.path))
+            }
+            let entries = ArchiveInputs.images(in: reader, archive: file.location)
+            if let problem = entries.isEmpty ? .noImage : ArchiveInputs.beyondBounds(reader, images: entries.count) {
+                return .sticker(StickerCheckReport(path: file.path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
+                                                   findings: [StickerFinding(.error, .unreadable, problem.description)]))
+            }
+            return .images(entries.map { e in
+                let path = file.path + "/" + e.name
+                do {
+                    try StickerConverter.checkFileSize(e.size, head: [], limits: .default)
+                    return check(try reader.contents(of: e, limit: e.size), path)
+                } catch {
+                    return StickerCheckReport(path: path, bytes: e.size, facts: StickerFacts(format: nil), transparent: nil,
+                                              findings: [StickerFinding(.error, .unreadable, "\(error)")])
+                }
+            })
         }
     }
 

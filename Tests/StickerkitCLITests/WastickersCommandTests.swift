@@ -247,7 +247,7 @@ final class WastickersCommandTests: XCTestCase {
         try Data(StoredZip(entries: [.init(name: "readme.txt", bytes: Array("hi".utf8))]).bytes()).write(to: notes)
         let none = try CLI.run(["preview", notes.path, "-o", tmp.appendingPathComponent("pv3").path])
         XCTAssertEqual(none.status, 1)
-        XCTAssertEqual(none.stderr, notes.path + ": error: a ZIP archive with no sticker or tray icon in it\n")
+        XCTAssertEqual(none.stderr, notes.path + ": error: a ZIP archive with no image in it (stickerkit reads PNG, APNG, GIF, JPEG and WebP)\n")
     }
 
     /// A pack's stickers pack again: `pack` makes a Messages catalog of a WhatsApp pack (its
@@ -276,6 +276,20 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(other.path)/stickers/0.png\n"), r.stdout)
         XCTAssertEqual(try CLI.run(["check", repacked.path]).status, 0)
+        // Another app's ZIP is no WhatsApp pack: check checks each image in it as a sticker (by
+        // Messages' rules, or --platform's; it said "0 stickers in 1 WhatsApp pack: 4 errors"),
+        // and preview shows them (it said "a ZIP archive with no sticker or tray icon in it").
+        let checked = try CLI.run(["check", other.path])
+        XCTAssertEqual(checked.status, 1, checked.stderr)
+        XCTAssertTrue(checked.stdout.hasSuffix("\n3 files: 3 errors, 0 warnings\n"), checked.stdout)
+        XCTAssertTrue(checked.stdout.contains(" \(other.path)/stickers/1.png\n"), checked.stdout)
+        XCTAssertFalse(checked.stdout.contains("WhatsApp"), checked.stdout)
+        let forTelegram = try CLI.run(["check", "--platform", "telegram", other.path])
+        XCTAssertTrue(forTelegram.stdout.contains("Telegram stickers are 512×512"), forTelegram.stdout)
+        let shown = try CLI.run(["preview", other.path, "-o", tmp.appendingPathComponent("pv").path])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("pv/stickers").path).sorted(),
+                       ["001-0.png", "002-1.png", "003-2.png"])
 
         // The archive read is never the archive written, whatever the flags.
         let before = try Data(contentsOf: repacked)

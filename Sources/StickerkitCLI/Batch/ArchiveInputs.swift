@@ -40,10 +40,50 @@ enum ArchiveInputs {
         case .success(let z): reader = z
         case .failure(let why): return .failure(why)
         }
+        let folder = archive.relative.deletingExtension
+        var inputs: [InputFile] = []
+        for e in images(in: reader, archive: archive.location) {
+            let parts = e.name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init).filter { $0 != "." && $0 != ".." }
+            guard !parts.isEmpty else { continue }
+            inputs.append(InputFile(location: archive.location, relative: folder.appending(parts.joined(separator: "/")),
+                                    id: archive.id, entry: e.name))
+        }
+        if let problem = beyondBounds(reader, images: inputs.count) { return .failure(problem) }
+        if inputs.isEmpty {
+            return .failure(.noImage)
+        }
+        return .success(inputs.sorted { $0.relative < $1.relative })
+    }
+
+    /// Why an archive with `images` images to take is not read, if it is not: more images than
+    /// `maxImages`, or entries that share their data (central directory records pointing into
+    /// one another's bytes, a ZIP bomb's trick: many inputs of one small file).
+    static func beyondBounds(_ reader: ZipReader, images: Int) -> Problem? {
+        if images > maxImages { return .tooManyImages(images) }
+        let laidOut = reader.entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
+        for (a, b) in Swift.zip(laidOut, laidOut.dropFirst()) where a.localHeaderOffset + 30 + a.compressedSize > b.localHeaderOffset {
+            return .overlappingEntries
+        }
+        return nil
+    }
+
+    /// Whether the archive at `archive` holding `reader`'s entries is a WhatsApp pack: named so,
+    /// or holding its title, author or tray icon. Any other ZIP is artwork (or another app's
+    /// stickers), its images taken one by one.
+    static func isWhatsAppPack(_ archive: BytePath, _ reader: ZipReader) -> Bool {
+        let marks = [WastickersPack.titleName, WastickersPack.authorName, WastickersPack.trayName]
+        return archive.lowercasedExtension == "wastickers" || reader.entries.contains { marks.contains($0.fileName.lowercased()) }
+    }
+
+    /// The entries of `reader` (the archive at `archive`) that are images to take, in archive
+    /// order: named as an image stickerkit reads, not a pack picture, not the tray of a WhatsApp
+    /// pack; of two entries with one name (read by name), the first.
+    static func images(in reader: ZipReader, archive: BytePath) -> [ZipEntry] {
         let entries = reader.entries.filter { !$0.isFolder && !$0.isFinderMetadata && !$0.name.utf8.contains(0) }
         // A pack's pictures (WhatsApp's tray.png, Telegram's thumbnail.png, LINE's main.png and
         // tab.png) are not stickers; nor, in a WhatsApp pack, the one PNG beside WebP stickers
-        // (sticker-convert's cover.png is the tray of its WhatsApp packs).
+        // (sticker-convert's cover.png is the tray of its WhatsApp packs). In any other ZIP of
+        // artwork a PNG beside WebPs is a sticker like the others.
         let pictures = Set(StickerTarget.all.flatMap(\.packIcons).map { $0.fileName.lowercased() })
         let images = entries.filter {
             ImageFormat.readableExtensions.contains(extensionOf($0.fileName)) && !pictures.contains($0.fileName.lowercased())
@@ -51,32 +91,9 @@ enum ArchiveInputs {
         let pngs = images.filter { extensionOf($0.fileName) == "png" }
         let hasWebP = images.contains { extensionOf($0.fileName) == "webp" }
         let hasTray = entries.contains { $0.fileName.lowercased() == WastickersPack.trayName }
-        // A WhatsApp pack is named so, or holds its title or author; in any other ZIP of
-        // artwork a PNG beside WebPs is a sticker like the others.
-        let isPack = archive.location.lowercasedExtension == "wastickers"
-            || entries.contains { [WastickersPack.titleName, WastickersPack.authorName].contains($0.fileName.lowercased()) }
-        let trayEntry = isPack && !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
-        let folder = archive.relative.deletingExtension
-        var inputs: [InputFile] = []
+        let trayEntry = isWhatsAppPack(archive, reader) && !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
         var names = Set<String>()
-        // An entry is read by its name: of two with one name (a damaged or odd archive), the first.
-        for e in images where e.name != trayEntry && names.insert(e.name).inserted {
-            let parts = e.name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init).filter { $0 != "." && $0 != ".." }
-            guard !parts.isEmpty else { continue }
-            inputs.append(InputFile(location: archive.location, relative: folder.appending(parts.joined(separator: "/")),
-                                    id: archive.id, entry: e.name))
-        }
-        if inputs.count > maxImages { return .failure(.tooManyImages(inputs.count)) }
-        // Entries that share their data (central directory records pointing into one another's
-        // bytes, a ZIP bomb's trick) would make many inputs of one small file.
-        let laidOut = reader.entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
-        for (a, b) in Swift.zip(laidOut, laidOut.dropFirst()) where a.localHeaderOffset + 30 + a.compressedSize > b.localHeaderOffset {
-            return .failure(.overlappingEntries)
-        }
-        if inputs.isEmpty {
-            return .failure(.noImage)
-        }
-        return .success(inputs.sorted { $0.relative < $1.relative })
+        return images.filter { $0.name != trayEntry && names.insert($0.name).inserted }
     }
 
     /// The bytes of the entry `input` names, read from its archive (the archive is let go

@@ -22,24 +22,29 @@ enum PreviewInput {
             guard let report = CheckRun.checkAsCatalog(catalog.string ?? catalog.display, rules: rules) else { continue }
             items += report.stickers.map(catalogItem)
         }
-        // A WhatsApp pack (a file whose bytes are a ZIP archive, or a .wastickers in a folder)
-        // is shown by its stickers and tray icon, checked as `check` checks the pack.
+        // A WhatsApp pack (a ZIP archive that is one, or a .wastickers in a folder) is shown by
+        // its stickers and tray icon, checked as `check` checks the pack; any other ZIP archive
+        // by its images, each checked as a sticker.
         for file in found.files {
-            if FileSystem.readHead(file.location, count: 4).map(ZipReader.opensAsZip) == true, CheckRun.tooLarge(file.location, path: file.path) == nil {
-                items += archiveItems(file, found: &found)
-            } else {
+            guard FileSystem.readHead(file.location, count: 4).map(ZipReader.opensAsZip) == true,
+                  CheckRun.tooLarge(file.location, path: file.path) == nil else {
                 items.append(fileItem(file.location, report: nil))
+                continue
+            }
+            switch CheckRun.checkFile(file, { StickerChecker.check($0, path: $1, rules: rules) }) {
+            case .archive(let report): items += packItems(report, of: file, found: &found)
+            case .images(let reports): items += reports.map { entryItem($0, of: file) }
+            case .sticker(let r): found.missing.append((file.path, r.unreadableReason ?? "cannot read the archive"))
             }
         }
-        for archive in found.archives { items += archiveItems(archive, found: &found) }
+        for archive in found.archives { items += packItems(CheckRun.checkArchive(archive), of: archive, found: &found) }
         return (items, found)
     }
 
-    /// The stickers and tray icon of the WhatsApp pack `file`, each with its report; what the
-    /// pack check found about the pack as a whole is a warning each, and an archive that cannot
-    /// be read at all is an input that failed (in `found.missing`).
-    static func archiveItems(_ file: InputFile, found: inout InputDiscovery.Outcome) -> [Preview.Item] {
-        let report = CheckRun.checkArchive(file)
+    /// The stickers and tray icon of the WhatsApp pack `file` (`report`, its check), each with
+    /// its report; what the pack check found about the pack as a whole is a warning each, and an
+    /// archive that cannot be read at all is an input that failed (in `found.missing`).
+    static func packItems(_ report: WastickersCheckReport, of file: InputFile, found: inout InputDiscovery.Outcome) -> [Preview.Item] {
         let shown = report.stickers + (report.tray.map { [$0] } ?? [])
         if shown.isEmpty {
             let unread = report.findings.first { $0.severity == .error && $0.code == .unreadable }
@@ -49,13 +54,16 @@ enum PreviewInput {
         for f in report.findings where f.severity != .info {
             found.notices.append(Notice(BytePath(f.path ?? file.path), "\(f.code.rawValue): \(f.message)"))
         }
-        return shown.map { r in
-            // By bytes: an entry name that opens with a combining mark joins the "/" before it
-            // into one Character, so counting Characters would cut into the name.
-            let entry = String(decoding: r.path.utf8.dropFirst(file.path.utf8.count + 1), as: UTF8.self)
-            return Preview.Item(source: .archiveEntry(archive: file.location, entry: entry), name: BytePath(entry).lastComponent.string ?? entry,
-                                report: r, inCatalog: false)
-        }
+        return shown.map { entryItem($0, of: file) }
+    }
+
+    /// The entry of the archive `file` that `report` (named `ARCHIVE/ENTRY`) checked.
+    static func entryItem(_ report: StickerCheckReport, of file: InputFile) -> Preview.Item {
+        // By bytes: an entry name that opens with a combining mark joins the "/" before it
+        // into one Character, so counting Characters would cut into the name.
+        let entry = String(decoding: report.path.utf8.dropFirst(file.path.utf8.count + 1), as: UTF8.self)
+        return Preview.Item(source: .archiveEntry(archive: file.location, entry: entry), name: BytePath(entry).lastComponent.string ?? entry,
+                            report: report, inCatalog: false)
     }
 
     static func fileItem(_ location: BytePath, report: StickerCheckReport?) -> Preview.Item {
