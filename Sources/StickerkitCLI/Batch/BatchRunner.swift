@@ -190,11 +190,7 @@ struct BatchRunner: Sendable {
 
     /// How the manifest names an input: `absolute` of its path, and for an archive's entry the
     /// entry's name after it (`/art/Cats.wastickers/01.webp`).
-    static func absolute(_ input: InputFile) -> BytePath {
-        let archive = absolute(input.location)
-        guard let entry = input.entry else { return archive }
-        return BytePath(bytes: archive.bytes + [0x2F] + Array(entry.utf8))
-    }
+    static func absolute(_ input: InputFile) -> BytePath { InputFile.naming(absolute(input.location), input.entry) }
 
     private static let workingFolder: BytePath = {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

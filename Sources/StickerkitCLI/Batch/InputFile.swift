@@ -21,9 +21,12 @@ struct InputFile: Sendable, Hashable {
 
     /// How messages and the report name the input: its path, or the archive's path and the
     /// entry's name (`Cats.wastickers/01.webp`, as `check` names it).
-    var shown: BytePath {
-        guard let entry else { return location }
-        return BytePath(bytes: location.bytes + [0x2F] + Array(entry.utf8))
+    var shown: BytePath { Self.naming(location, entry) }
+
+    /// `archive/entry` for an archive's entry (the path `check` names it by), else the path.
+    static func naming(_ path: BytePath, _ entry: String?) -> BytePath {
+        guard let entry else { return path }
+        return BytePath(bytes: path.bytes + [0x2F] + Array(entry.utf8))
     }
 
     init(path: String, relativePath: String) {
