@@ -265,14 +265,20 @@ final class Manifest: Sendable {
     /// discovery, which never takes stickerkit's own outputs as inputs. Damage is not reported
     /// here (the batch writing into that folder does that).
     static func recordedOutputs(inFolder path: BytePath) -> [BytePath] {
+        records(inFolder: path).map(\.output)
+    }
+
+    /// The records of every manifest file in the folder at `path` (read only; damage is not
+    /// reported here).
+    static func records(inFolder path: BytePath) -> [ManifestRecord] {
         guard let names = try? FileSystem.list(path) else { return [] }
-        var outputs: [BytePath] = []
+        var records: [ManifestRecord] = []
         for name in names where isManifestName(name) {
             let file = path.appending(name)
             guard (try? FileStatus.of(file, followingLinks: false))?.kind == .regular,
                   let bytes = try? FileSystem.readFile(file) else { continue }
-            outputs += ManifestLines(parsing: bytes).records.map(\.output)
+            records += ManifestLines(parsing: bytes).records
         }
-        return outputs
+        return records
     }
 }

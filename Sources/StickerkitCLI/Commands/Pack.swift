@@ -41,8 +41,8 @@ struct Pack: ParsableCommand {
         as inputs. The catalog is built in a temporary folder beside it and renamed into place.
         With --platform whatsapp, -o names a NAME.wastickers archive instead, the file WhatsApp \
         sticker-maker apps import: the stickers converted as `resize --platform whatsapp` does \
-        (01.webp, 02.webp, … in input order), tray.png (96×96, from --icon, else from the first \
-        input packed), title.txt (--title, else NAME) and author.txt (--author, else "stickerkit"). \
+        (01.webp, 02.webp, … in input order), tray.png (96×96, from --icon, else the tray.png \
+        `icons --platform whatsapp` wrote into an input folder, else from the first input packed), title.txt (--title, else NAME) and author.txt (--author, else "stickerkit"). \
         WhatsApp takes 3 to 30 stickers, all stills or all animations: anything else is one error \
         line and no archive (exit 1). A file at -o that is not a .wastickers stickerkit wrote is \
         replaced only with --overwrite.

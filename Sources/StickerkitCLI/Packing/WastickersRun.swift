@@ -123,6 +123,7 @@ enum WastickersRun {
         // file that failed has said why once, above, and is never the tray). The archive, when
         // the stickers that converted make a pack.
         var trayPNG = givenTray, traySource = r.icon
+        if trayPNG == nil, let made = recordedTray(in: r.inputs) { (trayPNG, traySource) = (made.png, made.path) }
         for input in packedInputs where trayPNG == nil {
             if let png = try? tray(of: read(input, limits: r.options.limits), named: input.path, limits: r.options.limits) {
                 (trayPNG, traySource) = (png, input.path)
@@ -179,6 +180,24 @@ enum WastickersRun {
 
     private static func rulesError(_ count: Int) -> WastickersError {
         count > WastickersPack.stickerRange.upperBound ? .tooManyStickers(count) : .tooFewStickers(count)
+    }
+
+    /// The tray icon `icons --platform whatsapp` wrote into one of the folders `inputs` names
+    /// (its manifest records it, and it is still the file recorded), as it is: the tray the user
+    /// made for this pack, which was left out as a sticker.
+    static func recordedTray(in inputs: [String]) -> (png: [UInt8], path: String)? {
+        let name = BytePath(WastickersPack.trayName)
+        for input in inputs {
+            let folder = CommandLineBytes.path(for: input)
+            guard (try? FileStatus.of(folder))??.kind == .directory,
+                  let record = Manifest.records(inFolder: folder).first(where: { $0.output == name }),
+                  let status = (try? FileStatus.of(folder.appending(name), followingLinks: false)) ?? nil,
+                  let bytes = try? FileSystem.readFile(folder.appending(name)),
+                  status.kind == .regular, record.outputSHA256 == SHA256.hex(bytes) else { continue }
+            let path = folder.appending(name)
+            return (bytes, path.string ?? path.display)
+        }
+        return nil
     }
 
     /// The tray icon PNG of the image at `source`, or one line naming why not (exit 1).
