@@ -39,6 +39,14 @@ struct ConversionMemory {
     /// frames would be decoded again for every probe. A palette search asks for more
     /// (`MemoryPlan.leastAvailable`: 54 MB for Messages).
     static let animationMinimum = 32_000_000
+    /// The least an animation for a platform whose encoder searches no palette (WebP, WebM) must
+    /// have for its fitted frames: its probes replay the frames past it.
+    static let codecAnimationMinimum = 16_000_000
+
+    /// What an animation's estimate asks beyond its fixed part.
+    static func animationLeast(_ options: ConversionOptions) -> Int {
+        MemoryPlan.searchesPalettes(options) ? max(animationMinimum, MemoryPlan.leastAvailable(options)) : codecAnimationMinimum
+    }
 
     /// The bytes the file fixes, whatever its frame count.
     let fixed: Int
@@ -94,7 +102,7 @@ struct ConversionMemory {
         self.animated = animated
         wholeEstimate = whole
         self.fixed = fixed
-        estimate = fixed + (animated ? max(ConversionMemory.animationMinimum, MemoryPlan.leastAvailable(options)) : 0)
+        estimate = fixed + (animated ? ConversionMemory.animationLeast(options) : 0)
         available = max(0, options.limits.maxMemory - fixed)
         format = outline?.format
         canvas = outline.map { ($0.width, $0.height) }
