@@ -124,17 +124,12 @@ enum PlatformIconRun {
     /// The folder at `path`, locked against other runs that write there, and its manifest (whose
     /// findings are warnings).
     private static func open(_ path: BytePath, terminal: Terminal) throws -> (folder: OutputFolder, manifest: Manifest) {
-        let folder: OutputFolder
-        do throws(FileError) { folder = try OutputFolder(path, create: false) } catch {
+        do throws(FileError) {
+            let manifest = try Manifest.open(path, create: false, shard: nil, sweepingTemporaries: false, terminal: terminal).manifest
+            return (manifest.folder, manifest)
+        } catch {
             throw CommandFailure.failed(path.display, error.problem.description)
         }
-        if !folder.lock(exclusive: true, wait: false) {
-            terminal.warning("\(path.display): note: waiting for another stickerkit run that writes here")
-            _ = folder.lock(exclusive: true, wait: true)
-        }
-        let manifest = Manifest(folder: folder, shard: nil)
-        for f in manifest.findings { terminal.warning(Notice(folder.path(f.file), f.problem.description).line) }
-        return (folder, manifest)
     }
 
     /// Nothing when `failures` is empty; else every line but the last printed, the last thrown

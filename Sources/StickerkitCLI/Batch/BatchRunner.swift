@@ -61,22 +61,9 @@ struct BatchRunner: Sendable {
         self.terminal = terminal
         var notices: [Notice] = []
         do throws(FileError) {
-            let folder = try OutputFolder(settings.output, create: true)
-            let exclusive = settings.shard == nil
-            if !folder.lock(exclusive: exclusive, wait: false) {
-                terminal.warning("\(settings.output.display): note: waiting for another stickerkit run that writes here")
-                _ = folder.lock(exclusive: exclusive, wait: true)
-            }
-            let removed = folder.removeStaleTemporaries(noOtherWriter: exclusive)
-            if !removed.isEmpty {
-                terminal.note("\(settings.output.display): note: removed \(removed.count) temporary file\(removed.count == 1 ? "" : "s") left by an interrupted run")
-            }
-            let manifest = Manifest(folder: folder, shard: settings.shard)
-            for f in manifest.findings {
-                let notice = Notice(folder.path(f.file), f.problem.description)
-                notices.append(notice)
-                terminal.warning(notice.line)
-            }
+            let manifest: Manifest
+            (manifest, notices) = try Manifest.open(settings.output, create: true, shard: settings.shard, sweepingTemporaries: true,
+                                                    terminal: terminal)
             do throws(FileError) { try manifest.rewriteIfNeeded() } catch {
                 terminal.error("\(manifest.path.display): error: \(error.problem); the manifest could not be rewritten (new records are still appended)")
             }
