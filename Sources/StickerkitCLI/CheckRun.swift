@@ -103,8 +103,7 @@ enum CheckRun {
             }
             let entries = ArchiveInputs.images(in: reader, archive: file.location)
             if let problem = entries.isEmpty ? .noImage : ArchiveInputs.beyondBounds(reader, images: entries.count) {
-                return .sticker(StickerCheckReport(path: file.path, bytes: bytes.count, facts: StickerFacts(format: nil), transparent: nil,
-                                                   findings: [StickerFinding(.error, .unreadable, problem.description)]))
+                return .sticker(.unreadable(path: file.path, bytes: bytes.count, problem.description))
             }
             return .images(entries.map { e in
                 let path = file.path + "/" + e.name
@@ -112,8 +111,7 @@ enum CheckRun {
                     try StickerConverter.checkFileSize(e.size, head: [], limits: .default)
                     return check(try reader.contents(of: e, limit: e.size), path)
                 } catch {
-                    return StickerCheckReport(path: path, bytes: e.size, facts: StickerFacts(format: nil), transparent: nil,
-                                              findings: [StickerFinding(.error, .unreadable, "\(error)")])
+                    return .unreadable(path: path, bytes: e.size, "\(error)")
                 }
             })
         }
@@ -137,8 +135,7 @@ enum CheckRun {
 
     /// The report of a file that cannot be read.
     static func unreadable(_ path: String) -> StickerCheckReport {
-        StickerCheckReport(path: path, bytes: 0, facts: StickerFacts(format: nil), transparent: nil,
-                           findings: [StickerFinding(.error, .unreadable, "cannot read the file")])
+        .unreadable(path: path, bytes: 0, "cannot read the file")
     }
 
     /// The report of a file whose bytes alone pass what one file may hold (`--max-memory`'s

@@ -25,6 +25,13 @@ public struct StickerCheckReport: Sendable, Codable, Equatable {
         self.sequenceFrames = sequenceFrames
     }
 
+    /// The report of a file (or an archive's entry) of `bytes` bytes that could not be read:
+    /// nothing known of it, and one `unreadable` error saying `why`.
+    public static func unreadable(path: String, bytes: Int, _ why: String) -> StickerCheckReport {
+        StickerCheckReport(path: path, bytes: bytes, facts: StickerFacts(format: nil), transparent: nil,
+                           findings: [StickerFinding(.error, .unreadable, why)])
+    }
+
     /// The worst finding's severity, or nil when there is nothing to say.
     public var verdict: StickerFinding.Severity? { findings.map(\.severity).max() }
     /// True when the sticker breaks no rule.

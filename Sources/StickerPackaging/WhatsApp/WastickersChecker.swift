@@ -56,8 +56,7 @@ public enum WastickersChecker {
             }
             let data: [UInt8]
             do { data = try zip.contents(of: e, limit: maxEntryBytes) } catch {
-                let unread = StickerCheckReport(path: inside(e), bytes: e.size, facts: StickerFacts(format: nil), transparent: nil,
-                                                findings: [.init(.error, .unreadable, "\(error)")])
+                let unread = StickerCheckReport.unreadable(path: inside(e), bytes: e.size, "\(error)")
                 if e.name == named?.name { report.tray = unread } else { report.stickers.append(unread) }
                 continue
             }
