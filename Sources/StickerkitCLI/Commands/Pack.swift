@@ -23,8 +23,8 @@ struct Pack: ParsableCommand {
         Order: the labels file's row order when --labels is given (stickers without a row follow), \
         else natural order (sticker2 before sticker10); stickers pack did not make follow in the \
         order the pack listed them. Without --labels, an order set by hand (in Xcode, or by an \
-        earlier --labels) is kept, and new stickers follow it. Labels come from --labels (CSV rows `file,label` or JSON \
-        {"file": "label"}; a file is matched by path, name, or name without extension; an empty \
+        earlier --labels) is kept, and new stickers follow it. Labels come from --labels (CSV \
+        rows `file,label` or JSON {"file": "label"}; a file is matched by path, name, or name without extension; an empty \
         label means the derived one) or from the file name: happy_cat-2.png → "Happy cat 2". \
         Folder names keep the artist's wording; characters a folder cannot hold become _ and names \
         taken (ignoring case) get a number: both are reported.
@@ -42,7 +42,8 @@ struct Pack: ParsableCommand {
         With --platform whatsapp, -o names a NAME.wastickers archive instead, the file WhatsApp \
         sticker-maker apps import: the stickers converted as `resize --platform whatsapp` does \
         (01.webp, 02.webp, … in input order), tray.png (96×96, from --icon, else the tray.png \
-        `icons --platform whatsapp` wrote into an input folder, else from the first input packed), title.txt (--title, else NAME) and author.txt (--author, else "stickerkit"). \
+        `icons --platform whatsapp` wrote into an input folder, else from the first input \
+        packed), title.txt (--title, else NAME) and author.txt (--author, else "stickerkit"). \
         WhatsApp takes 3 to 30 stickers, all stills or all animations: anything else is one error \
         line and no archive (exit 1). A file at -o that is not a .wastickers stickerkit wrote is \
         replaced only with --overwrite.

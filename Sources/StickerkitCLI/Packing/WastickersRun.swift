@@ -91,8 +91,7 @@ enum WastickersRun {
             }
         }
         var stickers: [WastickersPack.Sticker] = []
-        var packed: [String] = []
-        var packedInputs: [InputFile] = []
+        var packed: [InputFile] = []
         var failed = found.missing.count
         for (input, outcome) in zip(inputs, outcomes.withLock { $0 }) {
             let file = input.path
@@ -111,8 +110,7 @@ enum WastickersRun {
                     terminal.warn(file, "its \(out.report.frames) frames came out as one WebP frame: packed as a still")
                 }
                 stickers.append(.init(webp: out.bytes, animated: animated))
-                packed.append(file)
-                packedInputs.append(input)
+                packed.append(input)
             case .failure(let f):
                 terminal.error(f.description)
                 failed += 1
@@ -124,7 +122,7 @@ enum WastickersRun {
         // the stickers that converted make a pack.
         var trayPNG = givenTray, traySource = r.icon
         if trayPNG == nil, let made = recordedTray(in: r.inputs) { (trayPNG, traySource) = (made.png, made.path) }
-        for input in packedInputs where trayPNG == nil {
+        for input in packed where trayPNG == nil {
             if let png = try? tray(of: read(input, limits: r.options.limits), named: input.path, limits: r.options.limits) {
                 (trayPNG, traySource) = (png, input.path)
             }
@@ -142,7 +140,7 @@ enum WastickersRun {
             if case .mixedKinds(let stills, let animations) = error {
                 // Name the fewer kind, so the user sees which files to move.
                 let fewer = stills <= animations
-                let names = zip(packed, stickers).filter { $0.1.animated != fewer }.map(\.0)
+                let names = zip(packed, stickers).filter { $0.1.animated != fewer }.map(\.0.path)
                 line += " (\(fewer ? "stills" : "animations"): " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "") + ")"
             }
             line += failedSuffix(failed)
