@@ -89,6 +89,14 @@ enum PythonZip {
         return UInt32(out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
+    /// `bytes` decoded by Python's `cp437` codec.
+    static func decodeCP437(_ bytes: [UInt8]) throws -> String {
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let out = try run(["python3", "-c", "import sys; sys.stdout.buffer.write(bytes.fromhex(sys.stdin.read()).decode('cp437').encode())"],
+                          input: hex)
+        return out
+    }
+
     static func run(_ arguments: [String], input: String? = nil) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -350,13 +350,33 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("line/line").path).sorted(),
                        ["01.png", "02.png"])
         // Names that differ only in case are two stickers (one renamed, its holder named as
-        // PACK/ENTRY); a name given twice in one archive is one, its first entry.
+        // PACK/ENTRY); a name given twice in one archive is one, its first entry, and the other
+        // is named (it was dropped without a word).
         let cased = tmp.appendingPathComponent("cased.zip")
         try Data(StoredZip(entries: [.init(name: "A.png", bytes: unzipped["tray.png"]!), .init(name: "a.png", bytes: unzipped["tray.png"]!),
                                      .init(name: "a.png", bytes: Array("not an image".utf8))]).bytes()).write(to: cased)
         let renamed = try CLI.run(["resize", cased.path, "-o", tmp.appendingPathComponent("cased").path, "--size", "small"])
         XCTAssertEqual(renamed.status, 0, renamed.stderr)
-        XCTAssertEqual(renamed.stderr, "\(cased.path)/a.png: warning: cased/a.png is taken by \(cased.path)/A.png; written as cased/a.png.png\n")
+        XCTAssertEqual(renamed.stderr, "\(cased.path)/a.png: warning: skipped: another entry of the archive has this name; its first is read\n"
+                       + "\(cased.path)/a.png: warning: cased/a.png is taken by \(cased.path)/A.png; written as cased/a.png.png\n")
+        // Names in code page 437 (a ZIP made by Windows' Explorer: no UTF-8 flag): Café and Cafè
+        // are two stickers, named as they were. Read as UTF-8 both were "Caf\u{FFFD}.png", and
+        // the second was lost.
+        var windows = StoredZip(entries: [.init(name: "Caf1.png", bytes: unzipped["tray.png"]!),
+                                          .init(name: "Caf2.png", bytes: unzipped["tray.png"]!)]).bytes()
+        for i in 0..<(windows.count - 8) {
+            if windows[i..<(i + 4)].elementsEqual([0x50, 0x4B, 3, 4]) { windows[i + 7] &= ~0x08 }       // local header flags
+            if windows[i..<(i + 4)].elementsEqual([0x50, 0x4B, 1, 2]) { windows[i + 9] &= ~0x08 }       // central header flags
+            if windows[i..<(i + 4)].elementsEqual(Array("Caf1".utf8)) { windows[i + 3] = 0x82 }        // é
+            if windows[i..<(i + 4)].elementsEqual(Array("Caf2".utf8)) { windows[i + 3] = 0x8A }        // è
+        }
+        let cp437 = tmp.appendingPathComponent("windows.zip")
+        try Data(windows).write(to: cp437)
+        let accented = try CLI.run(["resize", cp437.path, "-o", tmp.appendingPathComponent("cp437").path, "--size", "small"])
+        XCTAssertEqual(accented.status, 0, accented.stderr)
+        XCTAssertEqual(accented.stderr, "")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("cp437/windows").path)
+                        .map { $0.precomposedStringWithCanonicalMapping }.sorted(), ["Cafè.png", "Café.png"])
         // Entries that share their bytes (the second record points at the first entry's data):
         // one small file cannot stand for many inputs.
         var shared = StoredZip(entries: [.init(name: "01.png", bytes: unzipped["tray.png"]!),

@@ -1,7 +1,7 @@
 /// One file of a ZIP archive, as its central directory header describes it (`ZipReader`).
 public struct ZipEntry: Sendable, Equatable {
-    /// The name inside the archive (UTF-8; names not marked UTF-8 are read as UTF-8 too, which
-    /// is exact for the ASCII names sticker packs use).
+    /// The name inside the archive, as text (`ZipName`: UTF-8 when marked so or when valid,
+    /// else code page 437).
     public var name: String
     /// 0 stored, 8 deflate; others are not read.
     public var method: Int

@@ -38,7 +38,9 @@ public struct ZipReader: Sendable {
             let nameLength = Self.u16(bytes, p + 28), extra = Self.u16(bytes, p + 30), note = Self.u16(bytes, p + 32)
             let next = p + 46 + nameLength + extra + note
             guard next <= offset + size else { throw .directoryCut(found: entries.count, declared: total) }
-            entries.append(ZipEntry(name: String(decoding: bytes[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self),
+            let name = ZipName.decode(bytes[(p + 46)..<(p + 46 + nameLength)], flags: flags,
+                                      extra: bytes[(p + 46 + nameLength)..<(p + 46 + nameLength + extra)])
+            entries.append(ZipEntry(name: name,
                                     method: Self.u16(bytes, p + 10), encrypted: flags & 1 != 0,
                                     crc32: Self.u32(bytes, p + 16), compressedSize: Int(Self.u32(bytes, p + 20)),
                                     size: Int(Self.u32(bytes, p + 24)), localHeaderOffset: Int(Self.u32(bytes, p + 42))))
@@ -46,7 +48,7 @@ public struct ZipReader: Sendable {
         }
         self.entries = entries
         let length = Self.u16(bytes, end + 20)
-        comment = String(decoding: bytes[(end + 22)..<min(bytes.count, end + 22 + length)], as: UTF8.self)
+        comment = ZipName.decode(bytes[(end + 22)..<min(bytes.count, end + 22 + length)], flags: 0, extra: [UInt8]())
     }
 
     /// Whether `bytes` open as a ZIP archive does: a local file header, or the end record of an

@@ -33,8 +33,10 @@ enum ArchiveInputs {
         return WastickersPack.isStickerkitArchive(bytes)
     }
 
-    /// The inputs the archive `archive` holds, or why it cannot be read (one line).
-    static func inputs(of archive: InputFile, limits: Limits) -> Result<[InputFile], Problem> {
+    /// The inputs the archive `archive` holds, or why it cannot be read (one line). A name the
+    /// archive gives to more than one image is read from its first entry, the others named in
+    /// `notices`.
+    static func inputs(of archive: InputFile, limits: Limits, notices: inout [Notice]) -> Result<[InputFile], Problem> {
         let reader: ZipReader
         switch read(archive.location, limits: limits) {
         case .success(let z): reader = z
@@ -51,6 +53,9 @@ enum ArchiveInputs {
         if let problem = beyondBounds(reader, images: inputs.count) { return .failure(problem) }
         if inputs.isEmpty {
             return .failure(.noImage)
+        }
+        for name in repeatedNames(in: reader, archive: archive.location) {
+            notices.append(Notice(archive.location.appending(name), "skipped: another entry of the archive has this name; its first is read"))
         }
         return .success(inputs.sorted { $0.relative < $1.relative })
     }
@@ -79,6 +84,12 @@ enum ArchiveInputs {
     /// order: named as an image stickerkit reads, not a pack picture, not the tray of a WhatsApp
     /// pack; of two entries with one name (read by name), the first.
     static func images(in reader: ZipReader, archive: BytePath) -> [ZipEntry] {
+        var names = Set<String>()
+        return candidates(in: reader, archive: archive).filter { names.insert($0.name).inserted }
+    }
+
+    /// `images(in:archive:)` before entries of a name already met are dropped.
+    private static func candidates(in reader: ZipReader, archive: BytePath) -> [ZipEntry] {
         let entries = reader.entries.filter { !$0.isFolder && !$0.isFinderMetadata && !$0.name.utf8.contains(0) }
         // A pack's pictures (WhatsApp's tray.png, Telegram's thumbnail.png, LINE's main.png and
         // tab.png) are not stickers; nor, in a WhatsApp pack, the one PNG beside WebP stickers
@@ -92,8 +103,17 @@ enum ArchiveInputs {
         let hasWebP = images.contains { extensionOf($0.fileName) == "webp" }
         let hasTray = entries.contains { $0.fileName.lowercased() == WastickersPack.trayName }
         let trayEntry = isWhatsAppPack(archive, reader) && !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
-        var names = Set<String>()
-        return images.filter { $0.name != trayEntry && names.insert($0.name).inserted }
+        return images.filter { $0.name != trayEntry }
+    }
+
+    /// The image names `reader` holds more than once (each once, in archive order): entries are
+    /// read by name, so only the first of each is taken.
+    static func repeatedNames(in reader: ZipReader, archive: BytePath) -> [String] {
+        var seen = Set<String>(), repeated: [String] = []
+        for e in candidates(in: reader, archive: archive) where !seen.insert(e.name).inserted && !repeated.contains(e.name) {
+            repeated.append(e.name)
+        }
+        return repeated
     }
 
     /// The bytes of the entry `input` names, read from its archive (the archive is let go

@@ -112,7 +112,7 @@ enum InputDiscovery {
                     expanded.append(f)
                     continue
                 }
-                switch ArchiveInputs.inputs(of: f, limits: limits) {
+                switch ArchiveInputs.inputs(of: f, limits: limits, notices: &notices) {
                 case .success(let entries): expanded += entries
                 case .failure(let why): missing.append((f.path, why.description))
                 }
