@@ -102,14 +102,13 @@ enum CheckRun {
                 return .archive(WastickersChecker.check(bytes, path: file.path))
             }
             let entries = ArchiveInputs.images(in: reader, archive: file.location)
-            if let problem = entries.isEmpty ? .noImage : ArchiveInputs.beyondBounds(reader, images: entries.count) {
+            if let problem = entries.isEmpty ? .noImage : ArchiveInputs.beyondBounds(reader, images: entries.count, archiveBytes: bytes.count) {
                 return .sticker(.unreadable(path: file.path, bytes: bytes.count, problem.description))
             }
             return .images(entries.map { e in
                 let path = file.path + "/" + e.name
                 do {
-                    try StickerConverter.checkFileSize(e.size, head: [], limits: .default)
-                    return check(try reader.contents(of: e, limit: e.size), path)
+                    return check(try ArchiveInputs.contents(of: e, in: reader, limits: .default), path)
                 } catch {
                     return .unreadable(path: path, bytes: e.size, "\(error)")
                 }

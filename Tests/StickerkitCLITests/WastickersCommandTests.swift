@@ -291,6 +291,29 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("pv/stickers").path).sorted(),
                        ["001-0.png", "002-1.png", "003-2.png"])
 
+        // An image entry past the 16 MiB a WhatsApp pack's entry may hold (a PNG with a 17 MiB
+        // private chunk), in a ZIP of artwork: check reads it as resize would, and preview shows
+        // it (it said "over the 16777216 read from one entry" for what check had read).
+        var png = [UInt8](FileManager.default.contents(atPath: stills[0])!)
+        let chunk = Array("prIv".utf8) + [UInt8](repeating: 7, count: 17 << 20)
+        let length = (0..<4).map { UInt8((chunk.count - 4) >> (24 - 8 * $0) & 0xFF) }
+        let crc = StoredZip.crc32(chunk)
+        png.insert(contentsOf: length + chunk + (0..<4).map { UInt8(crc >> (24 - 8 * UInt32($0)) & 0xFF) }, at: 33)
+        let large = tmp.appendingPathComponent("large.zip")
+        try Data(StoredZip(entries: [.init(name: "large.png", bytes: png)]).bytes()).write(to: large)
+        XCTAssertTrue(try CLI.run(["check", large.path]).stdout.contains("\(large.path)/large.png\n"))
+        let largeShown = try CLI.run(["preview", large.path, "-o", tmp.appendingPathComponent("pv-large").path])
+        XCTAssertEqual(largeShown.status, 0, largeShown.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.appendingPathComponent("pv-large/stickers").path), ["001-large.png"])
+        // An archive past the 64 MiB resize opens: check names it as resize does, not its images.
+        let huge = tmp.appendingPathComponent("huge.zip")
+        try Data(StoredZip(entries: (0..<4).map { .init(name: "\($0).png", bytes: png) }).bytes()).write(to: huge)
+        let hugeChecked = try CLI.run(["check", huge.path])
+        XCTAssertEqual(hugeChecked.status, 1)
+        XCTAssertTrue(hugeChecked.stdout.contains("an archive stickerkit converts holds at most"), hugeChecked.stdout)
+        let hugeResized = try CLI.run(["resize", huge.path, "-o", tmp.appendingPathComponent("huge").path])
+        XCTAssertTrue(hugeResized.stderr.contains("an archive stickerkit converts holds at most"), hugeResized.stderr)
+
         // The archive read is never the archive written, whatever the flags.
         let before = try Data(contentsOf: repacked)
         for flags in [[String](), ["--overwrite"]] {

@@ -14,6 +14,9 @@ public struct ZipReader: Sendable {
     public let comment: String
     private let bytes: [UInt8]
 
+    /// The archive's size in bytes.
+    public var byteCount: Int { bytes.count }
+
     /// Reads the directory of the archive `bytes`.
     public init(_ bytes: [UInt8]) throws(ZipError) {
         self.bytes = bytes

@@ -50,7 +50,7 @@ enum ArchiveInputs {
             inputs.append(InputFile(location: archive.location, relative: folder.appending(parts.joined(separator: "/")),
                                     id: archive.id, entry: e.name))
         }
-        if let problem = beyondBounds(reader, images: inputs.count) { return .failure(problem) }
+        if let problem = beyondBounds(reader, images: inputs.count, archiveBytes: reader.byteCount) { return .failure(problem) }
         if inputs.isEmpty {
             return .failure(.noImage)
         }
@@ -63,7 +63,8 @@ enum ArchiveInputs {
     /// Why an archive with `images` images to take is not read, if it is not: more images than
     /// `maxImages`, or entries that share their data (central directory records pointing into
     /// one another's bytes, a ZIP bomb's trick: many inputs of one small file).
-    static func beyondBounds(_ reader: ZipReader, images: Int) -> Problem? {
+    static func beyondBounds(_ reader: ZipReader, images: Int, archiveBytes: Int) -> Problem? {
+        if archiveBytes > maxArchiveBytes { return .tooLarge(archiveBytes) }
         if images > maxImages { return .tooManyImages(images) }
         let laidOut = reader.entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
         for (a, b) in Swift.zip(laidOut, laidOut.dropFirst()) where a.localHeaderOffset + 30 + a.compressedSize > b.localHeaderOffset {
@@ -120,20 +121,32 @@ enum ArchiveInputs {
     /// before the entry is converted).
     static func bytes(of input: InputFile, limits: Limits) -> Result<[UInt8], Problem> {
         guard let name = input.entry else { return .failure(.entryGone(input.location.display)) }
+        return bytes(ofEntry: name, in: input.location, limits: limits)
+    }
+
+    /// The bytes of the entry `name` of the archive at `archive`, read as `resize` reads them
+    /// (the archive within `maxArchiveBytes`, the entry within what one input may hold).
+    static func bytes(ofEntry name: String, in archive: BytePath, limits: Limits) -> Result<[UInt8], Problem> {
         let zip: ZipReader
-        switch read(input.location, limits: limits) {
+        switch read(archive, limits: limits) {
         case .success(let z): zip = z
         case .failure(let why): return .failure(why)
         }
         guard let entry = zip.entries.first(where: { $0.name == name }) else {
-            return .failure(.entryGone(input.location.display))
+            return .failure(.entryGone(archive.display))
         }
         do {
-            try StickerConverter.checkFileSize(entry.size, head: [], limits: limits)
-            return .success(try zip.contents(of: entry, limit: entry.size))
+            return .success(try contents(of: entry, in: zip, limits: limits))
         } catch {
             return .failure(.unreadable("\(error)"))
         }
+    }
+
+    /// The bytes of `entry` of `reader`, expanded when one input of its size may be held within
+    /// `limits` (`check`, `preview` and `resize` read an archive's images alike).
+    static func contents(of entry: ZipEntry, in reader: ZipReader, limits: Limits) throws -> [UInt8] {
+        try StickerConverter.checkFileSize(entry.size, head: [], limits: limits)
+        return try reader.contents(of: entry, limit: entry.size)
     }
 
     /// The archive at `location`, read whole within the memory budget.

@@ -111,18 +111,9 @@ enum PreviewInput {
         case .archiveEntry(let archive, let entry):
             let report = item.report!
             if let why = report.unreadableReason { return Shown(report: report, failure: .failed(report.path, why)) }
-            do {
-                let bytes = try PathChecks.readFile(archive, failing: .failed)
-                let zip = try ZipReader(bytes)
-                guard let e = zip.entries.first(where: { $0.name == entry }) else {
-                    return Shown(report: report, failure: .failed(report.path, "no longer in the archive"))
-                }
-                let data = try zip.contents(of: e, limit: WastickersChecker.maxEntryBytes)
-                return Shown(bytes: data, report: report, firstFrame: data)
-            } catch let error as CommandFailure {
-                return Shown(report: report, failure: error)
-            } catch {
-                return Shown(report: report, failure: .failed(report.path, "\(error)"))
+            switch ArchiveInputs.bytes(ofEntry: entry, in: archive, limits: .default) {
+            case .success(let data): return Shown(bytes: data, report: report, firstFrame: data)
+            case .failure(let why): return Shown(report: report, failure: .failed(report.path, why.description))
             }
         case .sequence(let frames):
             let report = item.report!
