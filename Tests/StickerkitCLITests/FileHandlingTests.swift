@@ -120,6 +120,27 @@ final class FileHandlingTests: XCTestCase {
         }
     }
 
+    /// The end of a file is read without the rest: `pack --platform whatsapp -o` reads only the
+    /// end of a file in its way to see whether stickerkit wrote it (a 1.5 GB file there was read
+    /// whole). A pack stickerkit wrote is known by its tail alone; a folder gives nothing.
+    func testTheEndOfAFileIsReadAlone() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        let url = tmp.appendingPathComponent("f")
+        try Data(bytes).write(to: url)
+        XCTAssertEqual(FileSystem.readTail(BytePath(url.path), count: 70_000), Array(bytes.suffix(70_000)))
+        XCTAssertEqual(FileSystem.readTail(BytePath(url.path), count: 200_000), bytes)
+        XCTAssertNil(FileSystem.readTail(BytePath(tmp.path), count: 10))
+        let pack = try WastickersPack(title: "T", author: "A", trayPNG: [1],
+                                      stickers: (0..<3).map { _ in .init(webp: [UInt8](repeating: 9, count: 40_000), animated: false) }).archive()
+        let packURL = tmp.appendingPathComponent("p.wastickers")
+        try Data(pack).write(to: packURL)
+        XCTAssertGreaterThan(pack.count, WastickersPack.markerTailBytes)
+        XCTAssertTrue(ArchiveInputs.isStickerkitPack(BytePath(packURL.path)))
+        XCTAssertFalse(ArchiveInputs.isStickerkitPack(BytePath(url.path)))
+    }
+
     func testAtomicWritesRefuseLinksAndFoldersAndLeaveNoTemporaries() throws {
         let tmp = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }

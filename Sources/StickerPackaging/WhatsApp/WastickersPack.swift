@@ -63,7 +63,12 @@ public struct WastickersPack: Sendable {
         return StoredZip(entries: entries, comment: Self.marker).bytes()
     }
 
-    /// Whether `bytes` are an archive stickerkit wrote (its comment is `marker`).
+    /// How many of an archive's last bytes `isStickerkitArchive` needs: the end of central
+    /// directory record and the longest comment it may carry.
+    public static let markerTailBytes = 22 + 0xFFFF
+
+    /// Whether `bytes` are an archive stickerkit wrote (its comment is `marker`), or the last
+    /// `markerTailBytes` of one.
     public static func isStickerkitArchive(_ bytes: [UInt8]) -> Bool {
         StoredZip.comment(of: bytes) == marker
     }

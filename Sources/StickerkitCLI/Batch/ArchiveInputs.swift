@@ -26,11 +26,10 @@ enum ArchiveInputs {
         FileSystem.readHead(location, count: 4).map(ZipReader.opensAsZip) ?? false
     }
 
-    /// Whether the file at `location` is a WhatsApp pack stickerkit wrote (`WastickersPack.marker`).
+    /// Whether the file at `location` is a WhatsApp pack stickerkit wrote (`WastickersPack.marker`,
+    /// the comment at the archive's end: only the end is read, whatever the file's size).
     static func isStickerkitPack(_ location: BytePath) -> Bool {
-        guard let size = (try? FileStatus.of(location))??.bytes, size <= maxArchiveBytes,
-              let bytes = try? FileSystem.readFile(location) else { return false }
-        return WastickersPack.isStickerkitArchive(bytes)
+        FileSystem.readTail(location, count: WastickersPack.markerTailBytes).map(WastickersPack.isStickerkitArchive) ?? false
     }
 
     /// The inputs the archive `archive` holds, or why it cannot be read (one line). A name the

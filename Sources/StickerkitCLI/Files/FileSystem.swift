@@ -122,6 +122,25 @@ enum FileSystem {
         return n >= 0 ? Array(head[..<n]) : nil
     }
 
+    /// The last `count` bytes of the regular file at `path` (all of a shorter one), or nil when
+    /// it cannot be read.
+    static func readTail(_ path: BytePath, count: Int) -> [UInt8]? {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let s = try? FileStatus.of(descriptor: fd, path: path), s.kind == .regular else { return nil }
+        let start = max(0, s.bytes - count)
+        var tail = [UInt8](repeating: 0, count: s.bytes - start)
+        var done = 0
+        while done < tail.count {
+            let n = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(start + done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return n == 0 ? Array(tail[..<done]) : nil }
+            done += n
+        }
+        return tail
+    }
+
     /// Reads the file into an array of exactly its size: the size the file system reports is
     /// read in place, and only a file that turns out longer (it grew, or reports no size) is read
     /// on in chunks. (Growing one array past its end to find the end held 3.5 times a 94 MB

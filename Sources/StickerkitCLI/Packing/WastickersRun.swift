@@ -49,7 +49,7 @@ enum WastickersRun {
             guard existing.kind == .regular else {
                 throw CommandFailure.usage(path.display, "is in the way (not a regular file); move it or choose another -o")
             }
-            let ours = (try? FileSystem.readFile(path)).map(WastickersPack.isStickerkitArchive) ?? false
+            let ours = ArchiveInputs.isStickerkitPack(path)
             if !ours && !r.overwrite {
                 throw CommandFailure.usage(path.display, "already exists and is not a .wastickers stickerkit wrote; --overwrite replaces it")
             }
