@@ -38,11 +38,20 @@ final class PathCheckTests: XCTestCase {
         try Data("{\"mine\": true}".utf8).write(to: notes)
         try assertUsageError(["-o", out.path, "--report", notes.path], mentions: ["--report", "not a stickerkit report"])
         XCTAssertEqual(try Data(contentsOf: notes), Data("{\"mine\": true}".utf8))
+        // A large file that is no JSON is refused from its first bytes (scripts/check-bombs
+        // measures that it is not read whole).
+        let large = tmp.appendingPathComponent("large.json")
+        FileManager.default.createFile(atPath: large.path, contents: nil)
+        try FileHandle(forWritingTo: large).truncate(atOffset: 100 << 20)
+        try assertUsageError(["-o", out.path, "--report", large.path], mentions: ["--report", "not a stickerkit report"])
         // An earlier report is replaced.
         let report = tmp.appendingPathComponent("report.json")
         XCTAssertEqual(try CLI.run(["resize", art.path, "-o", out.path, "--size", "small", "--report", report.path]).status, 0)
         let again = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small", "--report", report.path])
         XCTAssertEqual(again.status, 0, again.stderr)
+        // One re-indented by hand is still a report.
+        try Data("\n  ".utf8 + Data(contentsOf: report)).write(to: report)
+        XCTAssertEqual(try CLI.run(["resize", art.path, "-o", out.path, "--size", "small", "--report", report.path]).status, 0)
     }
 
     func testAReportThatCannotBeWrittenIsFoundFirst() throws {

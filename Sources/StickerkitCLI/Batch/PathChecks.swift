@@ -50,7 +50,7 @@ enum PathChecks {
             if inputs.contains(where: { $0.id == own.id }) {
                 throw CommandFailure.usage(report.display, "\(flag): is an input; writing the report there would destroy it")
             }
-            let isReport = (try? FileSystem.readFile(report)).map(BatchReport.isReport) ?? false
+            let isReport = BatchReport.isReport(at: report, size: own.bytes)
             if !isReport {
                 throw CommandFailure.usage(report.display, "\(flag): exists and is not a stickerkit report; choose another name, or remove it first")
             }

@@ -147,8 +147,9 @@ enum WastickersRun {
             throw CommandFailure.failed(r.output, line)
         }
         // The same archive as the one there (a rerun with nothing changed) is left as it is, its
-        // date too, as `pack` leaves a catalog's unchanged stickers.
-        let unchanged = existing != nil && (try? FileSystem.readFile(path)) == bytes
+        // date too, as `pack` leaves a catalog's unchanged stickers. A file of another size is
+        // not read (one in the way, replaced with --overwrite, may be of any size).
+        let unchanged = existing?.bytes == bytes.count && (try? FileSystem.readFile(path)) == bytes
         if !unchanged {
             do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch {
                 throw CommandFailure.failed(path.display, error.problem.description)
