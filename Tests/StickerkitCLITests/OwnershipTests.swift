@@ -39,6 +39,9 @@ final class OwnershipTests: XCTestCase {
         XCTAssertEqual(outputs["sax.png"]?.status, "skipped")
         XCTAssertTrue(outputs["sax.png"]?.reason?.contains("--overwrite") == true, "\(outputs)")
         XCTAssertEqual(outputs["teddy.png"]?.status, "written")
+        // Said on stderr too, piped or not: a run that left the sticker unwritten said nothing.
+        XCTAssertEqual(r.stderr, "\(art.path)/sax.png [small]: warning: not written: \(out.path)/sax.png exists and was not written "
+                       + "by stickerkit (--overwrite replaces it)\n")
 
         let teddy = try Data(contentsOf: out.appendingPathComponent("teddy.png"))
         let again = try resize(["--force", "--report", report.path])
@@ -64,6 +67,9 @@ final class OwnershipTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("sax.png")), edited, "a file changed since stickerkit wrote it was replaced")
         XCTAssertTrue(try BatchSafety.reportOutputs(report)["sax.png"]?.reason?.contains("changed since stickerkit wrote it") == true)
+        XCTAssertEqual(r.stderr, "\(art.path)/sax.png [small]: warning: not written: \(out.path)/sax.png changed since stickerkit "
+                       + "wrote it (--overwrite replaces it)\n")
+        XCTAssertEqual(try resize(["--max-kb", "300", "--quiet"]).stderr, "")
         XCTAssertEqual(try Fixture.recordedOutputs(out), [], "the edited file is no longer recorded as stickerkit's")
     }
 

@@ -262,6 +262,7 @@ struct BatchRunner: Sendable {
                 entry.outputs.append(.init(path: reportPath(relative), size: size, status: .upToDate))
             case .keep(let reason):
                 entry.outputs.append(.init(path: reportPath(relative), size: size, status: .skipped(reason: reason.description)))
+                keptWarning(input, size, relative, reason)
             case .refuse(let reason):
                 entry.outputs.append(.init(path: reportPath(relative), size: size, status: .failed(reason: reason.description)))
                 terminal.error("\(input.shown.display): error: \(folder.path(relative).display): \(reason)")
@@ -306,8 +307,10 @@ struct BatchRunner: Sendable {
                                    outputSHA256: SHA256.hex(sticker.bytes))
                 }
                 if case .adoptIfIdentical(let existing) = target.verdict {
-                    guard (try? folder.read(target.relative)) == sticker.bytes else {
+                    // A file of another size is not read: it may be of any size.
+                    guard existing.bytes == sticker.bytes.count, (try? folder.read(target.relative)) == sticker.bytes else {
                         entry.outputs.append(.init(path: out, size: size, status: .skipped(reason: Ownership.KeepReason.notOurs.description)))
+                        keptWarning(input, size, target.relative, .notOurs)
                         continue
                     }
                     do throws(FileError) {
@@ -346,6 +349,14 @@ struct BatchRunner: Sendable {
             }
         }
         return labelled(entry)
+    }
+
+    /// The warning for a sticker of `input` not written because a file it would replace is kept
+    /// (the user's, or edited since): without it a run into a folder holding such a file ended
+    /// with exit 0 and, on a pipe, not a word, the sticker missing.
+    private func keptWarning(_ input: InputFile, _ size: StickerSize, _ relative: BytePath, _ reason: Ownership.KeepReason) {
+        let path = settings.output.appending(relative)
+        terminal.warning("\(input.shown.display) [\(label(size))]: warning: not written: \(path.display) \(reason)")
     }
 
     /// The name of `size` in messages and the report: a platform run's one size is named by the
