@@ -144,9 +144,7 @@ enum CheckRun {
         guard let size = (try? FileStatus.of(location))??.bytes,
               (try? StickerConverter.checkFileSize(size, head: [], limits: .default)) == nil else { return nil }
         let format = Artwork.format(of: FileSystem.readHead(location, count: 64) ?? [])
-        return StickerCheckReport(path: path, bytes: size, facts: StickerFacts(format: format?.displayName), transparent: nil,
-                                  findings: [StickerFinding(.error, .unreadable, "not read: \(Limits.describeMegabytes(size)), "
-                                                            + "more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))")])
+        return .tooLarge(path: path, bytes: size, format: format?.displayName)
     }
 
     /// The pack a file belongs to: its enclosing `.stickerpack` if any, else its folder. Taken

@@ -68,7 +68,8 @@ enum PlatformIconRun {
                 upToDate.append(false)
                 continue
             }
-            let same = (try? opened.folder.read(BytePath(icon.fileName))) == pictures[k]
+            // A file of another size is not read: it may be of any size.
+            let same = existing[k]?.bytes == pictures[k].count && (try? opened.folder.read(BytePath(icon.fileName))) == pictures[k]
             upToDate.append(same)
             if same || overwrite || opened.manifest.record(for: BytePath(icon.fileName)) != nil { continue }
             let reason = opened.manifest.changedOutputs.contains(BytePath(icon.fileName))

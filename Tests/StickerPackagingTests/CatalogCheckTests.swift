@@ -116,6 +116,58 @@ final class CatalogCheckTests: XCTestCase {
         XCTAssertEqual(r.stickers.filter { $0.path.hasSuffix("wave.stickersequence") }.map(\.facts.frames), [2])
     }
 
+    /// Files of any size put in a catalog are named, not read (sparse files: no disk is used). A
+    /// 1.5 GB file in a sticker's folder held 3.1 GB during `check`; `scripts/check-bombs`
+    /// measures the CLI's peak.
+    func testFilesTooLargeToReadAreNamedNotRead() throws {
+        let dest = try makeCatalog()
+        let pack = dest.appendingPathComponent("Sticker Pack.stickerpack")
+        let icons = dest.appendingPathComponent(StickerCatalog.iconSetFolderName)
+        func grow(_ url: URL, to size: UInt64) throws {
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: size)
+            try handle.close()
+        }
+        try grow(pack.appendingPathComponent("cat.sticker/cat.png"), to: 400_000_000)
+        try grow(pack.appendingPathComponent("wave.stickersequence/wave-002.png"), to: 400_000_000)
+        try grow(icons.appendingPathComponent("ipad-67x50@2x.png"), to: 400_000_000)
+        try grow(pack.appendingPathComponent("dog.sticker/Contents.json"), to: UInt64(BoundedRead.maxJSONBytes + 1))
+
+        let r = CatalogChecker.check(catalog: dest.path)
+        let all = r.findings + r.stickers.flatMap(\.findings)
+        let tooLarge = "not read: 400 MB, more than one file may hold in memory (256 MB)"
+        XCTAssertEqual(r.stickers.first { $0.path.hasSuffix("cat.png") }?.findings.map(\.message), [tooLarge])
+        for rel in ["Sticker Pack.stickerpack/wave.stickersequence/wave-002.png", StickerCatalog.iconSetFolderName + "/ipad-67x50@2x.png"] {
+            XCTAssertTrue(all.contains { $0.code == .unreadable && $0.path == dest.path + "/" + rel && $0.message == tooLarge },
+                          "\(rel): \(all.map { "\($0.code) \($0.path ?? "") \($0.message)" })")
+        }
+        XCTAssertTrue(all.contains { $0.code == .invalidJSON && $0.path == dest.path + "/Sticker Pack.stickerpack/dog.sticker/Contents.json"
+                          && $0.message == BoundedRead.jsonTooLarge(BoundedRead.maxJSONBytes + 1) })
+
+        // pack's record and the pack's listing: refused by name, not read.
+        try grow(dest.appendingPathComponent(".stickerkit.json"), to: UInt64(BoundedRead.maxJSONBytes + 1))
+        XCTAssertThrowsError(try ExistingCatalog(dest)) { error in
+            XCTAssertEqual("\(error)", "\(PackError.unreadableCatalogFile(path: dest.appendingPathComponent(".stickerkit.json").path, reason: BoundedRead.jsonTooLarge(BoundedRead.maxJSONBytes + 1)))")
+        }
+    }
+
+    /// A sticker folder's digest is the same hashed a megabyte at a time as from its bytes in
+    /// memory (what `pack` records when it writes the folder), for both hashes.
+    func testAFoldersDigestReadInPiecesIsTheRecordedOne() throws {
+        let folder = tmp.appendingPathComponent("big.sticker")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let big = (0..<3_000_001).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 11) }
+        try Data(big).write(to: folder.appendingPathComponent("big.png"))
+        try Data([1, 2, 3]).write(to: folder.appendingPathComponent("other.png"))
+        let json = #"{"info":{"author":"xcode","version":1},"properties":{"filename":"big.png"}}"#
+        try Data(json.utf8).write(to: folder.appendingPathComponent("Contents.json"))
+        for hash in [StickerFolderDigest.Hash.sha256, .fnv1a] {
+            let properties = StickerFolderDigest.properties(contentsJSON: Data(json.utf8), sequence: false, hash: hash)
+            XCTAssertEqual(StickerFolderDigest.of(folder: folder, hash: hash),
+                           StickerFolderDigest.of(properties: properties, files: [("other.png", [1, 2, 3]), ("big.png", big)], hash: hash))
+        }
+    }
+
     func testAMissingIconSetAndAMissingPackAreReported() throws {
         let dest = tmp.appendingPathComponent("Bare.xcstickers")
         try FileManager.default.createDirectory(at: dest, withIntermediateDirectories: true)

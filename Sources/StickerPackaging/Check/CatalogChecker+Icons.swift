@@ -49,11 +49,15 @@ extension CatalogChecker {
 
     /// One icon: present, a PNG, exactly its slot's pixels, opaque.
     static func checkIcon(_ rel: String, slot: IconSlot, walk: inout CatalogWalk) {
-        guard let data = FileManager.default.contents(atPath: walk.url(rel).path) else {
+        let read = BoundedRead.image(walk.url(rel))
+        if case .tooLarge(let size) = read {
+            walk.add(.error, .unreadable, rel, StickerCheckReport.tooLarge(path: rel, bytes: size).findings[0].message)
+            return
+        }
+        guard let bytes = read.bytes else {
             walk.add(.error, .missingFile, rel, "named by the icon set's Contents.json but missing")
             return
         }
-        let bytes = [UInt8](data)
         guard let outline = try? ImageOutline.inspect(bytes), outline.format == .png else {
             walk.add(.error, .format, rel, "not a PNG: app icons are PNG files")
             return

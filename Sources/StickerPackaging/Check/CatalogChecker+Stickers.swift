@@ -33,8 +33,9 @@ extension CatalogChecker {
             return StickerCheckReport(path: walk.shown(rel), bytes: 0, facts: StickerFacts(format: nil), transparent: nil, findings: [])
         }
         let path = walk.shown(rel + "/" + file)
-        let bytes = [UInt8](FileManager.default.contents(atPath: walk.url(rel + "/" + file).path) ?? Data())
-        var report = StickerChecker.check(bytes, path: path, rules: rules)
+        let read = BoundedRead.image(walk.url(rel + "/" + file))
+        if case .tooLarge(let size) = read { return .tooLarge(path: path, bytes: size) }
+        var report = StickerChecker.check(read.bytes ?? [], path: path, rules: rules)
         if let g = gridFinding(report.facts, grid, path: path) { report.findings.append(g) }
         report.accessibilityLabel = label
         return report
@@ -88,7 +89,12 @@ extension CatalogChecker {
         var framePaths: [String] = []
         for name in frames {
             let frameRel = rel + "/" + name
-            guard let data = FileManager.default.contents(atPath: walk.url(frameRel).path) else {
+            let read = BoundedRead.image(walk.url(frameRel))
+            if case .tooLarge(let size) = read {
+                walk.add(.error, .unreadable, frameRel, StickerCheckReport.tooLarge(path: frameRel, bytes: size).findings[0].message)
+                continue
+            }
+            guard let data = read.bytes else {
                 walk.add(.error, .missingFile, frameRel, "a frame of the sequence's Contents.json, missing")
                 continue
             }

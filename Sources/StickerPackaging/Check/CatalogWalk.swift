@@ -36,10 +36,16 @@ struct CatalogWalk {
     /// The JSON object in `rel`, or nil with a finding: a missing file is `missing` (a severity),
     /// invalid JSON or a non-object an error.
     mutating func object(_ rel: String, missing: StickerFinding.Severity, what: String) -> [String: Any]? {
-        guard let data = FileManager.default.contents(atPath: url(rel).path) else {
+        let read = BoundedRead.of(url(rel), limit: BoundedRead.maxJSONBytes)
+        if case .tooLarge(let size) = read {
+            add(.error, .invalidJSON, rel, BoundedRead.jsonTooLarge(size))
+            return nil
+        }
+        guard let bytes = read.bytes else {
             add(missing, .missingContents, rel, "no Contents.json: \(what)")
             return nil
         }
+        let data = Data(bytes)
         guard let any = try? JSONSerialization.jsonObject(with: data) else {
             add(.error, .invalidJSON, rel, "not valid JSON: Xcode cannot read it")
             return nil

@@ -1,3 +1,5 @@
+import StickerKit
+
 /// What `check` found about one file: its facts and its findings.
 public struct StickerCheckReport: Sendable, Codable, Equatable {
     public var path: String
@@ -30,6 +32,14 @@ public struct StickerCheckReport: Sendable, Codable, Equatable {
     public static func unreadable(path: String, bytes: Int, _ why: String) -> StickerCheckReport {
         StickerCheckReport(path: path, bytes: bytes, facts: StickerFacts(format: nil), transparent: nil,
                            findings: [StickerFinding(.error, .unreadable, why)])
+    }
+
+    /// The report of a file of `bytes` bytes not read because one file of that size may not be
+    /// held within the default memory budget; `format` is what its first bytes say, if known.
+    public static func tooLarge(path: String, bytes: Int, format: String? = nil) -> StickerCheckReport {
+        StickerCheckReport(path: path, bytes: bytes, facts: StickerFacts(format: format), transparent: nil,
+                           findings: [StickerFinding(.error, .unreadable, "not read: \(Limits.describeMegabytes(bytes)), "
+                                                     + "more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))")])
     }
 
     /// The worst finding's severity, or nil when there is nothing to say.

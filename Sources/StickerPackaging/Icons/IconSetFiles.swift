@@ -134,7 +134,7 @@ public struct IconSetFiles: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path),
               Set(names) == Set(expected.map(\.name)) else { return false }
         return expected.allSatisfy { file in
-            FileManager.default.contents(atPath: dir.appendingPathComponent(file.name).path).map { [UInt8]($0) == file.bytes } ?? false
+            BoundedRead.of(dir.appendingPathComponent(file.name), limit: file.bytes.count).bytes == file.bytes
         }
     }
 

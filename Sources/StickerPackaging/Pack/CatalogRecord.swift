@@ -34,7 +34,9 @@ struct CatalogRecord: Codable, Equatable, Sendable {
 
     static func read(in catalog: URL) throws -> CatalogRecord? {
         let url = catalog.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let read = BoundedRead.of(url, limit: BoundedRead.maxJSONBytes)
+        if case .tooLarge(let size) = read { throw PackError.unreadableCatalogFile(path: url.path, reason: BoundedRead.jsonTooLarge(size)) }
+        guard let data = read.bytes.map({ Data($0) }) else { return nil }
         do {
             return try JSONDecoder().decode(CatalogRecord.self, from: data)
         } catch {

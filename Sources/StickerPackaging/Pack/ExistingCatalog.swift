@@ -36,7 +36,11 @@ struct ExistingCatalog {
             .filter { ($0.hasSuffix(".sticker") || $0.hasSuffix(".stickersequence")) && CatalogFiles.isFolder(pack.appendingPathComponent($0)) }
             .sorted(by: StickerNaming.precedes)
         let contents = pack.appendingPathComponent("Contents.json")
-        if let data = fm.contents(atPath: contents.path) {
+        let read = BoundedRead.of(contents, limit: BoundedRead.maxJSONBytes)
+        if case .tooLarge(let size) = read {
+            throw PackError.unreadableCatalogFile(path: contents.path, reason: BoundedRead.jsonTooLarge(size))
+        }
+        if let data = read.bytes.map({ Data($0) }) {
             do {
                 let decoded = try JSONDecoder().decode(PackListing.self, from: data)
                 gridSize = decoded.properties?.gridSize

@@ -33,34 +33,39 @@ enum StickerFolderDigest {
         return hash == .sha256 ? recorded : of(folder: url)
     }
 
-    /// The digest of the folder on disk, or nil when there is no such folder.
+    /// The digest of the folder on disk, or nil when there is no such folder. Its files are
+    /// hashed a megabyte at a time, never held whole: a file of any size may be put there.
     static func of(folder url: URL, hash: Hash = .sha256) -> String? {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue else { return nil }
         let names = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix(".") && $0 != "Contents.json" }
-        var files: [(String, [UInt8])] = []
-        for name in names {
-            files.append((name, [UInt8](fm.contents(atPath: url.appendingPathComponent(name).path) ?? Data())))
+        let json = BoundedRead.of(url.appendingPathComponent("Contents.json"), limit: BoundedRead.maxJSONBytes)
+        let properties: [(String, String)]
+        switch json {
+        case .bytes(let b): properties = Self.properties(contentsJSON: Data(b), sequence: url.pathExtension == "stickersequence", hash: hash)
+        case .missing: properties = Self.properties(contentsJSON: Data(), sequence: url.pathExtension == "stickersequence", hash: hash)
+        case .tooLarge(let size): properties = [("undecodable", "\(size) bytes")]
         }
-        let json = fm.contents(atPath: url.appendingPathComponent("Contents.json").path) ?? Data()
-        return of(properties: properties(contentsJSON: json, sequence: url.pathExtension == "stickersequence", hash: hash),
-                  files: files, hash: hash)
+        var d = Fields(hash)
+        d.add(properties)
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            d.add(name)
+            d.addFile(url.appendingPathComponent(name))
+        }
+        return d.hex()
     }
 
     /// The digest of a folder holding `files` and a Contents.json with `properties`.
     static func of(properties: [(String, String)], files: [(String, [UInt8])], hash: Hash = .sha256) -> String {
-        var d = Fields()
-        for (key, value) in properties.sorted(by: { $0.0 < $1.0 }) {
-            d.add(key)
-            d.add(value)
-        }
+        var d = Fields(hash)
+        d.add(properties)
         for (name, bytes) in files.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) {
             d.add(name)
             d.add(String(bytes.count))
-            d.add(bytes)
+            bytes.withUnsafeBytes { d.add($0) }
         }
-        return hash.hex(d.bytes)
+        return d.hex()
     }
 
     /// What a sticker's Contents.json says, as key/value text.
@@ -84,16 +89,51 @@ enum StickerFolderDigest {
         return [("undecodable", hash.hex([UInt8](data)))]
     }
 
-    /// Fields laid end to end for one hash: each text followed by a byte no UTF-8 text
-    /// contains, so that ("ab", "c") and ("a", "bc") differ.
+    /// Fields laid end to end into one hash: each text followed by a byte no UTF-8 text
+    /// contains, so that ("ab", "c") and ("a", "bc") differ; a file's bytes after its size.
     private struct Fields {
-        private(set) var bytes: [UInt8] = []
+        private let sha: SHA256Stream?
+        private var fnv: ContentDigest?
 
-        mutating func add(_ text: String) {
-            bytes += text.utf8
-            bytes.append(0xFF)
+        init(_ hash: Hash) {
+            sha = hash == .sha256 ? SHA256Stream() : nil
+            fnv = hash == .fnv1a ? ContentDigest() : nil
         }
 
-        mutating func add(_ data: [UInt8]) { bytes += data }
+        mutating func add(_ properties: [(String, String)]) {
+            for (key, value) in properties.sorted(by: { $0.0 < $1.0 }) {
+                add(key)
+                add(value)
+            }
+        }
+
+        mutating func add(_ text: String) {
+            var bytes = Array(text.utf8)
+            bytes.append(0xFF)
+            bytes.withUnsafeBytes { add($0) }
+        }
+
+        mutating func add(_ data: UnsafeRawBufferPointer) {
+            sha?.update(data)
+            fnv?.add(data)
+        }
+
+        /// The size of the file at `url` as text, then its bytes, read a megabyte at a time (a
+        /// file that cannot be read adds size 0 and nothing, as an empty one).
+        mutating func addFile(_ url: URL) {
+            guard let handle = try? FileHandle(forReadingFrom: url), let size = BoundedRead.regularFileSize(url) else {
+                add("0")
+                return
+            }
+            defer { try? handle.close() }
+            add(String(size))
+            var left = size
+            while left > 0, let chunk = try? handle.read(upToCount: min(left, 1 << 20)), !chunk.isEmpty {
+                chunk.withUnsafeBytes { add($0) }
+                left -= chunk.count
+            }
+        }
+
+        func hex() -> String { sha?.hex() ?? fnv!.hex }
     }
 }

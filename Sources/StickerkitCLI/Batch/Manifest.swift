@@ -137,6 +137,12 @@ final class Manifest: Sendable {
                 records[output] = r
                 continue
             }
+            // A file whose size no record gives is not one of them, whatever its bytes: it is
+            // not read (a file put there may be of any size).
+            guard list.contains(where: { $0.outputBytes == status.bytes }) else {
+                changed.insert(output)
+                continue
+            }
             guard let bytes = try? folder.read(output) else { continue }
             let digest = SHA256.hex(bytes)
             // Known by content: copied, restored from a backup, or left by a run killed between
