@@ -49,6 +49,35 @@ final class ManifestTests: XCTestCase {
         XCTAssertTrue(zeroed.isDamaged)
     }
 
+    /// A manifest read in pieces (as the batch reads it, a megabyte at a time) gives what it
+    /// gives read whole, wherever the pieces break; a line past `maxLineBytes` is one unreadable
+    /// line, never held (a 1.5 GB file at the manifest's name held 3.1 GB; check-bombs measures it).
+    func testAManifestReadInPiecesIsReadAsAWhole() throws {
+        let good = try line(record("a.png")) + "\n  \n" + (try line(record("b.png")))
+        let text = Array((good + "garbage\n" + good + String(good.prefix(40))).utf8)
+        let whole = ManifestLines(parsing: text)
+        XCTAssertEqual([whole.records.count, whole.unreadable, whole.total], [4, 2, 6])
+        for split in stride(from: 1, to: text.count, by: 7) {
+            var lines = ManifestLines()
+            text.withUnsafeBytes { all in
+                var start = 0
+                while start < all.count {
+                    let end = min(all.count, start + split)
+                    lines.add(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                    start = end
+                }
+            }
+            lines.end()
+            XCTAssertEqual(lines.records, whole.records, "pieces of \(split)")
+            XCTAssertEqual([lines.unreadable, lines.total], [whole.unreadable, whole.total], "pieces of \(split)")
+            XCTAssertEqual(lines.cutShort, whole.cutShort)
+        }
+        let long = Array(good.utf8) + [UInt8](repeating: 0x61, count: ManifestLines.maxLineBytes + 1) + Array(("\n" + good).utf8)
+        let read = ManifestLines(parsing: long)
+        XCTAssertEqual([read.records.count, read.unreadable, read.total], [4, 1, 5])
+        XCTAssertFalse(read.cutShort)
+    }
+
     func testRecordsAreCheckedAgainstTheFilesPresent() throws {
         let out = tmp.appendingPathComponent("out")
         func write(_ name: String, _ text: String) throws -> FileStatus {

@@ -94,7 +94,9 @@ final class Manifest: Sendable {
             case .regular:
                 sawFile = true
                 do throws(FileError) {
-                    let parsed = ManifestLines(parsing: try folder.read(file))
+                    var parsed = ManifestLines()
+                    try folder.read(file) { parsed.add($0) }
+                    parsed.end()
                     lines += parsed.total
                     for r in parsed.records { candidates[r.output, default: []].append(r) }
                     if isOwn { ownOutputs.formUnion(parsed.records.map(\.output)) }
@@ -281,9 +283,11 @@ final class Manifest: Sendable {
         var records: [ManifestRecord] = []
         for name in names where isManifestName(name) {
             let file = path.appending(name)
-            guard (try? FileStatus.of(file, followingLinks: false))?.kind == .regular,
-                  let bytes = try? FileSystem.readFile(file) else { continue }
-            records += ManifestLines(parsing: bytes).records
+            guard (try? FileStatus.of(file, followingLinks: false))?.kind == .regular else { continue }
+            var lines = ManifestLines()
+            guard (try? FileSystem.readFile(file) { lines.add($0) }) != nil else { continue }
+            lines.end()
+            records += lines.records
         }
         return records
     }

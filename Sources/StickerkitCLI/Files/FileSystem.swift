@@ -82,6 +82,32 @@ enum FileSystem {
         return try readAll(fd, path: path)
     }
 
+    /// The regular file `name` in the open folder `dirfd` (never through a link), handed to
+    /// `body` a megabyte at a time: never held whole.
+    static func readFile(_ name: BytePath, in dirfd: Int32, path: BytePath,
+                         inChunks body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
+        let fd = name.withCString { openat(dirfd, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            let code = errno
+            throw FileError(.read, path, code == ELOOP ? .symbolicLink : .system(code))
+        }
+        defer { close(fd) }
+        let status = try FileStatus.of(descriptor: fd, path: path)
+        guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
+        try readChunks(fd, path: path, chunkBytes: 1 << 20, body)
+    }
+
+    /// The regular file at `path` (a final link is followed), handed to `body` a megabyte at a
+    /// time: never held whole.
+    static func readFile(_ path: BytePath, inChunks body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { throw FileError(.read, path, .system(errno)) }
+        defer { close(fd) }
+        let status = try FileStatus.of(descriptor: fd, path: path)
+        guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
+        try readChunks(fd, path: path, chunkBytes: 1 << 20, body)
+    }
+
     /// The SHA-256 of the regular file at `path`, read a megabyte at a time (never held whole:
     /// the digest of an input too large to convert still says whether it changed).
     static func sha256(_ path: BytePath) throws(FileError) -> String {

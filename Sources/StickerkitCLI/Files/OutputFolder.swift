@@ -56,6 +56,13 @@ final class OutputFolder: Sendable {
         }
     }
 
+    /// The regular file at `relative`, never through a link, handed to `body` a megabyte at a time.
+    func read(_ relative: BytePath, inChunks body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
+        try withFolder(relative.parent, create: false) { fd, folder throws(FileError) in
+            try FileSystem.readFile(relative.lastComponent, in: fd, path: folder.appending(relative.lastComponent), inChunks: body)
+        }
+    }
+
     /// Writes `bytes` at `relative` atomically (see `AtomicFile`), creating real folders on the
     /// way; `beforeReplacing` runs between the flushed temporary file and the rename.
     func write(_ bytes: [UInt8], to relative: BytePath,
