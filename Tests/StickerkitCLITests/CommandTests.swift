@@ -2,6 +2,7 @@ import Foundation
 import ImageCore
 import ImageDecoding
 import StickerKit
+import StickerPackaging
 import XCTest
 
 /// The commands end to end, through the built binary, on the bundled samples.
@@ -382,6 +383,23 @@ final class BenchCommandTests: XCTestCase {
         let table = try CLI.run(["bench", still, "--platform", "signal", "--jobs", "1"])
         XCTAssertEqual(table.status, 0, table.stderr)
         XCTAssertTrue(table.stdout.hasPrefix("stickerkit bench: signal, 1 inputs × sizes 512, budget 300000 bytes"), table.stdout)
+    }
+
+    /// `bench` measures a pack's images as `resize` converts them (it read the ZIP as one file
+    /// and failed it); a damaged entry is named as resize names it.
+    func testBenchTakesPacks() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let teddy = [UInt8](try Data(contentsOf: CLI.repositoryRoot.appendingPathComponent("samples/oc_teddybear.png")))
+        let zip = tmp.appendingPathComponent("art.zip")
+        try Data(StoredZip(entries: [.init(name: "a.png", bytes: teddy), .init(name: "sub/b.png", bytes: teddy),
+                                     .init(name: "c.png", bytes: Array(teddy.prefix(200)))]).bytes()).write(to: zip)
+        let r = try CLI.run(["bench", zip.path, "--size", "small", "--jobs", "1", "--json"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix(zip.path + "/c.png: error: PNG: data ends"), r.stderr)
+        let out = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(out["inputs"] as? Int, 3)
+        XCTAssertEqual((out["runs"] as? [[String: Any]])?.first?["stickers"] as? Int, 2)
     }
 
     /// For animations `bench` says what the budget searches did; a still prints no such line.

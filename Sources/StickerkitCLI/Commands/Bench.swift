@@ -15,7 +15,7 @@ struct Bench: ParsableCommand {
         names it (once, whatever the runs), and the exit status is 1.
         """)
 
-    @Argument(help: "Files or folders to measure (default: samples).", completion: .file())
+    @Argument(help: "Files, folders or packs (ZIP archives, as resize takes them) to measure (default: samples).", completion: .file())
     var inputs: [String] = ["samples"]
 
     @OptionGroup var size: SizeOption
@@ -60,15 +60,17 @@ struct Bench: ParsableCommand {
         // As `resize` without --report or -v: no SSIM for the reports nobody reads here.
         options.measuresQuality = false
         let terminal = Terminal(quiet: false)
-        let found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init())
+        // Packs (a .wastickers in a folder, any ZIP named) stand for their images, as in `resize`.
+        var found = InputDiscovery.discover(inputs.map(CommandLineBytes.path(for:)), excluding: .init(), takesArchives: true)
+        found.expandArchives(limits: options.limits)
         found.announce(on: terminal)
         guard found.missing.isEmpty else { throw ExitCode(1) }
         // Every file is read once first, so that the runs read it from the page cache: the
         // benchmark measures the pipeline, not the disk. Each job then reads its own file, so the
         // benchmark holds one file per job, as `resize` does, not the whole folder. A file whose
         // bytes alone pass the memory budget is not read; it counts as failed, as in `resize`.
-        let files = found.files.map(\.location)
-        for file in files {
+        let files = found.files
+        for file in Set(files.map(\.location)) {
             do throws(FileError) {
                 if (try? StickerConverter.checkFileSize(try FileStatus.of(file)?.bytes ?? 0, head: [], limits: options.limits)) != nil {
                     _ = try FileSystem.readFile(file)
@@ -122,7 +124,7 @@ struct Bench: ParsableCommand {
 
     /// One run over `files` at `jobs`: its figures, the stickers' bytes, and the failures' lines
     /// in input order.
-    private func measure(_ files: [BytePath], options: ConversionOptions, jobs: Int) -> (Run, Int, [String]) {
+    private func measure(_ files: [InputFile], options: ConversionOptions, jobs: Int) -> (Run, Int, [String]) {
         let totals = Locked(Totals())
         let lines = Locked([[String]](repeating: [], count: files.count))
         let start = DispatchTime.now().uptimeNanoseconds
@@ -131,7 +133,15 @@ struct Bench: ParsableCommand {
                            estimatedWork: { BatchRunner.estimatedWork(files[$0], options: options) }) { i in
             var file = Totals()
             do {
-                let data = try PathChecks.readFile(files[i], failing: .failed, limits: options.limits)
+                let data: [UInt8]
+                if files[i].entry != nil {
+                    switch ArchiveInputs.bytes(of: files[i], limits: options.limits) {
+                    case .success(let b): data = b
+                    case .failure(let why): throw CommandFailure.failed(files[i].shown.display, why.description)
+                    }
+                } else {
+                    data = try PathChecks.readFile(files[i].location, failing: .failed, limits: options.limits)
+                }
                 let r = try StickerConverter.convert(data, options: options)
                 file.stages = r.timings
                 file.pixels = Double(r.width * r.height * r.frames) / 1e6
@@ -140,7 +150,7 @@ struct Bench: ParsableCommand {
                     case .success(let s): file.stickers += 1; file.bytes += s.bytes.count
                     case .failure(let e):
                         file.failed += 1
-                        file.lines.append(BatchRunner.failureLine(files[i].display, BatchRunner.label(size, target: options.target), e))
+                        file.lines.append(BatchRunner.failureLine(files[i].shown.display, BatchRunner.label(size, target: options.target), e))
                     }
                 }
             } catch let f as CommandFailure {
@@ -148,7 +158,7 @@ struct Bench: ParsableCommand {
                 file.lines.append(f.description)
             } catch {
                 file.failed += options.sizes.count
-                file.lines.append("\(files[i].display): error: \(error)")
+                file.lines.append("\(files[i].shown.display): error: \(error)")
             }
             lines.withLock { $0[i] = file.lines }
             totals.withLock { t in

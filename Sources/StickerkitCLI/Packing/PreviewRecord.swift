@@ -9,9 +9,14 @@ struct PreviewRecord: Codable {
     /// Paths relative to the preview folder.
     var files: [String]
 
+    /// The largest record read (about 50 bytes a file shown): a larger file at its name is not
+    /// read (a 1.5 GB one was read whole, 1.56 GB resident), and no file is taken as recorded.
+    static let maxBytes = 16 << 20
+
     static func read(in folder: String) -> PreviewRecord {
         let path = (folder as NSString).appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let size = (try? FileStatus.of(BytePath(path)))??.bytes, size <= maxBytes,
+              let data = FileManager.default.contents(atPath: path),
               let record = try? JSONDecoder().decode(PreviewRecord.self, from: data) else { return PreviewRecord(files: []) }
         return record
     }
