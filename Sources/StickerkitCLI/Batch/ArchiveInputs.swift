@@ -141,6 +141,22 @@ enum ArchiveInputs {
         }
     }
 
+    /// The extension of each of `entries`' stickers for `target` (its still or animated
+    /// container, told by the entry's outline), each archive read once; an entry that cannot be
+    /// read is left out (its job names why).
+    static func fileExtensions(of entries: [InputFile], target: StickerTarget, limits: Limits) -> [InputFile: String] {
+        var found: [InputFile: String] = [:]
+        for (archive, inputs) in Dictionary(grouping: entries, by: \.location) {
+            guard case .success(let zip) = read(archive, limits: limits) else { continue }
+            for input in inputs {
+                guard let e = zip.entries.first(where: { $0.name == input.entry }),
+                      let bytes = try? contents(of: e, in: zip, limits: limits) else { continue }
+                found[input] = bytes.withUnsafeBytes { target.fileExtension(forInput: $0) }
+            }
+        }
+        return found
+    }
+
     /// The bytes of `entry` of `reader`, expanded when one input of its size may be held within
     /// `limits` (`check`, `preview` and `resize` read an archive's images alike).
     static func contents(of entry: ZipEntry, in reader: ZipReader, limits: Limits) throws -> [UInt8] {

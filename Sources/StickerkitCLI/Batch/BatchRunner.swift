@@ -93,8 +93,11 @@ struct BatchRunner: Sendable {
         }
         let sizes = settings.options.sizes
         let target = settings.options.target
+        // An archive's entries are read from one reading of the archive each, not one per entry.
+        let entries = target.isMessages ? [:] : ArchiveInputs.fileExtensions(of: inputs.filter { $0.entry != nil }, target: target,
+                                                                            limits: settings.options.limits)
         return OutputPlan(directory: settings.outputDirectory, sizes: sizes, inputs: inputs,
-                          fileExtension: { Self.fileExtension($0, target: target, limits: settings.options.limits) }) { input in
+                          fileExtension: { entries[$0] ?? Self.fileExtension($0, target: target, limits: settings.options.limits) }) { input in
             let records = recorded[Self.absolute(input)] ?? []
             let preferred = records.filter { $0.size.map(sizes.contains) ?? false }.min { $0.output < $1.output }
             return (preferred ?? records.min { $0.output < $1.output })?.name
