@@ -24,6 +24,38 @@ final class WastickersTests: XCTestCase {
         XCTAssertEqual(listed.map(\.crc)[0], PythonZip.referenceCRC(big))
     }
 
+    /// An archive read from its end (`init(tail:at:)`, entries by range) gives what it gives
+    /// held whole: the same entries and bytes, a directory larger than the end-record search
+    /// read in a second range, and a tail that misses the directory named as such.
+    func testAnArchiveIsReadFromItsEndAndEntriesByRange() throws {
+        let names = (0..<2_000).map { "folder with a long name/entry \($0) of the archive.txt" }
+        let zip = StoredZip(entries: names.enumerated().map { .init(name: $1, bytes: Array("entry \($0)".utf8)) }).bytes()
+        let whole = try ZipReader(zip)
+        let tailCount = 22 + 0xFFFF
+        let start = zip.count - tailCount
+        let directory = try XCTUnwrap(ZipReader.directoryStart(tail: Array(zip.suffix(tailCount)), at: start))
+        XCTAssertLessThan(directory, start, "the directory reaches past the end-record search")
+        XCTAssertThrowsError(try ZipReader(tail: Array(zip.suffix(tailCount)), at: start)) {
+            XCTAssertEqual($0 as? ZipError, .directoryOutside(offset: directory, size: zip.count - directory - 22, fileSize: zip.count))
+        }
+        let fromEnd = try ZipReader(tail: Array(zip[directory...]), at: directory)
+        XCTAssertEqual(fromEnd.entries, whole.entries)
+        XCTAssertEqual(fromEnd.byteCount, zip.count)
+        var reads = 0
+        for e in [fromEnd.entries[0], fromEnd.entries[1_234]] {
+            let read = try ZipReader.contents(of: e, limit: 100, fileSize: zip.count) { range in
+                reads += 1
+                return Array(zip[range])
+            }
+            XCTAssertEqual(read, try whole.contents(of: e, limit: 100))
+        }
+        XCTAssertEqual(reads, 4, "its local header, then its data")
+        // The tail alone cannot give an entry's bytes: named, not guessed.
+        XCTAssertThrowsError(try fromEnd.contents(of: fromEnd.entries[0], limit: 100)) {
+            XCTAssertEqual($0 as? ZipError, .entryOutside(name: names[0], offset: 0))
+        }
+    }
+
     func testThePackHoldsStickersTrayTitleAndAuthor() throws {
         let stickers = (0..<3).map { WastickersPack.Sticker(webp: [UInt8(0x52), UInt8($0)], animated: false) }
         let pack = WastickersPack(title: "Cats ünï", author: "Me", trayPNG: [1, 2, 3], stickers: stickers)

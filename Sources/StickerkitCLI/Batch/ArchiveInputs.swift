@@ -116,15 +116,16 @@ enum ArchiveInputs {
         return repeated
     }
 
-    /// The bytes of the entry `input` names, read from its archive (the archive is let go
-    /// before the entry is converted).
+    /// The bytes of the entry `input` names, read from its archive (its directory and the
+    /// entry's bytes).
     static func bytes(of input: InputFile, limits: Limits) -> Result<[UInt8], Problem> {
         guard let name = input.entry else { return .failure(.entryGone(input.location.display)) }
         return bytes(ofEntry: name, in: input.location, limits: limits)
     }
 
     /// The bytes of the entry `name` of the archive at `archive`, read as `resize` reads them
-    /// (the archive within `maxArchiveBytes`, the entry within what one input may hold).
+    /// (the archive within `maxArchiveBytes`, the entry within what one input may hold): its
+    /// directory and the entry's own bytes, never the whole archive.
     static func bytes(ofEntry name: String, in archive: BytePath, limits: Limits) -> Result<[UInt8], Problem> {
         let zip: ZipReader
         switch read(archive, limits: limits) {
@@ -134,27 +135,36 @@ enum ArchiveInputs {
         guard let entry = zip.entries.first(where: { $0.name == name }) else {
             return .failure(.entryGone(archive.display))
         }
-        do {
-            return .success(try contents(of: entry, in: zip, limits: limits))
-        } catch {
-            return .failure(.unreadable("\(error)"))
-        }
+        return Self.entry(entry, of: zip, in: archive, limits: limits)
     }
 
     /// The extension of each of `entries`' stickers for `target` (its still or animated
-    /// container, told by the entry's outline), each archive read once; an entry that cannot be
-    /// read is left out (its job names why).
+    /// container, told by the entry's outline), each archive's directory read once; an entry
+    /// that cannot be read is left out (its job names why).
     static func fileExtensions(of entries: [InputFile], target: StickerTarget, limits: Limits) -> [InputFile: String] {
         var found: [InputFile: String] = [:]
         for (archive, inputs) in Dictionary(grouping: entries, by: \.location) {
             guard case .success(let zip) = read(archive, limits: limits) else { continue }
             for input in inputs {
                 guard let e = zip.entries.first(where: { $0.name == input.entry }),
-                      let bytes = try? contents(of: e, in: zip, limits: limits) else { continue }
+                      case .success(let bytes) = entry(e, of: zip, in: archive, limits: limits) else { continue }
                 found[input] = bytes.withUnsafeBytes { target.fileExtension(forInput: $0) }
             }
         }
         return found
+    }
+
+    /// The bytes of `entry` of `zip`, the directory of the archive at `archive`, read from the
+    /// file by range when one input of its size may be held within `limits`.
+    private static func entry(_ entry: ZipEntry, of zip: ZipReader, in archive: BytePath, limits: Limits) -> Result<[UInt8], Problem> {
+        do {
+            try StickerConverter.checkFileSize(entry.size, head: [], limits: limits)
+            return .success(try ZipReader.contents(of: entry, limit: entry.size, fileSize: zip.byteCount) { range in
+                FileSystem.readRange(archive, range).flatMap { $0.count == range.count ? $0 : nil }
+            })
+        } catch {
+            return .failure(.unreadable("\(error)"))
+        }
     }
 
     /// The bytes of `entry` of `reader`, expanded when one input of its size may be held within
@@ -164,22 +174,33 @@ enum ArchiveInputs {
         return try reader.contents(of: entry, limit: entry.size)
     }
 
-    /// The archive at `location`, read whole within the memory budget.
+    /// The directory of the archive at `location`, read from its end (the end record and the
+    /// central directory), never the whole archive.
     private static func read(_ location: BytePath, limits: Limits) -> Result<ZipReader, Problem> {
         do throws(FileError) {
             guard let status = try FileStatus.of(location) else { return .failure(.unreadable(InputDiscovery.noSuchInput)) }
             if status.bytes > maxArchiveBytes { return .failure(.tooLarge(status.bytes)) }
-            do { try StickerConverter.checkFileSize(status.bytes, head: [], limits: limits) } catch {
-                return .failure(.unreadable("\(error)"))
+            let size = status.bytes
+            guard var tail = FileSystem.readRange(location, max(0, size - endSearchBytes)..<size) else {
+                return .failure(.unreadable("cannot read the archive"))
             }
-            let bytes = try FileSystem.readFile(location)
-            do throws(ZipError) { return .success(try ZipReader(bytes)) } catch {
+            var start = size - tail.count
+            if let directory = ZipReader.directoryStart(tail: tail, at: start), directory < start, directory >= 0,
+               let whole = FileSystem.readRange(location, directory..<size) {
+                tail = whole
+                start = directory
+            }
+            do throws(ZipError) { return .success(try ZipReader(tail: tail, at: start)) } catch {
                 return .failure(.unreadable("cannot read the archive: \(error)"))
             }
         } catch {
             return .failure(.unreadable(error.problem.description))
         }
     }
+
+    /// How much of an archive's end is read to find its end record: the record and the longest
+    /// comment it may carry.
+    private static let endSearchBytes = 22 + 0xFFFF
 
     private static func extensionOf(_ name: String) -> String { BytePath(name).lowercasedExtension }
 }

@@ -151,20 +151,26 @@ enum FileSystem {
     /// The last `count` bytes of the regular file at `path` (all of a shorter one), or nil when
     /// it cannot be read.
     static func readTail(_ path: BytePath, count: Int) -> [UInt8]? {
+        guard let size = (try? FileStatus.of(path)).flatMap({ $0 }).flatMap({ $0.kind == .regular ? $0.bytes : nil }) else { return nil }
+        return readRange(path, max(0, size - count)..<size)
+    }
+
+    /// The bytes `range` of the regular file at `path` (fewer when the file ends sooner), or nil
+    /// when it cannot be read.
+    static func readRange(_ path: BytePath, _ range: Range<Int>) -> [UInt8]? {
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard let s = try? FileStatus.of(descriptor: fd, path: path), s.kind == .regular else { return nil }
-        let start = max(0, s.bytes - count)
-        var tail = [UInt8](repeating: 0, count: s.bytes - start)
+        var bytes = [UInt8](repeating: 0, count: range.count)
         var done = 0
-        while done < tail.count {
-            let n = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(start + done)) }
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound + done)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return n == 0 ? Array(tail[..<done]) : nil }
+            guard n > 0 else { return n == 0 ? Array(bytes[..<done]) : nil }
             done += n
         }
-        return tail
+        return bytes
     }
 
     /// Reads the file into an array of exactly its size: the size the file system reports is
