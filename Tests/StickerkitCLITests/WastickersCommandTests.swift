@@ -363,6 +363,17 @@ final class WastickersCommandTests: XCTestCase {
                                      .init(name: "cover.png", bytes: unzipped["tray.png"]!),
                                      .init(name: "title.txt", bytes: Array("Dogs".utf8))]).bytes())
             .write(to: folder.appendingPathComponent("Dogs.wastickers"))
+        // An archive rewritten with one entry less (of another size, the others' bytes the same):
+        // the others are up to date, found by their own bytes (every one was converted again).
+        let edited = tmp.appendingPathComponent("Edited.wastickers")
+        try Data(StoredZip(entries: ["01.webp", "02.webp", "03.webp"].map { .init(name: $0, bytes: unzipped[$0]!) }).bytes()).write(to: edited)
+        let editedOut = tmp.appendingPathComponent("edited")
+        XCTAssertEqual(try CLI.run(["resize", edited.path, "-o", editedOut.path, "--size", "small"]).status, 0)
+        try Data(StoredZip(entries: ["01.webp", "03.webp"].map { .init(name: $0, bytes: unzipped[$0]!) }).bytes()).write(to: edited)
+        XCTAssertEqual(try CLI.run(["resize", edited.path, "-o", editedOut.path, "--size", "small", "--report", report.path]).status, 0)
+        let reasons = ((try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])?["files"] as? [[String: Any]])?
+            .flatMap { ($0["outputs"] as? [[String: Any]]) ?? [] }.compactMap { $0["reason"] as? String }
+        XCTAssertEqual(reasons, ["up to date", "up to date"])
         // A LINE upload: its main and chat tab images (and a Telegram thumbnail) are not stickers.
         try Data(StoredZip(entries: ["main.png", "tab.png", "thumbnail.png", "01.png", "02.png"].map {
             .init(name: $0, bytes: unzipped["tray.png"]!)

@@ -259,7 +259,7 @@ struct BatchRunner: Sendable {
         for size in settings.options.sizes {
             let relative = plan.relativePath(for: input, size: size)
             let verdict = ownership.verdict(for: relative, input: absoluteInput, settings: settingsKey(size),
-                                            inputFingerprint: fingerprint, inputDigest: inputDigest)
+                                            inputFingerprint: fingerprint, inEntry: input.entry != nil, inputDigest: inputDigest)
             switch verdict {
             case .upToDate:
                 entry.outputs.append(.init(path: reportPath(relative), size: size, status: .upToDate))

@@ -81,7 +81,7 @@ struct Ownership: Sendable {
     /// path) with `settings`. `inputFingerprint` is the input's size and time now; `inputDigest`
     /// reads and hashes it, asked only when the time has changed.
     func verdict(for output: BytePath, input: BytePath, settings: String, inputFingerprint: FileStatus?,
-                 inputDigest: () -> String?) -> Verdict {
+                 inEntry: Bool = false, inputDigest: () -> String?) -> Verdict {
         guard let status = manifest.folder.status(of: output) else { return .create }
         if inputs.contains(status.id) { return .refuse(.isAnInput) }
         switch status.kind {
@@ -95,16 +95,19 @@ struct Ownership: Sendable {
             return .keep(.notOurs)
         }
         if force { return .redo(record) }
-        return isCurrent(record, input: input, settings: settings, fingerprint: inputFingerprint, digest: inputDigest)
+        return isCurrent(record, input: input, settings: settings, fingerprint: inputFingerprint, inEntry: inEntry, digest: inputDigest)
             ? .upToDate(record) : .redo(record)
     }
 
     /// Whether `record` was made from this input, as it is now, with these settings.
     func isCurrent(_ record: ManifestRecord, input: BytePath, settings: String, fingerprint: FileStatus?,
-                   digest: () -> String?) -> Bool {
+                   inEntry: Bool = false, digest: () -> String?) -> Bool {
         guard record.version == ManifestRecord.currentVersion, record.input == input, record.settings == settings,
-              let now = fingerprint, now.bytes == record.inputBytes else { return false }
-        if now.modifiedNanoseconds == record.inputModifiedNanoseconds { return true }
+              let now = fingerprint else { return false }
+        if now.bytes == record.inputBytes && now.modifiedNanoseconds == record.inputModifiedNanoseconds { return true }
+        // A file of another size has changed; an archive of another size (an entry added,
+        // removed or replaced) may still hold the same bytes for this entry.
+        guard now.bytes == record.inputBytes || inEntry else { return false }
         return record.inputSHA256 != nil && digest() == record.inputSHA256
     }
 }
