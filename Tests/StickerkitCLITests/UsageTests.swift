@@ -71,6 +71,24 @@ final class UsageTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("pv/index.html").path))
     }
 
+    /// A labels file past `StickerLabels.maxFileBytes` (sparse: no disk used) is one usage line,
+    /// read in no part: a 1.5 GB file named by mistake was parsed until the process passed 24 GB.
+    func testALabelsFileTooLargeIsRefusedUnread() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        try FileManager.default.copyItem(at: CLI.repositoryRoot.appendingPathComponent("samples/oc_teddybear.png"),
+                                         to: tmp.appendingPathComponent("art.png"))
+        let labels = tmp.appendingPathComponent("labels.csv")
+        FileManager.default.createFile(atPath: labels.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: labels)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let r = try CLI.run(["pack", "art.png", "-o", "A.xcstickers", "--labels", "labels.csv"], in: tmp)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertEqual(r.stderr, "labels.csv: error: 1074 MB: a labels file is at most 4 MB; is this the labels file?\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("A.xcstickers").path))
+    }
+
     /// `check o/b.png` stopped the process (Foundation's `deletingLastPathComponent` applied to
     /// its own one-character result), as did `check o` for a folder `o` holding stickers.
     func testCheckTakesFoldersOfOneCharacter() throws {

@@ -57,6 +57,10 @@ public struct StickerLabels: Sendable, Equatable {
         self.duplicates = duplicates
     }
 
+    /// The largest labels file read (4 MB: tens of thousands of rows). Its rows are parsed as
+    /// text, several times its size in memory: a 1.5 GB file passed 24 GB before it was killed.
+    public static let maxFileBytes = 4_000_000
+
     /// Parses a labels file. `fileName` picks JSON for `.json`; otherwise the content decides
     /// (JSON when it starts with `{` or `[`, else CSV).
     public init(data: [UInt8], fileName: String) throws {

@@ -332,7 +332,12 @@ struct Pack: ParsableCommand {
 
     /// The labels file, or one line naming what is wrong with it (exit 2).
     static func readLabels(_ path: String) throws -> StickerLabels {
-        let bytes = try PathChecks.readFile(CommandLineBytes.path(for: path), failing: .usage)
+        let location = CommandLineBytes.path(for: path)
+        if let size = (try? FileStatus.of(location))??.bytes, size > StickerLabels.maxFileBytes {
+            throw CommandFailure.usage(path, "\(Limits.describeMegabytes(size)): a labels file is at most "
+                                       + "\(Limits.describeMegabytes(StickerLabels.maxFileBytes)); is this the labels file?")
+        }
+        let bytes = try PathChecks.readFile(location, failing: .usage)
         do {
             return try StickerLabels(data: bytes, fileName: path)
         } catch {
