@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import StickerkitCLI
 
 /// Problems with -o and --report are found before anything is converted: one usage error, exit 2,
 /// nothing written; and the option vocabulary every command shares.
@@ -52,6 +53,23 @@ final class PathCheckTests: XCTestCase {
         // One re-indented by hand is still a report.
         try Data("\n  ".utf8 + Data(contentsOf: report)).write(to: report)
         XCTAssertEqual(try CLI.run(["resize", art.path, "-o", out.path, "--size", "small", "--report", report.path]).status, 0)
+    }
+
+    /// `--report -` writes the report to standard output (it wrote a file named "-"); pack's
+    /// summary line then goes to stderr, so that standard output is the JSON alone.
+    func testAReportToStandardOutput() throws {
+        let r = try CLI.run(["resize", art.path, "-o", out.path, "--size", "small", "--report", "-"], in: tmp)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((json["summary"] as? [String: Any])?["converted"] as? Int, 2)
+        XCTAssertTrue(BatchReport.isReport(Array(r.stdout.utf8)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("-").path))
+        let pack = try CLI.run(["pack", art.path, "-o", tmp.appendingPathComponent("A.xcstickers").path, "--report", "-"], in: tmp)
+        XCTAssertEqual(pack.status, 0, pack.stderr)
+        let packed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pack.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((packed["summary"] as? [String: Any])?["stickers"] as? Int, 2)
+        XCTAssertTrue(pack.stderr.contains("A.xcstickers: 2 stickers (regular): 2 added"), pack.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("-").path))
     }
 
     func testAReportThatCannotBeWrittenIsFoundFirst() throws {

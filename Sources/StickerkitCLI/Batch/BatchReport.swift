@@ -55,9 +55,19 @@ struct BatchReport: Encodable, Sendable {
     }
 
     func write(to path: BytePath) throws(FileError) {
+        guard let json = Self.json(self) else { throw FileError(.write, path, .system(EINVAL)) }
+        try AtomicFile.write(json, to: path)
+    }
+
+    /// A report's JSON as written (pretty, keys sorted, a final newline).
+    static func json<Report: Encodable>(_ report: Report) -> [UInt8]? {
         let enc = JSONEncoder()
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let json = try? enc.encode(self) else { throw FileError(.write, path, .system(EINVAL)) }
-        try AtomicFile.write([UInt8](json) + [0x0A], to: path)
+        return (try? enc.encode(report)).map { [UInt8]($0) + [0x0A] }
+    }
+
+    /// Writes a report's JSON to standard output (`--report -`).
+    static func writeToStandardOutput<Report: Encodable>(_ report: Report) {
+        if let json = json(report) { FileHandle.standardOutput.write(Data(json)) }
     }
 }

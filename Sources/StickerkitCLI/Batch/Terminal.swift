@@ -11,13 +11,16 @@ import Darwin
 final class Terminal: Sendable {
     let isTTY: Bool
     let quiet: Bool
+    /// Whether result lines go to stderr: standard output carries a report (`--report -`).
+    let resultsOnStderr: Bool
     /// Whether a progress line is on screen; its lock also keeps lines from different threads
     /// whole and in order.
     private let progressShown = Locked(false)
 
-    init(quiet: Bool) {
+    init(quiet: Bool, resultsOnStderr: Bool = false) {
         self.isTTY = isatty(STDERR_FILENO) == 1
         self.quiet = quiet
+        self.resultsOnStderr = resultsOnStderr
     }
 
     /// Whether progress, warnings and the summary are shown (a terminal, not --quiet).
@@ -45,8 +48,10 @@ final class Terminal: Sendable {
     /// A note: only on a terminal without --quiet.
     func note(_ line: String) { if chatty { emit(line) } }
 
-    /// A line of the command's result on stdout (escaped as every message is).
+    /// A line of the command's result on stdout (escaped as every message is), or on stderr
+    /// when stdout carries a report.
     func result(_ line: String) {
+        if resultsOnStderr { return emit(line) }
         progressShown.withLock { _ in FileHandle.standardOutput.write(Data((MessageText.escape(line) + "\n").utf8)) }
     }
 

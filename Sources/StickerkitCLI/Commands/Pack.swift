@@ -153,7 +153,7 @@ struct Pack: ParsableCommand {
                                                options: options, jobs: jobs.count, overwrite: overwrite, quiet: quiet))
         }
         let started = Date()
-        let terminal = Terminal(quiet: quiet)
+        let terminal = Terminal(quiet: quiet, resultsOnStderr: reportOption.toStandardOutput)
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
         var options = try conversion.conversionOptions(sizes: [grid.size ?? StickerCatalog.gridSize(of: output) ?? .regular])
@@ -305,8 +305,12 @@ struct Pack: ParsableCommand {
                                               keptByStickerkit: kept, inputs: files.count + folders.count + found.missing.count,
                                               frameFolders: folders.count, converted: converted, upToDate: upToDate, failed: failed,
                                               iconSetWritten: iconSet != nil, seconds: Date().timeIntervalSince(started)))
-            do { try r.write(to: report) } catch {
-                throw CommandFailure.failed(report, "cannot write the report: \(error)")
+            if reportOption.toStandardOutput {
+                BatchReport.writeToStandardOutput(r)
+            } else {
+                do { try r.write(to: report) } catch {
+                    throw CommandFailure.failed(report, "cannot write the report: \(error)")
+                }
             }
         }
         if failed > 0 { throw ExitCode(1) }

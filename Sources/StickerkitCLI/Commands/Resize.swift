@@ -44,13 +44,13 @@ struct Resize: ParsableCommand {
     }
 
     func run() throws {
-        let terminal = Terminal(quiet: quiet)
+        let terminal = Terminal(quiet: quiet, resultsOnStderr: report.toStandardOutput)
         var options = platform.apply(to: try conversion.conversionOptions(sizes: size.sizes), budgetGiven: conversion.budget.given)
         let started = Date()
         let outputPath = output.path
         let reportPath = report.path
         // SSIM and PSNR only where they are shown: the report and -v.
-        options.measuresQuality = reportPath != nil || verbose
+        options.measuresQuality = report.report != nil || verbose
         let shard = try self.shard.map(Shard.init(parsing:))
 
         // Every path problem is a usage error found before any conversion.
@@ -86,18 +86,22 @@ struct Resize: ParsableCommand {
         let counts = BatchCounts(files)
         let failedOutputs = counts.failed + found.missing.count
         let failedFiles = files.filter { f in f.outputs.contains { $0.status.isFailure } }.count + found.missing.count
-        if let reportPath {
-            // A report left half-written by a killed run is a temporary file beside it.
-            _ = AtomicFile.removeStaleTemporaries(in: reportPath.parent)
+        if report.report != nil {
             let missing = found.missing.map { BatchReport.File(input: $0.path, warnings: [], error: $0.reason, outputs: []) }
             let r = BatchReport(maxBytes: options.maxBytes, files: files + missing,
                                 summary: .init(files: files.count + found.missing.count, converted: counts.converted,
                                                skipped: counts.skipped, failed: failedOutputs,
                                                bytesWritten: counts.bytesWritten, seconds: seconds),
                                 notices: notices.isEmpty ? nil : notices)
-            do throws(FileError) { try r.write(to: reportPath) } catch {
-                terminal.error("\(reportPath.display): error: cannot write the report: \(error.problem)")
-                throw ExitCode(1)
+            if let reportPath {
+                // A report left half-written by a killed run is a temporary file beside it.
+                _ = AtomicFile.removeStaleTemporaries(in: reportPath.parent)
+                do throws(FileError) { try r.write(to: reportPath) } catch {
+                    terminal.error("\(reportPath.display): error: cannot write the report: \(error.problem)")
+                    throw ExitCode(1)
+                }
+            } else {
+                BatchReport.writeToStandardOutput(r)
             }
         }
         var summary = "\(counts.converted) stickers written (\(formatBytes(counts.bytesWritten))), \(counts.skipped) skipped, "

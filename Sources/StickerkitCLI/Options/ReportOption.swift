@@ -1,9 +1,10 @@
 import ArgumentParser
 
 /// `--report FILE.json`: the JSON report of a batch. It may replace an earlier report, never
-/// anything else (`PathChecks`).
+/// anything else (`PathChecks`). `--report -` writes it to standard output, where nothing else
+/// is then written.
 struct ReportOption: ParsableArguments {
-    @Option(name: .long, help: "Write a JSON report of every file to this path, with each sticker's SSIM and PSNR (an earlier report there is replaced; any other file is refused).",
+    @Option(name: .long, help: "Write a JSON report of every file to this path (- for standard output), with each sticker's SSIM and PSNR (an earlier report there is replaced; any other file is refused).",
             completion: .file(extensions: ["json"]))
     var report: String?
 
@@ -11,6 +12,9 @@ struct ReportOption: ParsableArguments {
         try PathArgument.requireNonEmpty(report, "--report", naming: "a file, e.g. report.json")
     }
 
-    /// `--report` as the file system names it.
-    var path: BytePath? { report.map(CommandLineBytes.path(for:)) }
+    /// `--report -`: the report goes to standard output.
+    var toStandardOutput: Bool { report == "-" }
+
+    /// `--report` as the file system names it; nil without one, or for standard output.
+    var path: BytePath? { toStandardOutput ? nil : report.map(CommandLineBytes.path(for:)) }
 }

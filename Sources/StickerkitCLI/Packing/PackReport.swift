@@ -34,8 +34,7 @@ struct PackReport: Encodable {
     var summary: Summary
 
     func write(to path: String) throws {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write([UInt8](try enc.encode(self)) + [0x0A], to: path)
+        guard let json = BatchReport.json(self) else { throw CocoaError(.coderInvalidValue) }
+        try AtomicFile.write(json, to: path)
     }
 }
