@@ -79,7 +79,8 @@ final class PathCheckTests: XCTestCase {
                              mentions: ["--report", "blocker is a file, not a folder"])
         try assertUsageError(["-o", out.path, "--report", tmp.path], mentions: ["--report", "is a folder"])
         try FileManager.default.createSymbolicLink(at: tmp.appendingPathComponent("link.json"), withDestinationURL: blocker)
-        try assertUsageError(["-o", out.path, "--report", tmp.appendingPathComponent("link.json").path], mentions: ["symbolic link"])
+        try assertUsageError(["-o", out.path, "--report", tmp.appendingPathComponent("link.json").path],
+                             mentions: ["symbolic link", "--report - for standard output"])
     }
 
     func testAnOutputFolderThatIsAFileIsOneError() throws {

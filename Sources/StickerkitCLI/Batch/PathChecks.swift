@@ -43,7 +43,7 @@ enum PathChecks {
         if let own = try status(report, followingLinks: false) {
             switch own.kind {
             case .regular: break
-            case .symbolicLink: throw CommandFailure.usage(report.display, "\(flag): is a symbolic link; name the file itself (stickerkit does not write through links)")
+            case .symbolicLink: throw CommandFailure.usage(report.display, "\(flag): is a symbolic link; name the file itself (stickerkit does not write through links), or --report - for standard output")
             case .directory: throw CommandFailure.usage(report.display, "\(flag): is a folder; name a file, e.g. \(report.appending("report.json").display)")
             default: throw CommandFailure.usage(report.display, "\(flag): is \(own.kind.noun), not a file")
             }
