@@ -15,8 +15,9 @@ import StickerPackaging
 /// name in an archive reaches outside `-o`. An archive is refused whole (`Problem`) when it
 /// cannot be read, holds no image, or passes the bounds below.
 enum ArchiveInputs {
-    /// The most images taken from one archive: every job reads the archive again for its entry,
-    /// so this and `maxArchiveBytes` bound the batch's reading (a sticker pack holds 30 to 200).
+    /// The most images taken from one archive: every job reads the archive's directory again for
+    /// its entry, and `check` reads them all at once, so this and `maxArchiveBytes` bound the
+    /// batch's reading (a sticker pack holds 30 to 200).
     static let maxImages = 256
     /// The largest archive opened (64 MiB; a WhatsApp pack of 30 stickers is at most 15 MB).
     static let maxArchiveBytes = 64 << 20
