@@ -17,7 +17,8 @@ struct Resize: ParsableCommand {
         its container's extension; an animation over the app's duration limit follows --too-long. \
         The output folder's manifest records what stickerkit wrote there: \
         up-to-date stickers are skipped, stale ones redone, and files stickerkit did not write are \
-        never replaced without --overwrite. An input keeps its output name from run to run.
+        never replaced without --overwrite (a sticker not written for one is named in a warning). \
+        An input keeps its output name from run to run.
         Exit status: 0 all converted, 1 some inputs failed (each named on stderr), 2 usage error \
         (including a problem with -o or --report, found before anything is converted).
         """)
