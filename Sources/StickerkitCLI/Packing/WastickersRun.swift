@@ -191,8 +191,9 @@ enum WastickersRun {
             guard (try? FileStatus.of(folder))??.kind == .directory,
                   let record = Manifest.records(inFolder: folder).first(where: { $0.output == name }),
                   let status = (try? FileStatus.of(folder.appending(name), followingLinks: false)) ?? nil,
+                  status.kind == .regular, status.bytes == record.outputBytes,   // another size: not read
                   let bytes = try? FileSystem.readFile(folder.appending(name)),
-                  status.kind == .regular, record.outputSHA256 == SHA256.hex(bytes) else { continue }
+                  record.outputSHA256 == SHA256.hex(bytes) else { continue }
             let path = folder.appending(name)
             return (bytes, path.string ?? path.display)
         }
