@@ -24,6 +24,16 @@ enum PackInputs {
         let name = { (i: Int) in (paths[i] as NSString).lastPathComponent }
         var first: (width: Int, height: Int)?
         func read(_ i: Int) throws -> Image {
+            // A frame is a file like any input: one too large to hold is refused from its size
+            // (a 1.5 GB frame was read whole, 3.1 GB resident).
+            let location = BytePath(paths[i])
+            if let size = (try? FileStatus.of(location))??.bytes {
+                do {
+                    try StickerConverter.checkFileSize(size, head: FileSystem.readHead(location, count: 64) ?? [], limits: options.limits)
+                } catch {
+                    throw CommandFailure.failed(nil, "\(name(i)): \(error)")
+                }
+            }
             guard let data = FileManager.default.contents(atPath: paths[i]) else {
                 throw CommandFailure.failed(nil, "\(paths[i]): cannot read the file")
             }

@@ -222,6 +222,24 @@ final class CatalogWorkflowTests: XCTestCase {
         }
     }
 
+    /// A frame too large to hold (a PNG followed by 300 MB of zeros, sparse) is refused from its
+    /// size, as any input is, in one line naming it: it was read whole and converted.
+    func testAFrameTooLargeToHoldIsRefusedFromItsSize() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w1.png"))
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w2.png"))
+        let handle = try FileHandle(forWritingTo: art.appendingPathComponent("waves/w2.png"))
+        try handle.truncate(atOffset: 300_000_000)
+        try handle.close()
+        for mode in ["--frame-folders", "--sequences"] {
+            let catalog = tmp.appendingPathComponent("P\(mode).xcstickers")
+            let r = try CLI.run(["pack", art.path, "-o", catalog.path, "--cache", tmp.appendingPathComponent("c").path, mode])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("waves: error: w2.png: PNG: converting this 300 MB file needs at least"), r.stderr)
+            XCTAssertEqual(try listed(catalog), [], mode)
+        }
+    }
+
     func testPathErrorsAreOneLineAndTouchNothing() throws {
         try copy("oc_teddybear.png", to: tmp.appendingPathComponent("art/bear.png"))
         let art = tmp.appendingPathComponent("art").path
