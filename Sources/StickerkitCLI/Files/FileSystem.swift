@@ -73,11 +73,7 @@ enum FileSystem {
     /// The whole content of the regular file `name` in the open folder `dirfd`, never through a
     /// link.
     static func readFile(_ name: BytePath, in dirfd: Int32, path: BytePath) throws(FileError) -> [UInt8] {
-        let fd = name.withCString { openat(dirfd, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else {
-            let code = errno
-            throw FileError(.read, path, code == ELOOP ? .symbolicLink : .system(code))
-        }
+        let fd = try openForReading(name, in: dirfd, path: path)
         defer { close(fd) }
         return try readAll(fd, path: path)
     }
@@ -86,15 +82,9 @@ enum FileSystem {
     /// `body` a megabyte at a time: never held whole.
     static func readFile(_ name: BytePath, in dirfd: Int32, path: BytePath,
                          inChunks body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
-        let fd = name.withCString { openat(dirfd, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
-        guard fd >= 0 else {
-            let code = errno
-            throw FileError(.read, path, code == ELOOP ? .symbolicLink : .system(code))
-        }
+        let fd = try openForReading(name, in: dirfd, path: path)
         defer { close(fd) }
-        let status = try FileStatus.of(descriptor: fd, path: path)
-        guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
-        try readChunks(fd, path: path, chunkBytes: 1 << 20, body)
+        try readRegularChunks(fd, path: path, body)
     }
 
     /// The regular file at `path` (a final link is followed), handed to `body` a megabyte at a
@@ -103,22 +93,33 @@ enum FileSystem {
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw FileError(.read, path, .system(errno)) }
         defer { close(fd) }
-        let status = try FileStatus.of(descriptor: fd, path: path)
-        guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
-        try readChunks(fd, path: path, chunkBytes: 1 << 20, body)
+        try readRegularChunks(fd, path: path, body)
     }
 
     /// The SHA-256 of the regular file at `path`, read a megabyte at a time (never held whole:
     /// the digest of an input too large to convert still says whether it changed).
     static func sha256(_ path: BytePath) throws(FileError) -> String {
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { throw FileError(.read, path, .system(errno)) }
-        defer { close(fd) }
+        let hasher = SHA256Stream()
+        try readFile(path) { hasher.update($0) }
+        return hasher.hex()
+    }
+
+    /// `name` in the open folder `dirfd`, opened for reading, never through a link.
+    private static func openForReading(_ name: BytePath, in dirfd: Int32, path: BytePath) throws(FileError) -> Int32 {
+        let fd = name.withCString { openat(dirfd, $0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            let code = errno
+            throw FileError(.read, path, code == ELOOP ? .symbolicLink : .system(code))
+        }
+        return fd
+    }
+
+    /// Reads the regular file open at `fd` (anything else is refused before a byte is read) on
+    /// to its end, a megabyte at a time, handing each chunk read to `body`.
+    private static func readRegularChunks(_ fd: Int32, path: BytePath, _ body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
         let status = try FileStatus.of(descriptor: fd, path: path)
         guard status.kind == .regular else { throw FileError(.read, path, .notARegularFile(status.kind)) }
-        let hasher = SHA256Stream()
-        try readChunks(fd, path: path, chunkBytes: 1 << 20) { hasher.update($0) }
-        return hasher.hex()
+        try readChunks(fd, path: path, chunkBytes: 1 << 20, body)
     }
 
     /// Reads `fd` on to its end, `chunkBytes` at a time, handing each chunk read to `body`.
@@ -139,13 +140,7 @@ enum FileSystem {
     /// The first `count` bytes of the regular file at `path` (fewer when it is shorter); nil when
     /// it cannot be read or is not a regular file.
     static func readHead(_ path: BytePath, count: Int) -> [UInt8]? {
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let s = try? FileStatus.of(descriptor: fd, path: path), s.kind == .regular else { return nil }
-        var head = [UInt8](repeating: 0, count: count)
-        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
-        return n >= 0 ? Array(head[..<n]) : nil
+        readRange(path, 0..<count)
     }
 
     /// The last `count` bytes of the regular file at `path` (all of a shorter one), or nil when
