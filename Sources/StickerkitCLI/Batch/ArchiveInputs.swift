@@ -43,8 +43,9 @@ enum ArchiveInputs {
         case .failure(let why): return .failure(why)
         }
         let folder = archive.relative.deletingExtension
+        let (images, repeated) = firstOfEachName(candidates(in: reader, archive: archive.location))
         var inputs: [InputFile] = []
-        for e in images(in: reader, archive: archive.location) {
+        for e in images {
             let parts = e.name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).map(String.init).filter { $0 != "." && $0 != ".." }
             guard !parts.isEmpty else { continue }
             inputs.append(InputFile(location: archive.location, relative: folder.appending(parts.joined(separator: "/")),
@@ -54,7 +55,7 @@ enum ArchiveInputs {
         if inputs.isEmpty {
             return .failure(.noImage)
         }
-        for name in repeatedNames(in: reader, archive: archive.location) {
+        for name in repeated {
             notices.append(Notice(archive.location.appending(name), "skipped: another entry of the archive has this name; its first is read"))
         }
         return .success(inputs.sorted { $0.relative < $1.relative })
@@ -85,8 +86,17 @@ enum ArchiveInputs {
     /// order: named as an image stickerkit reads, not a pack picture, not the tray of a WhatsApp
     /// pack; of two entries with one name (read by name), the first.
     static func images(in reader: ZipReader, archive: BytePath) -> [ZipEntry] {
-        var names = Set<String>()
-        return candidates(in: reader, archive: archive).filter { names.insert($0.name).inserted }
+        firstOfEachName(candidates(in: reader, archive: archive)).first
+    }
+
+    /// `entries` without those whose name an earlier one has (entries are read by name, so only
+    /// the first of each is taken), and the names that repeat, each once, in archive order.
+    private static func firstOfEachName(_ entries: [ZipEntry]) -> (first: [ZipEntry], repeated: [String]) {
+        var seen = Set<String>(), first: [ZipEntry] = [], repeated: [String] = []
+        for e in entries {
+            if seen.insert(e.name).inserted { first.append(e) } else if !repeated.contains(e.name) { repeated.append(e.name) }
+        }
+        return (first, repeated)
     }
 
     /// `images(in:archive:)` before entries of a name already met are dropped.
@@ -105,16 +115,6 @@ enum ArchiveInputs {
         let hasTray = entries.contains { $0.fileName.lowercased() == WastickersPack.trayName }
         let trayEntry = isWhatsAppPack(archive, reader) && !hasTray && hasWebP && pngs.count == 1 ? pngs[0].name : nil
         return images.filter { $0.name != trayEntry }
-    }
-
-    /// The image names `reader` holds more than once (each once, in archive order): entries are
-    /// read by name, so only the first of each is taken.
-    static func repeatedNames(in reader: ZipReader, archive: BytePath) -> [String] {
-        var seen = Set<String>(), repeated: [String] = []
-        for e in candidates(in: reader, archive: archive) where !seen.insert(e.name).inserted && !repeated.contains(e.name) {
-            repeated.append(e.name)
-        }
-        return repeated
     }
 
     /// The bytes of the entry `input` names, read from its archive (its directory and the
@@ -136,43 +136,40 @@ enum ArchiveInputs {
         guard let entry = zip.entries.first(where: { $0.name == name }) else {
             return .failure(.entryGone(archive.display))
         }
-        return Self.entry(entry, of: zip, in: archive, limits: limits)
+        do {
+            return .success(try contents(of: entry, in: zip, limits: limits, from: archive))
+        } catch {
+            return .failure(.unreadable("\(error)"))
+        }
     }
 
     /// The extension of each of `entries`' stickers for `target` (its still or animated
-    /// container, told by the entry's outline), each archive's directory read once; an entry
-    /// that cannot be read is left out (its job names why).
+    /// container, told by the entry's outline), each archive's directory read once. An entry
+    /// that cannot be read gets the still container's (its job names why it fails).
     static func fileExtensions(of entries: [InputFile], target: StickerTarget, limits: Limits) -> [InputFile: String] {
         var found: [InputFile: String] = [:]
         for (archive, inputs) in Dictionary(grouping: entries, by: \.location) {
-            guard case .success(let zip) = read(archive, limits: limits) else { continue }
+            let zip = try? read(archive, limits: limits).get()
             for input in inputs {
-                guard let e = zip.entries.first(where: { $0.name == input.entry }),
-                      case .success(let bytes) = entry(e, of: zip, in: archive, limits: limits) else { continue }
+                let bytes = zip.flatMap { zip in
+                    zip.entries.first { $0.name == input.entry }.flatMap { try? contents(of: $0, in: zip, limits: limits, from: archive) }
+                } ?? []
                 found[input] = bytes.withUnsafeBytes { target.fileExtension(forInput: $0) }
             }
         }
         return found
     }
 
-    /// The bytes of `entry` of `zip`, the directory of the archive at `archive`, read from the
-    /// file by range when one input of its size may be held within `limits`.
-    private static func entry(_ entry: ZipEntry, of zip: ZipReader, in archive: BytePath, limits: Limits) -> Result<[UInt8], Problem> {
-        do {
-            try StickerConverter.checkFileSize(entry.size, head: [], limits: limits)
-            return .success(try ZipReader.contents(of: entry, limit: entry.size, fileSize: zip.byteCount) { range in
-                FileSystem.readRange(archive, range).flatMap { $0.count == range.count ? $0 : nil }
-            })
-        } catch {
-            return .failure(.unreadable("\(error)"))
-        }
-    }
-
     /// The bytes of `entry` of `reader`, expanded when one input of its size may be held within
-    /// `limits` (`check`, `preview` and `resize` read an archive's images alike).
-    static func contents(of entry: ZipEntry, in reader: ZipReader, limits: Limits) throws -> [UInt8] {
+    /// `limits` (`check`, `preview` and `resize` read an archive's images alike): from the
+    /// reader's bytes, or, for a directory read from the end of the archive at `archive`, from
+    /// the file by range.
+    static func contents(of entry: ZipEntry, in reader: ZipReader, limits: Limits, from archive: BytePath? = nil) throws -> [UInt8] {
         try StickerConverter.checkFileSize(entry.size, head: [], limits: limits)
-        return try reader.contents(of: entry, limit: entry.size)
+        guard let archive else { return try reader.contents(of: entry, limit: entry.size) }
+        return try ZipReader.contents(of: entry, limit: entry.size, fileSize: reader.byteCount) { range in
+            FileSystem.readRange(archive, range).flatMap { $0.count == range.count ? $0 : nil }
+        }
     }
 
     /// The directory of the archive at `location`, read from its end (the end record and the

@@ -93,11 +93,12 @@ struct BatchRunner: Sendable {
         }
         let sizes = settings.options.sizes
         let target = settings.options.target
-        // An archive's entries are read from one reading of the archive each, not one per entry.
+        // An archive's entries are named from one reading of the archive's directory, not one per
+        // entry; every entry is in `entries` but for Messages, whose stickers are all PNG.
         let entries = target.isMessages ? [:] : ArchiveInputs.fileExtensions(of: inputs.filter { $0.entry != nil }, target: target,
                                                                             limits: settings.options.limits)
         return OutputPlan(directory: settings.outputDirectory, sizes: sizes, inputs: inputs,
-                          fileExtension: { entries[$0] ?? Self.fileExtension($0, target: target, limits: settings.options.limits) }) { input in
+                          fileExtension: { entries[$0] ?? Self.fileExtension($0.location, target: target) }) { input in
             let records = recorded[Self.absolute(input)] ?? []
             let preferred = records.filter { $0.size.map(sizes.contains) ?? false }.min { $0.output < $1.output }
             return (preferred ?? records.min { $0.output < $1.output })?.name
@@ -163,13 +164,6 @@ struct BatchRunner: Sendable {
         guard !target.isMessages else { return "png" }
         let data = path.string.flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0), options: .alwaysMapped) } ?? Data()
         return data.withUnsafeBytes { target.fileExtension(forInput: $0) }
-    }
-
-    /// `fileExtension` of an input (an archive's entry read out of it).
-    static func fileExtension(_ input: InputFile, target: StickerTarget, limits: Limits) -> String {
-        guard input.entry != nil, !target.isMessages else { return fileExtension(input.location, target: target) }
-        let bytes = (try? ArchiveInputs.bytes(of: input, limits: limits).get()) ?? []
-        return bytes.withUnsafeBytes { target.fileExtension(forInput: $0) }
     }
 
     /// The absolute, lexically cleaned path of `path` (links not resolved): how the manifest
