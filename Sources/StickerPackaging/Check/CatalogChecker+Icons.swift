@@ -51,7 +51,7 @@ extension CatalogChecker {
     static func checkIcon(_ rel: String, slot: IconSlot, walk: inout CatalogWalk) {
         let read = BoundedRead.image(walk.url(rel))
         if case .tooLarge(let size) = read {
-            walk.add(.error, .unreadable, rel, StickerCheckReport.tooLarge(path: rel, bytes: size).findings[0].message)
+            walk.add(.error, .unreadable, rel, StickerCheckReport.tooLargeMessage(size))
             return
         }
         guard let bytes = read.bytes else {

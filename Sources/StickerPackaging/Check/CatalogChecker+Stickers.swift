@@ -91,7 +91,7 @@ extension CatalogChecker {
             let frameRel = rel + "/" + name
             let read = BoundedRead.image(walk.url(frameRel))
             if case .tooLarge(let size) = read {
-                walk.add(.error, .unreadable, frameRel, StickerCheckReport.tooLarge(path: frameRel, bytes: size).findings[0].message)
+                walk.add(.error, .unreadable, frameRel, StickerCheckReport.tooLargeMessage(size))
                 continue
             }
             guard let data = read.bytes else {

@@ -38,8 +38,13 @@ public struct StickerCheckReport: Sendable, Codable, Equatable {
     /// held within the default memory budget; `format` is what its first bytes say, if known.
     public static func tooLarge(path: String, bytes: Int, format: String? = nil) -> StickerCheckReport {
         StickerCheckReport(path: path, bytes: bytes, facts: StickerFacts(format: format), transparent: nil,
-                           findings: [StickerFinding(.error, .unreadable, "not read: \(Limits.describeMegabytes(bytes)), "
-                                                     + "more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))")])
+                           findings: [StickerFinding(.error, .unreadable, tooLargeMessage(bytes))])
+    }
+
+    /// Why a file of `bytes` bytes was not read: one file of that size may not be held within
+    /// the default memory budget.
+    static func tooLargeMessage(_ bytes: Int) -> String {
+        "not read: \(Limits.describeMegabytes(bytes)), more than one file may hold in memory (\(Limits.describeMegabytes(Limits.defaultMemory)))"
     }
 
     /// The worst finding's severity, or nil when there is nothing to say.
