@@ -213,12 +213,17 @@ final class CatalogWorkflowTests: XCTestCase {
         try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w1.png"))
         try copy("oc_teddybear.png", to: art.appendingPathComponent("waves/w2.png"))
         try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("waves/w3.png"))
+        try assertFrameFolderFails(art, saying: "waves: error: frame w3.png is 563×1052, the first frame is 744×1052")
+    }
+
+    /// `pack` of `art` as frame folders and as sequences: exit 1, `line` on stderr, no sticker.
+    func assertFrameFolderFails(_ art: URL, saying line: String, file: StaticString = #filePath, lineNumber: UInt = #line) throws {
         for mode in ["--frame-folders", "--sequences"] {
             let catalog = tmp.appendingPathComponent("P\(mode).xcstickers")
             let r = try CLI.run(["pack", art.path, "-o", catalog.path, "--cache", tmp.appendingPathComponent("c").path, mode])
-            XCTAssertEqual(r.status, 1, r.stderr)
-            XCTAssertTrue(r.stderr.contains("waves: error: frame w3.png is 563×1052, the first frame is 744×1052"), r.stderr)
-            XCTAssertEqual(try listed(catalog), [], mode)
+            XCTAssertEqual(r.status, 1, r.stderr, file: file, line: lineNumber)
+            XCTAssertTrue(r.stderr.contains(line), r.stderr, file: file, line: lineNumber)
+            XCTAssertEqual(try listed(catalog), [], mode, file: file, line: lineNumber)
         }
     }
 
@@ -231,13 +236,7 @@ final class CatalogWorkflowTests: XCTestCase {
         let handle = try FileHandle(forWritingTo: art.appendingPathComponent("waves/w2.png"))
         try handle.truncate(atOffset: 300_000_000)
         try handle.close()
-        for mode in ["--frame-folders", "--sequences"] {
-            let catalog = tmp.appendingPathComponent("P\(mode).xcstickers")
-            let r = try CLI.run(["pack", art.path, "-o", catalog.path, "--cache", tmp.appendingPathComponent("c").path, mode])
-            XCTAssertEqual(r.status, 1, r.stderr)
-            XCTAssertTrue(r.stderr.contains("waves: error: w2.png: PNG: converting this 300 MB file needs at least"), r.stderr)
-            XCTAssertEqual(try listed(catalog), [], mode)
-        }
+        try assertFrameFolderFails(art, saying: "waves: error: w2.png: PNG: converting this 300 MB file needs at least")
     }
 
     func testPathErrorsAreOneLineAndTouchNothing() throws {
