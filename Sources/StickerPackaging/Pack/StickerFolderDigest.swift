@@ -42,10 +42,11 @@ enum StickerFolderDigest {
         let names = ((try? fm.contentsOfDirectory(atPath: url.path)) ?? []).filter { !$0.hasPrefix(".") && $0 != "Contents.json" }
         let json = BoundedRead.of(url.appendingPathComponent("Contents.json"), limit: BoundedRead.maxJSONBytes)
         let properties: [(String, String)]
-        switch json {
-        case .bytes(let b): properties = Self.properties(contentsJSON: Data(b), sequence: url.pathExtension == "stickersequence", hash: hash)
-        case .missing: properties = Self.properties(contentsJSON: Data(), sequence: url.pathExtension == "stickersequence", hash: hash)
-        case .tooLarge(let size): properties = [("undecodable", "\(size) bytes")]
+        if case .tooLarge(let size) = json {
+            properties = [("undecodable", "\(size) bytes")]
+        } else {
+            // A missing Contents.json reads as an empty one.
+            properties = Self.properties(contentsJSON: Data(json.bytes ?? []), sequence: url.pathExtension == "stickersequence", hash: hash)
         }
         var d = Fields(hash)
         d.add(properties)

@@ -94,9 +94,7 @@ final class Manifest: Sendable {
             case .regular:
                 sawFile = true
                 do throws(FileError) {
-                    var parsed = ManifestLines()
-                    try folder.read(file) { parsed.add($0) }
-                    parsed.end()
+                    let parsed = try ManifestLines { body throws(FileError) in try folder.read(file, inChunks: body) }
                     lines += parsed.total
                     for r in parsed.records { candidates[r.output, default: []].append(r) }
                     if isOwn { ownOutputs.formUnion(parsed.records.map(\.output)) }
@@ -283,10 +281,9 @@ final class Manifest: Sendable {
         var records: [ManifestRecord] = []
         for name in names where isManifestName(name) {
             let file = path.appending(name)
-            guard (try? FileStatus.of(file, followingLinks: false))?.kind == .regular else { continue }
-            var lines = ManifestLines()
-            guard (try? FileSystem.readFile(file) { lines.add($0) }) != nil else { continue }
-            lines.end()
+            guard (try? FileStatus.of(file, followingLinks: false))?.kind == .regular,
+                  let lines = try? ManifestLines(reading: { body throws(FileError) in try FileSystem.readFile(file, inChunks: body) })
+            else { continue }
             records += lines.records
         }
         return records

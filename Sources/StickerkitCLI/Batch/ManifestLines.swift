@@ -36,6 +36,14 @@ struct ManifestLines: Sendable {
         end()
     }
 
+    /// The records of a file `read` hands over in pieces (to the function it is given).
+    init(reading read: ((UnsafeRawBufferPointer) -> Void) throws(FileError) -> Void) throws(FileError) {
+        var lines = ManifestLines()
+        try read { lines.add($0) }
+        lines.end()
+        self = lines
+    }
+
     /// Reads the next part of the file.
     mutating func add(_ bytes: UnsafeRawBufferPointer) {
         var start = 0
