@@ -137,8 +137,8 @@ final class FileHandlingTests: XCTestCase {
         let packURL = tmp.appendingPathComponent("p.wastickers")
         try Data(pack).write(to: packURL)
         XCTAssertGreaterThan(pack.count, WastickersPack.markerTailBytes)
-        XCTAssertTrue(ArchiveInputs.isStickerkitPack(BytePath(packURL.path)))
-        XCTAssertFalse(ArchiveInputs.isStickerkitPack(BytePath(url.path)))
+        XCTAssertEqual(ArchiveInputs.stickerkitPack(at: BytePath(packURL.path)), .whatsapp)
+        XCTAssertNil(ArchiveInputs.stickerkitPack(at: BytePath(url.path)))
     }
 
     func testAtomicWritesRefuseLinksAndFoldersAndLeaveNoTemporaries() throws {

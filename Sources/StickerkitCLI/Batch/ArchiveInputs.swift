@@ -27,10 +27,14 @@ enum ArchiveInputs {
         FileSystem.readHead(location, count: 4).map(ZipReader.opensAsZip) ?? false
     }
 
-    /// Whether the file at `location` is a WhatsApp pack stickerkit wrote (`WastickersPack.marker`,
-    /// the comment at the archive's end: only the end is read, whatever the file's size).
-    static func isStickerkitPack(_ location: BytePath) -> Bool {
-        FileSystem.readTail(location, count: WastickersPack.markerTailBytes).map(WastickersPack.isStickerkitArchive) ?? false
+    /// The platform whose pack archive stickerkit wrote at `location` (WhatsApp's `.wastickers`,
+    /// `WastickersPack.marker`; LINE's upload archive, `LinePack.marker`: the comment at the
+    /// archive's end, so only the end is read, whatever the file's size), or nil.
+    static func stickerkitPack(at location: BytePath) -> StickerTarget? {
+        guard let tail = FileSystem.readTail(location, count: WastickersPack.markerTailBytes) else { return nil }
+        if WastickersPack.isStickerkitArchive(tail) { return .whatsapp }
+        if LinePack.isStickerkitArchive(tail) { return .line }
+        return nil
     }
 
     /// The inputs the archive `archive` holds, or why it cannot be read (one line). A name the

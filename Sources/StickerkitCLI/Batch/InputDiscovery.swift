@@ -311,10 +311,10 @@ enum InputDiscovery {
                         continue
                     }
                     if takesArchives && Reading.isArchive(name) {
-                        // A pack `pack --platform whatsapp` wrote beside the artwork holds the
-                        // artwork's own stickers: an output, taken only when named.
-                        if ArchiveInputs.isStickerkitPack(path) {
-                            skippedOutputs.append(Notice(path, "skipped: a WhatsApp pack stickerkit wrote (name it to convert its stickers)"))
+                        // A pack `pack --platform` wrote beside the artwork holds the artwork's
+                        // own stickers: an output, taken only when named.
+                        if let platform = ArchiveInputs.stickerkitPack(at: path) {
+                            skippedOutputs.append(Notice(path, "skipped: a \(platform.displayName) pack stickerkit wrote (name it to convert its stickers)"))
                             ownFiles += 1
                         } else {
                             found.append(InputFile(location: path, relative: rel, id: status.id))

@@ -47,6 +47,13 @@ struct Pack: ParsableCommand {
         WhatsApp takes 3 to 30 stickers, all stills or all animations: anything else is one error \
         line and no archive (exit 1). A file at -o that is not a .wastickers stickerkit wrote is \
         replaced only with --overwrite.
+        With --platform line, -o names a NAME.zip instead, the archive LINE Creators Market takes in \
+        one upload: the stickers converted as `resize --platform line` does (01.png, 02.png, … in \
+        input order), main.png (240×240, an APNG for animations) and tab.png (96×74), both from \
+        --icon, else those `icons --platform line` wrote into an input folder, else from the first \
+        input packed. LINE sells 8, 16, 24, 32 or 40 stills, or 8, 16 or 24 animations, in an \
+        archive of at most 20 MB: anything else is one error line and no archive (exit 1). A file at \
+        -o that is not an archive stickerkit wrote is replaced only with --overwrite.
         Exit status: 0 all converted, 1 some inputs failed (the catalog holds the rest), 2 usage error.
         """)
 
@@ -54,7 +61,7 @@ struct Pack: ParsableCommand {
               completion: .file())
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "The catalog to write or update, NAME.xcstickers.", completion: .directory)
+    @Option(name: .shortAndLong, help: "The catalog to write or update, NAME.xcstickers (with --platform whatsapp NAME.wastickers, with --platform line NAME.zip).", completion: .directory)
     var output: String
 
     @OptionGroup var grid: GridSizeOption
@@ -64,7 +71,7 @@ struct Pack: ParsableCommand {
             completion: .file(extensions: ["csv", "json"]))
     var labels: String?
 
-    @Option(name: .long, help: "Also write the iMessage app icon set from this image.", completion: .file())
+    @Option(name: .long, help: "Also write the iMessage app icon set from this image (with --platform whatsapp or line: the pack's pictures).", completion: .file())
     var icon: String?
 
     @Option(name: .customLong("icon-background"), help: "Colour behind transparent icon pixels: #RRGGBB or a name (default: white).")
@@ -116,9 +123,9 @@ struct Pack: ParsableCommand {
         try PathArgument.requireNonEmpty(icon, "--icon", naming: "an image")
         try PathArgument.requireNonEmpty(cache, "--cache", naming: "a folder")
         let name = (output as NSString).lastPathComponent
-        if platform.target == .whatsapp { return try validateWhatsApp(name) }
+        if platform.target == .whatsapp || platform.target == .line { return try validateArchive(name) }
         if !platform.target.isMessages {
-            throw ValidationError("pack writes Xcode sticker catalogs (imessage) and WhatsApp archives (--platform whatsapp); \(platform.target.displayName) packs are not made yet: use resize --platform \(platform.target.name)")
+            throw ValidationError("pack writes Xcode sticker catalogs (imessage), WhatsApp archives (--platform whatsapp) and LINE upload archives (--platform line); \(platform.target.displayName) packs are not made yet: use resize --platform \(platform.target.name)")
         }
         if title != nil || author != nil { throw ValidationError("--title and --author are for --platform whatsapp") }
         if !name.hasSuffix(".xcstickers") || name == ".xcstickers" {
@@ -131,17 +138,24 @@ struct Pack: ParsableCommand {
         _ = try ColorArgument.parse(iconBackground ?? "white")
     }
 
-    /// The WhatsApp archive's usage errors: its name and the options a catalog alone takes.
-    func validateWhatsApp(_ name: String) throws {
-        if !name.hasSuffix(".wastickers") || name == ".wastickers" {
-            throw ValidationError("-o must name the archive, e.g. -o \"My Stickers.wastickers\"")
+    /// A platform archive's usage errors (`--platform whatsapp` or `line`): its name and the
+    /// options a catalog alone takes.
+    func validateArchive(_ name: String) throws {
+        let line = platform.target == .line
+        let suffix = line ? ".zip" : ".wastickers"
+        if !name.lowercased().hasSuffix(suffix) || name.count == suffix.count {
+            throw ValidationError("-o must name the archive, e.g. -o \"My Stickers\(suffix)\"")
         }
         let catalogOnly: [(String, Bool)] = [("--labels", labels != nil), ("--frame-folders", frameFolders), ("--sequences", sequences),
                                              ("--prune", prune), ("--cache", cache != nil), ("--force", force),
                                              ("--report", reportOption.report != nil), ("--icon-background", iconBackground != nil),
                                              ("--icon-fit", iconFit != nil)]
         if let (flag, _) = catalogOnly.first(where: \.1) {
-            throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform whatsapp")
+            throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform \(platform.target.name)")
+        }
+        if line {
+            if title != nil || author != nil { throw ValidationError("--title and --author are for --platform whatsapp: LINE takes them in its upload form") }
+            return
         }
         try WastickersRun.validate(title: title, author: author)
     }
@@ -151,6 +165,11 @@ struct Pack: ParsableCommand {
             let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
             return try WastickersRun.run(.init(inputs: inputs, output: output, title: title, author: author, icon: icon,
                                                options: options, jobs: jobs.count, overwrite: overwrite, quiet: quiet))
+        }
+        if platform.target == .line {
+            let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
+            return try LinePackRun.run(.init(inputs: inputs, output: output, icon: icon, options: options, jobs: jobs.count,
+                                             overwrite: overwrite, quiet: quiet))
         }
         let started = Date()
         let terminal = Terminal(quiet: quiet, resultsOnStderr: reportOption.toStandardOutput)

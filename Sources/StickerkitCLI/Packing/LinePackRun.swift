@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import StickerKit
+import StickerPackaging
+
+/// `pack --platform line`: the inputs converted as `resize --platform line` does, put together
+/// with the set's main and chat tab images into the ZIP archive LINE Creators Market takes in one
+/// upload (`LinePack`), written atomically. A file at `-o` that is not an archive stickerkit wrote
+/// is replaced only with `--overwrite`.
+enum LinePackRun {
+    struct Request {
+        var inputs: [String]
+        var output: String
+        var icon: String?
+        var options: ConversionOptions
+        var jobs: Int
+        var overwrite: Bool
+        var quiet: Bool
+    }
+
+    /// The main and chat tab images, and where they came from.
+    struct Pictures {
+        var main: [UInt8]
+        var tab: [UInt8]
+        /// Whether the main image is an animation.
+        var animatedMain: Bool
+        var source: String
+    }
+
+    static func run(_ r: Request) throws {
+        let terminal = Terminal(quiet: r.quiet)
+        let path = CommandLineBytes.path(for: r.output)
+        let limits = r.options.limits
+
+        // 0. The path, before any work. 1. Inputs, and the set sizes that can be told before
+        // converting: a count no set of either kind holds.
+        let existing = try PlatformPackSteps.checkOutput(path, overwrite: r.overwrite, archive: "a LINE archive")
+        let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, limits: limits, terminal: terminal)
+        if !LinePack.stillCounts.contains(inputs.count) {
+            throw CommandFailure.failed(r.output, LinePackError.setSize(inputs.count, animated: nil).description)
+        }
+
+        // 2. The pictures given with --icon, before converting: an image that cannot make them
+        // stops the run at once. Without it, they come from the first sticker packed (4).
+        let given = try r.icon.map { icon -> Pictures in
+            let data = try PathChecks.readFile(CommandLineBytes.path(for: icon), failing: .failed, limits: limits)
+            return try pictures(of: data, named: icon, animatedSet: true, limits: limits)
+        }
+
+        // 3. Convert, as `resize --platform line` does, --jobs at a time.
+        var stickers: [LinePack.Sticker] = []
+        var packed: [InputFile] = []
+        var failed = missing
+        for (input, outcome) in zip(inputs, PlatformPackSteps.convertAll(inputs, options: r.options, jobs: r.jobs)) {
+            let file = input.path
+            switch outcome {
+            case .success(let out):
+                for w in out.report.warnings { terminal.warn(file, w) }
+                // The file's own structure says what LINE will see: its rules, and still or animated.
+                let check = PlatformChecker.check(out.bytes, path: file, target: .line)
+                if let error = check.findings.first(where: { $0.severity == .error }) {
+                    terminal.error(CommandFailure.failed(file, "the sticker breaks LINE's rules: \(error.message)").description)
+                    failed += 1
+                    continue
+                }
+                stickers.append(.init(png: out.bytes, animated: check.facts.frames > 1))
+                packed.append(input)
+            case .failure(let f):
+                terminal.error(f.description)
+                failed += 1
+            }
+        }
+
+        // 4. The set's rules, then its pictures: given, else those `icons --platform line` wrote
+        // into an input folder, else made from the first input packed (a file that failed has
+        // said why once, above, and is never a picture).
+        let animatedSet = !stickers.isEmpty && stickers.allSatisfy(\.animated)
+        do { try LinePack.check(count: stickers.count, animations: stickers.filter(\.animated).count) } catch {
+            var line = error.description
+            if case .mixedKinds = error { line += PlatformPackSteps.fewerKind(packed, animated: stickers.map(\.animated)) }
+            throw CommandFailure.failed(r.output, line + PlatformPackSteps.failedSuffix(failed))
+        }
+        var made = try given.map { g -> Pictures in
+            // A still set's main image is a still: an animation given is shown by its first frame.
+            guard !animatedSet && g.animatedMain, let icon = r.icon else { return g }
+            let data = try PathChecks.readFile(CommandLineBytes.path(for: icon), failing: .failed, limits: limits)
+            return try pictures(of: data, named: icon, animatedSet: false, limits: limits)
+        }
+        if made == nil { made = recordedPictures(in: r.inputs) }
+        for input in packed where made == nil {
+            if let data = try? PlatformPackSteps.read(input, limits: limits) {
+                made = try? pictures(of: data, named: input.path, animatedSet: animatedSet, limits: limits)
+            }
+        }
+        guard let pictures = made else {
+            throw CommandFailure.failed(r.output, "no sticker's artwork makes the main and chat tab images; give an image with --icon"
+                                        + PlatformPackSteps.failedSuffix(failed))
+        }
+        if animatedSet != pictures.animatedMain {
+            terminal.warn(pictures.source, animatedSet ? "the main image is a still: LINE asks for an animated set's main image as an animation (APNG)"
+                          : "the main image is an animation: LINE shows a set of stills with a still main image")
+        }
+        let bytes: [UInt8]
+        do { bytes = try LinePack(stickers: stickers, mainPNG: pictures.main, tabPNG: pictures.tab).archive() } catch {
+            throw CommandFailure.failed(r.output, error.description + PlatformPackSteps.failedSuffix(failed))
+        }
+        let unchanged = try PlatformPackSteps.write(bytes, to: path, existing: existing)
+        if !r.quiet {
+            let line = "\(r.output): " + (unchanged ? "unchanged, " : "") + "\(stickers.count) \(animatedSet ? "animated" : "still") LINE stickers, "
+                + "\(StickerChecker.grouped(bytes.count)) bytes; main and chat tab images from \(pictures.source)"
+            terminal.result(line + PlatformPackSteps.failedSuffix(failed))
+        }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The main and chat tab images of the image file `data` (named `source` in messages), or one
+    /// line naming why not (exit 1). The main image is an APNG when `data` is an animation and
+    /// the set is one of animations (`animatedSet`), else a still of its first frame.
+    static func pictures(of data: [UInt8], named source: String, animatedSet: Bool, limits: Limits) throws -> Pictures {
+        var target = StickerTarget.line
+        if !animatedSet { target.packIcons = target.packIcons.map { var icon = $0; icon.animates = false; return icon } }
+        let made: [Result<[UInt8], StickerError>]
+        do { made = try PackIconRenderer.render(file: data, target: target, limits: limits) } catch {
+            throw CommandFailure.failed(source, "\(error)")
+        }
+        var files: [[UInt8]] = []
+        for (icon, result) in zip(target.packIcons, made) {
+            switch result {
+            case .success(let b): files.append(b)
+            case .failure(let e): throw CommandFailure.failed(source, "\(icon.role): \(e)")
+            }
+        }
+        return Pictures(main: files[0], tab: files[1], animatedMain: LinePack.isAnimation(files[0]), source: source)
+    }
+
+    /// The main and chat tab images `icons --platform line` wrote into an input folder, both
+    /// still the files it recorded (`PlatformPackSteps.recordedPicture`).
+    static func recordedPictures(in inputs: [String]) -> Pictures? {
+        let names = LinePack.pictureNames
+        guard let main = PlatformPackSteps.recordedPicture(names[0], in: inputs),
+              let tab = PlatformPackSteps.recordedPicture(names[1], in: inputs) else { return nil }
+        return Pictures(main: main.png, tab: tab.png, animatedMain: LinePack.isAnimation(main.png), source: main.path)
+    }
+}

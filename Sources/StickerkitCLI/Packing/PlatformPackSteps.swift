@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import StickerKit
+import StickerPackaging
+
+/// The steps every platform's pack archive shares (`pack --platform whatsapp`, `WastickersRun`;
+/// `pack --platform line`, `LinePackRun`): the path at `-o` checked before any work, the inputs
+/// found, each converted as `resize --platform` converts it (`--jobs` at a time), a pack picture
+/// `icons --platform` recorded in an input folder, and the archive written atomically (or left as
+/// it is when its bytes are already there).
+enum PlatformPackSteps {
+    /// The file at `path` (nil when nothing is there), after the checks before any work: a folder
+    /// that can hold the archive, and nothing in the way: a file there is replaced only when it is
+    /// an archive stickerkit wrote (`ArchiveInputs.stickerkitPack`) or with `overwrite`.
+    /// `archive` names what the file should be ("a .wastickers", "a LINE archive").
+    static func checkOutput(_ path: BytePath, overwrite: Bool, archive: String) throws -> FileStatus? {
+        // The folder may be an input's (`pack art -o art/Cats.wastickers`): the archive is one
+        // file, never read back as artwork.
+        let parent = path.parent
+        try PathChecks.checkOutputFolder(parent.isEmpty ? BytePath(".") : parent, inputs: [])
+        let existing: FileStatus?
+        do { existing = try FileStatus.of(path, followingLinks: false) } catch {
+            throw CommandFailure.usage(path.display, error.problem.description)
+        }
+        if let existing {
+            guard existing.kind == .regular else {
+                throw CommandFailure.usage(path.display, "is in the way (not a regular file); move it or choose another -o")
+            }
+            if ArchiveInputs.stickerkitPack(at: path) == nil && !overwrite {
+                throw CommandFailure.usage(path.display, "already exists and is not \(archive) stickerkit wrote; --overwrite replaces it")
+            }
+        }
+        return existing
+    }
+
+    /// The inputs `arguments` name, announced on `terminal`, and how many are missing. Another
+    /// pack's stickers may be packed again (a ZIP named, one in a folder); an archive stickerkit
+    /// wrote there (`existing`, on a rerun) is never read back, and one named is never written.
+    static func inputs(_ arguments: [String], existing: FileStatus?, output: BytePath, limits: Limits,
+                       terminal: Terminal) throws -> (files: [InputFile], missing: Int) {
+        var found = InputDiscovery.discover(arguments.map(BytePath.init), excluding: InputDiscovery.Exclusions(), takesArchives: true)
+        found.expandArchives(limits: limits)
+        if let existing, found.files.contains(where: { $0.id == existing.id }) {
+            // Whatever the flags: an input is never written.
+            throw CommandFailure.usage(output.display, "-o: is an input of this pack; choose another name")
+        }
+        found.announce(on: terminal)
+        if found.files.isEmpty {
+            if !found.missing.isEmpty { throw ExitCode(1) }
+            throw CommandFailure.failed(nil, "no images to pack in \(arguments.joined(separator: ", "))")
+        }
+        return (found.files, found.missing.count)
+    }
+
+    /// Each input's sticker, or the line naming why not, converted `jobs` at a time.
+    static func convertAll(_ inputs: [InputFile], options: ConversionOptions, jobs: Int) -> [Result<StickerOutput, CommandFailure>] {
+        let outcomes = Locked([Result<StickerOutput, CommandFailure>?](repeating: nil, count: inputs.count))
+        let next = Locked(0)
+        CorePool.shared.run(cores: max(1, jobs), workers: max(1, min(jobs, inputs.count))) { _ in
+            while true {
+                let i = next.withLock { n -> Int in defer { n += 1 }; return n }
+                if i >= inputs.count { return }
+                let outcome = convert(inputs[i], options: options)
+                outcomes.withLock { $0[i] = outcome }
+            }
+        }
+        return outcomes.withLock { $0 }.map { $0! }
+    }
+
+    /// One input's sticker, or the line naming why not.
+    static func convert(_ input: InputFile, options: ConversionOptions) -> Result<StickerOutput, CommandFailure> {
+        let file = input.path
+        do {
+            let data = try read(input, limits: options.limits)
+            let result = try StickerConverter.convert(data, options: options)
+            guard let first = result.outputs.first else { return .failure(.failed(file, "no sticker made")) }
+            switch first.result {
+            case .success(let out): return .success(out)
+            case .failure(let e): return .failure(.failed(file, e))
+            }
+        } catch let f as CommandFailure {
+            return .failure(f)
+        } catch {
+            return .failure(.failed(file, error))
+        }
+    }
+
+    /// The bytes of `input`: its file, or its entry read out of its archive.
+    static func read(_ input: InputFile, limits: Limits) throws(CommandFailure) -> [UInt8] {
+        guard input.entry != nil else { return try PathChecks.readFile(input.location, failing: .failed, limits: limits) }
+        switch ArchiveInputs.bytes(of: input, limits: limits) {
+        case .success(let bytes): return bytes
+        case .failure(let why): throw CommandFailure.failed(input.path, why.description)
+        }
+    }
+
+    /// The pack picture `name` that `icons --platform` wrote into one of the folders `inputs`
+    /// names (its manifest records it, and it is still the file recorded), as it is: the picture
+    /// the user made for this pack, which was left out as a sticker.
+    static func recordedPicture(_ name: String, in inputs: [String]) -> (png: [UInt8], path: String)? {
+        let name = BytePath(name)
+        for input in inputs {
+            let folder = CommandLineBytes.path(for: input)
+            guard (try? FileStatus.of(folder))??.kind == .directory,
+                  let record = Manifest.records(inFolder: folder).first(where: { $0.output == name }),
+                  let status = (try? FileStatus.of(folder.appending(name), followingLinks: false)) ?? nil,
+                  status.kind == .regular, status.bytes == record.outputBytes,   // another size: not read
+                  let bytes = try? FileSystem.readFile(folder.appending(name)),
+                  record.outputSHA256 == SHA256.hex(bytes) else { continue }
+            let path = folder.appending(name)
+            return (bytes, path.string ?? path.display)
+        }
+        return nil
+    }
+
+    /// Writes `bytes` at `path` atomically, unless the same bytes are there already (a rerun with
+    /// nothing changed leaves the archive as it is, its date too, as `pack` leaves a catalog's
+    /// unchanged stickers); true when they were. A file of another size is not read (one in the
+    /// way, replaced with --overwrite, may be of any size).
+    static func write(_ bytes: [UInt8], to path: BytePath, existing: FileStatus?) throws -> Bool {
+        let unchanged = existing?.bytes == bytes.count && (try? FileSystem.readFile(path)) == bytes
+        if !unchanged {
+            do throws(FileError) { try AtomicFile.write(bytes, to: path) } catch {
+                throw CommandFailure.failed(path.display, error.problem.description)
+            }
+        }
+        return unchanged
+    }
+
+    /// What ends a line when inputs failed: "; 2 inputs failed" (nothing when none did).
+    static func failedSuffix(_ failed: Int) -> String {
+        failed > 0 ? "; \(failed) input\(failed == 1 ? "" : "s") failed" : ""
+    }
+
+    /// " (stills: a.png, b.png, …)": the inputs of the fewer kind of a set of both, so that the
+    /// user sees which files to move.
+    static func fewerKind(_ packed: [InputFile], animated: [Bool]) -> String {
+        let fewerAnimated = animated.filter { $0 }.count < animated.filter { !$0 }.count
+        let names = zip(packed, animated).filter { $0.1 == fewerAnimated }.map(\.0.path)
+        return " (\(fewerAnimated ? "animations" : "stills"): " + names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", …" : "") + ")"
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import StickerKit
+@testable import StickerPackaging
+@testable import StickerkitCLI
+import XCTest
+
+/// `pack --platform line` end to end: the upload archive is read back with Python's zipfile
+/// (names, sizes, CRCs), and every file in it passes LINE's rules (`PlatformChecker`: each
+/// sticker, and the main and chat tab images as LINE's pack pictures).
+final class LinePackCommandTests: XCTestCase {
+    var tmp: URL!
+    override func setUpWithError() throws { tmp = try CLI.temporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+
+    func sample(_ name: String) -> String { CLI.repositoryRoot.appendingPathComponent("samples").appendingPathComponent(name).path }
+    /// The eight stills of `samples/`, of every format stickerkit reads.
+    var stills: [String] {
+        ["oc_teddybear.png", "oc_saxophone_palette.png", "oc_stop_sign_shadow.png", "noto_1f600_grinning_face_512.png",
+         "rocket_640x427.jpg", "exif_orientation_6_portrait.jpg", "webp_gallery_dice_alpha.webp", "wine_portrait_2560x3837.jpg"].map(sample)
+    }
+
+    /// A folder of eight small animations: the two smallest samples, four copies each.
+    func animations() throws -> URL {
+        let folder = tmp.appendingPathComponent("animations")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for k in 1...4 {
+            try FileManager.default.copyItem(atPath: sample("cogs_small_transparent.gif"), toPath: folder.appendingPathComponent("cogs\(k).gif").path)
+            try FileManager.default.copyItem(atPath: sample("ring_200_6f.webp"), toPath: folder.appendingPathComponent("ring\(k).webp").path)
+        }
+        return folder
+    }
+
+    /// The archive's entries, in order, each read by Python's zipfile (CRC and size checked).
+    func entries(_ archive: URL) throws -> [(name: String, bytes: [UInt8])] {
+        let out = tmp.appendingPathComponent("unzipped-\(UUID().uuidString)")
+        let script = """
+        import json, sys, zipfile, zlib
+        z = zipfile.ZipFile(sys.argv[1])
+        assert z.testzip() is None
+        rows = []
+        for i in z.infolist():
+            data = z.read(i)
+            assert zlib.crc32(data) == i.CRC and len(data) == i.file_size
+            rows.append(i.filename)
+        z.extractall(sys.argv[2])
+        print(json.dumps(rows))
+        """
+        let listed = try CLI.run(["python3", "-c", script, archive.path, out.path], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let names = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String])
+        return try names.map { ($0, [UInt8](try Data(contentsOf: out.appendingPathComponent($0)))) }
+    }
+
+    /// Every sticker of `files` passes LINE's rules, and is an animation when `animated`; the
+    /// main and chat tab images pass theirs, the main image an APNG when `animatedMain`.
+    func assertLineSet(_ files: [(name: String, bytes: [UInt8])], count: Int, animated: Bool, animatedMain: Bool,
+                       file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(files.map(\.name), (1...count).map { String(format: "%02d.png", $0) } + ["main.png", "tab.png"], file: file, line: line)
+        for f in files.prefix(count) {
+            let report = PlatformChecker.check(f.bytes, path: f.name, target: .line)
+            XCTAssertNotEqual(report.verdict, .error, "\(f.name): \(report.findings)", file: file, line: line)
+            XCTAssertEqual(report.facts.frames > 1, animated, f.name, file: file, line: line)
+        }
+        for (icon, f) in zip(StickerTarget.line.packIcons, files.suffix(2)) {
+            let report = PlatformChecker.check(f.bytes, path: f.name, packIcon: icon, target: .line)
+            XCTAssertNotEqual(report.verdict, .error, "\(f.name): \(report.findings)", file: file, line: line)
+            XCTAssertEqual(report.facts.width, icon.width, file: file, line: line)
+            XCTAssertEqual(report.facts.height, icon.height, file: file, line: line)
+        }
+        XCTAssertEqual(LinePack.isAnimation(files[count].bytes), animatedMain, "main.png", file: file, line: line)
+        XCTAssertFalse(LinePack.isAnimation(files[count + 1].bytes), "tab.png", file: file, line: line)
+    }
+
+    func testPackWritesLinesUploadArchiveOfCheckedStickers() throws {
+        let archive = tmp.appendingPathComponent("Cats.zip")
+        let r = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", archive.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix(archive.path + ": 8 still LINE stickers, "), r.stdout)
+        XCTAssertTrue(r.stdout.contains("main and chat tab images from " + stills[0]), r.stdout)
+        assertLineSet(try entries(archive), count: 8, animated: false, animatedMain: false)
+
+        // A rerun with nothing changed leaves the archive as it is, date too; a new main image
+        // replaces it. A still set's main image is a still, even from an animation.
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: archive.path)
+        let same = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", archive.path])
+        XCTAssertTrue(same.stdout.hasPrefix(archive.path + ": unchanged, 8 still LINE stickers"), same.stdout)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: archive.path)[.modificationDate] as? Date, old)
+        let icon = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", archive.path, "--icon", sample("ring_200_6f.webp")])
+        XCTAssertEqual(icon.status, 0, icon.stderr)
+        XCTAssertTrue(icon.stdout.contains("main and chat tab images from " + sample("ring_200_6f.webp")), icon.stdout)
+        XCTAssertNotEqual(try FileManager.default.attributesOfItem(atPath: archive.path)[.modificationDate] as? Date, old)
+        assertLineSet(try entries(archive), count: 8, animated: false, animatedMain: false)
+    }
+
+    func testAnAnimatedSetHasAnAnimatedMainImage() throws {
+        let folder = try animations()
+        let archive = tmp.appendingPathComponent("Moving.zip")
+        let r = try CLI.run(["pack", "--platform", "line", folder.path, "-o", archive.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix(archive.path + ": 8 animated LINE stickers, "), r.stdout)
+        assertLineSet(try entries(archive), count: 8, animated: true, animatedMain: true)
+        // A still given as its main image is written, and said.
+        let still = try CLI.run(["pack", "--platform", "line", folder.path, "-o", archive.path, "--icon", stills[0]])
+        XCTAssertEqual(still.status, 0, still.stderr)
+        XCTAssertTrue(still.stderr.contains(stills[0] + ": warning: the main image is a still: LINE asks for an animated set's main image as an animation (APNG)"),
+                      still.stderr)
+        assertLineSet(try entries(archive), count: 8, animated: true, animatedMain: false)
+    }
+
+    func testTheSetRulesAreOneLineAndNoArchive() throws {
+        let archive = tmp.appendingPathComponent("set.zip")
+        // A count no set holds, told before anything is converted.
+        let nine = try CLI.run(["pack", "--platform", "line"] + stills + [sample("maneki_neko_palette_3f.apng"), sample("elephant_480x400_34f.png"),
+                                                                          "-o", archive.path])
+        XCTAssertEqual(nine.status, 1)
+        XCTAssertTrue(nine.stderr.contains(archive.path + ": error: 10 stickers: a LINE set holds 8, 16, 24, 32 or 40 stills, "
+                                           + "or 8, 16 or 24 animations; add 6 or leave out 2"), nine.stderr)
+        // Stills and animations.
+        let mixed = try CLI.run(["pack", "--platform", "line"] + stills.dropLast() + [sample("ring_200_6f.webp"), "-o", archive.path])
+        XCTAssertEqual(mixed.status, 1)
+        XCTAssertTrue(mixed.stderr.contains("7 stills and 1 animation: a LINE set is all stills or all animations; make two sets (animations: "
+                                            + sample("ring_200_6f.webp") + ")"), mixed.stderr)
+        // An input that fails leaves a set LINE does not sell: the failure is said, then the rule.
+        let broken = tmp.appendingPathComponent("broken.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0]).write(to: broken)
+        let failed = try CLI.run(["pack", "--platform", "line"] + stills.dropLast() + [broken.path, "-o", archive.path])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stderr.contains(broken.path + ": error: "), failed.stderr)
+        XCTAssertTrue(failed.stderr.contains("7 still stickers: a LINE set holds 8, 16, 24, 32 or 40 stills; add 1; 1 input failed"), failed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.path))
+    }
+
+    func testOwnershipRerunsAndUsage() throws {
+        // Someone else's file is kept unless --overwrite.
+        let theirs = tmp.appendingPathComponent("theirs.zip")
+        try Data("not ours".utf8).write(to: theirs)
+        let kept = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", theirs.path])
+        XCTAssertEqual(kept.status, 2)
+        XCTAssertTrue(kept.stderr.contains("already exists and is not a LINE archive stickerkit wrote; --overwrite replaces it"), kept.stderr)
+        XCTAssertEqual(try Data(contentsOf: theirs), Data("not ours".utf8))
+        let replaced = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", theirs.path, "--overwrite", "-q"])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertTrue(LinePack.isStickerkitArchive([UInt8](try Data(contentsOf: theirs))))
+
+        // Written into the artwork's folder, the archive is never read back as artwork; the main
+        // and chat tab images `icons --platform line` wrote there are the set's, not stickers.
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        for s in stills { try FileManager.default.copyItem(atPath: s, toPath: art.appendingPathComponent((s as NSString).lastPathComponent).path) }
+        XCTAssertEqual(try CLI.run(["icons", "--platform", "line", sample("elephant_480x400_34f.png"), "-o", art.path, "-q"]).status, 0)
+        let archive = art.appendingPathComponent("Art.zip")
+        let first = try CLI.run(["pack", "--platform", "line", art.path, "-o", archive.path])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let recorded = art.appendingPathComponent("main.png").path
+        XCTAssertTrue(first.stdout.contains("8 still LINE stickers") && first.stdout.contains("images from " + recorded), first.stdout)
+        XCTAssertTrue(first.stderr.contains(recorded + ": warning: the main image is an animation"), first.stderr)
+        let files = try entries(archive)
+        XCTAssertEqual(files[8].bytes, [UInt8](try Data(contentsOf: art.appendingPathComponent("main.png"))))
+        XCTAssertEqual(files[9].bytes, [UInt8](try Data(contentsOf: art.appendingPathComponent("tab.png"))))
+        let again = try CLI.run(["pack", "--platform", "line", art.path, "-o", archive.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.hasPrefix(archive.path + ": unchanged, 8 still LINE stickers"), again.stdout)
+
+        // Usage errors, one line each.
+        for (args, words) in [(["-o", tmp.appendingPathComponent("x.wastickers").path], "-o must name the archive, e.g. -o \"My Stickers.zip\""),
+                              (["-o", theirs.path, "--title", "Cats"], "--title and --author are for --platform whatsapp"),
+                              (["-o", theirs.path, "--labels", "l.csv"], "--labels is for Xcode sticker catalogs, not --platform line")] {
+            let r = try CLI.run(["pack", "--platform", "line"] + stills + args)
+            XCTAssertEqual(r.status, 2, words)
+            XCTAssertTrue(r.stderr.contains(words), r.stderr)
+        }
+    }
+}
