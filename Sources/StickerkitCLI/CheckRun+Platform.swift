@@ -14,6 +14,7 @@ extension CheckRun {
         var skipped = Skipped()
         var stickers: [StickerCheckReport] = []
         var archives: [WastickersCheckReport] = []
+        var lineSets: [LineSetCheckReport] = []
         var seen = Set<InputDiscovery.SameInput>()
         for path in paths {
             let found = search(path, failed: &failed, skipped: &skipped, seen: &seen)
@@ -31,6 +32,7 @@ extension CheckRun {
                 case .sticker(let r): stickers.append(r)
                 case .images(let all): stickers += all
                 case .archive(let a): archives.append(a)
+                case .lineSet(let l): lineSets.append(l)
                 }
             }
             archives += found.archives.map(checkArchive)
@@ -42,6 +44,13 @@ extension CheckRun {
                                                   + target.displayName + "'s"), at: 0)
             }
         }
-        return (CheckReport(stickers: stickers, packs: [], wastickers: archives), failed, skipped)
+        // So is a LINE set by LINE's.
+        if target != .line {
+            for i in lineSets.indices {
+                lineSets[i].findings.insert(.init(.warning, .format, "a LINE set: checked by LINE's rules, not "
+                                                  + target.displayName + "'s"), at: 0)
+            }
+        }
+        return (CheckReport(stickers: stickers, packs: [], wastickers: archives, lineSets: lineSets), failed, skipped)
     }
 }

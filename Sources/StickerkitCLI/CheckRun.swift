@@ -17,6 +17,7 @@ enum CheckRun {
         var packs: [PackCheckReport] = []
         var catalogs: [CatalogCheckReport] = []
         var archives: [WastickersCheckReport] = []
+        var lineSets: [LineSetCheckReport] = []
         var seen = Set<InputDiscovery.SameInput>()
         for path in paths {
             let found = search(path, failed: &failed, skipped: &skipped, seen: &seen)
@@ -27,6 +28,7 @@ enum CheckRun {
                 let checked: [StickerCheckReport]
                 switch checkFile(file, { StickerChecker.check($0, path: $1, rules: rules) }) {
                 case .archive(let a): archives.append(a); continue
+                case .lineSet(let l): lineSets.append(l); continue
                 case .sticker(let s): checked = [s]
                 case .images(let all): checked = all
                 }
@@ -42,7 +44,7 @@ enum CheckRun {
             }
             archives += found.archives.map(checkArchive)
         }
-        return (CheckReport(stickers: stickers, packs: packs, catalogs: catalogs, wastickers: archives), failed, skipped)
+        return (CheckReport(stickers: stickers, packs: packs, catalogs: catalogs, wastickers: archives, lineSets: lineSets), failed, skipped)
     }
 
     /// What a search passed over: links (a loop, a folder already searched, a broken link), each
@@ -87,12 +89,14 @@ enum CheckRun {
         case sticker(StickerCheckReport)
         /// Its bytes are a WhatsApp pack: checked as one (`WastickersChecker`).
         case archive(WastickersCheckReport)
+        /// Its bytes are a LINE upload archive: checked as a set (`LineSetChecker`).
+        case lineSet(LineSetCheckReport)
         /// Its bytes are any other ZIP archive: each image in it checked as a sticker
         /// (`ArchiveInputs.images`, named `ARCHIVE/ENTRY`), as `resize` takes them.
         case images([StickerCheckReport])
     }
 
-    /// `check`'s report of one file: a WhatsApp pack checked as one, the images of any other ZIP
+    /// `check`'s report of one file: a WhatsApp pack or a LINE set checked as one, the images of any other ZIP
     /// archive each by `check` (its bytes and its path), any other file by `check` applied to
     /// its bytes, or an error finding when it cannot be read.
     static func checkFile(_ file: InputFile, _ check: ([UInt8], String) -> StickerCheckReport) -> Checked {
@@ -101,6 +105,7 @@ enum CheckRun {
             guard let reader = try? ZipReader(bytes), !ArchiveInputs.isWhatsAppPack(file.location, reader) else {
                 return .archive(WastickersChecker.check(bytes, path: file.path))
             }
+            if LineSetChecker.isLineSet(reader) { return .lineSet(LineSetChecker.check(bytes, path: file.path)) }
             let entries = ArchiveInputs.images(in: reader, archive: file.location)
             if let problem = entries.isEmpty ? .noImage : ArchiveInputs.beyondBounds(reader, images: entries.count, archiveBytes: bytes.count) {
                 return .sticker(.unreadable(path: file.path, bytes: bytes.count, problem.description))
@@ -183,7 +188,7 @@ enum CheckRun {
             }.joined()
         }
         var out = ""
-        if !report.stickers.isEmpty || (report.catalogs.isEmpty && report.wastickers.isEmpty) { out += rows(report.stickers) }
+        if !report.stickers.isEmpty || (report.catalogs.isEmpty && report.wastickers.isEmpty && report.lineSets.isEmpty) { out += rows(report.stickers) }
         for p in report.packs {
             for f in p.findings { out += "pack \(MessageText.escape(p.folder)): \(f.severity.rawValue) \(f.code.rawValue): \(MessageText.escape(f.message))\n" }
         }
@@ -204,14 +209,23 @@ enum CheckRun {
             if !listed.isEmpty { out += rows(listed) }
             out += findingLines(w.findings)
         }
+        for l in report.lineSets {
+            if !out.isEmpty { out += "\n" }
+            out += "LINE set \(MessageText.escape(l.path)): " + count(l.stickers.count, "sticker") + "\n"
+            let listed = l.stickers + l.pictures
+            if !listed.isEmpty { out += rows(listed) }
+            out += findingLines(l.findings)
+        }
         let files = report.stickers.count
-        if report.catalogs.isEmpty && report.wastickers.isEmpty {
+        if report.catalogs.isEmpty && report.wastickers.isEmpty && report.lineSets.isEmpty {
             out += count(files, "file")
         } else {
             let inside = report.catalogs.reduce(0) { $0 + $1.stickers.count } + report.wastickers.reduce(0) { $0 + $1.stickers.count }
+                + report.lineSets.reduce(0) { $0 + $1.stickers.count }
             var holders: [String] = []
             if !report.catalogs.isEmpty { holders.append(count(report.catalogs.count, "catalog")) }
             if !report.wastickers.isEmpty { holders.append(count(report.wastickers.count, "WhatsApp pack")) }
+            if !report.lineSets.isEmpty { holders.append(count(report.lineSets.count, "LINE set")) }
             out += count(inside, "sticker") + " in " + holders.joined(separator: " and ")
             if files > 0 { out += " and " + count(files, "file") }
         }

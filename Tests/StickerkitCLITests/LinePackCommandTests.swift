@@ -171,4 +171,54 @@ final class LinePackCommandTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(words), r.stderr)
         }
     }
+
+    func testCheckReadsTheArchiveAsALineSet() throws {
+        let archive = tmp.appendingPathComponent("Cats.zip")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "line"] + stills + ["-o", archive.path, "-q"]).status, 0)
+        let r = try CLI.run(["check", archive.path])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("LINE set \(archive.path): 8 stickers\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasSuffix("8 stickers in 1 LINE set: 0 errors, 0 warnings\n"), r.stdout)
+        for name in ["01.png", "08.png", "main.png", "tab.png"] { XCTAssertTrue(r.stdout.contains(archive.path + "/" + name), name) }
+        let json = try CLI.run(["check", "--json", "--platform", "discord", archive.path])
+        let report = try JSONDecoder().decode(CheckReport.self, from: Data(json.stdout.utf8))
+        XCTAssertEqual(report.lineSets.map(\.stickers.count), [8])
+        XCTAssertEqual(report.lineSets.first?.pictures.map(\.path), ["main.png", "tab.png"].map { archive.path + "/" + $0 })
+        XCTAssertEqual(report.lineSets.first?.findings.map(\.message), ["a LINE set: checked by LINE's rules, not Discord's"])
+        // preview shows the set's stickers and pictures, as check lists them.
+        let preview = try CLI.run(["preview", archive.path, "-o", tmp.appendingPathComponent("preview").path])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertTrue(preview.stdout.contains("10 stickers"), preview.stdout)
+
+        // Each rule, on sets rebuilt from this one's entries.
+        let files = try entries(archive)
+        let stickers = files.prefix(8).map { StoredZip.Entry(name: $0.name, bytes: $0.bytes) }
+        let main = StoredZip.Entry(name: "main.png", bytes: files[8].bytes), tab = StoredZip.Entry(name: "tab.png", bytes: files[9].bytes)
+        func findings(_ entries: [StoredZip.Entry]) -> [String] {
+            LineSetChecker.check(StoredZip(entries: entries).bytes(), path: "set.zip").allFindings
+                .filter { $0.severity != .info }.map { "\($0.severity.rawValue) \($0.code.rawValue): \($0.message)" }
+        }
+        XCTAssertEqual(findings(stickers + [main, tab]), [])
+        XCTAssertEqual(findings(stickers + [main]), ["error missing-file: no tab.png: a LINE set needs its chat tab image (96×74 PNG)"])
+        XCTAssertEqual(findings(stickers.dropLast() + [main, tab]),
+                       ["error sticker-count: 7 still stickers: a LINE set holds 8, 16, 24, 32 or 40 stills; add 1"])
+        var renamed = stickers
+        renamed[2].name = "cat.png"
+        XCTAssertEqual(findings(renamed + [main, tab]),
+                       ["warning not-a-sticker: LINE takes a set of 8 stickers named 01.png to 08.png; named otherwise: cat.png"])
+        let copy = StoredZip.Entry(name: "08.png", bytes: try XCTUnwrap(files.first).bytes)
+        XCTAssertEqual(findings(stickers.dropLast() + [copy, main, tab]), [])
+        let moving = try CLI.run(["resize", "--platform", "line", sample("ring_200_6f.webp"), "-o", tmp.appendingPathComponent("ring").path, "-q"])
+        XCTAssertEqual(moving.status, 0, moving.stderr)
+        let apng = [UInt8](try Data(contentsOf: tmp.appendingPathComponent("ring/ring_200_6f.png")))
+        XCTAssertEqual(findings(stickers.dropLast() + [.init(name: "08.png", bytes: apng), main, tab]),
+                       ["error mixed-kinds: 7 stills and 1 animation: a LINE set is all stills or all animations; make two sets"])
+        let wideMain = StoredZip.Entry(name: "main.png", bytes: files[9].bytes)
+        XCTAssertEqual(findings(stickers + [wideMain, tab]), ["error size: 96×74 px; LINE's main image is 240×240"])
+        // Past 20 MB (two entries no part of a set make it so).
+        let filler = (0..<2).map { StoredZip.Entry(name: "filler\($0).bin", bytes: [UInt8](repeating: 0, count: 10_000_000)) }
+        let big = findings(stickers + [main, tab] + filler)
+        XCTAssertTrue(big.first?.hasPrefix("error budget: ") == true && big.first?.hasSuffix("bytes: LINE takes an archive of at most 20,000,000 in one upload") == true, "\(big)")
+        XCTAssertEqual(big.dropFirst().map { String($0.prefix(30)) }, ["warning not-a-sticker: not an ", "warning not-a-sticker: not an "])
+    }
 }

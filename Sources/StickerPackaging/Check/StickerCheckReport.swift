@@ -83,22 +83,26 @@ public struct CheckReport: Sendable, Codable, Equatable {
     public var catalogs: [CatalogCheckReport]
     /// WhatsApp pack archives checked as packs (written to JSON only when there are some).
     public var wastickers: [WastickersCheckReport]
+    /// LINE upload archives checked as sets (written to JSON only when there are some).
+    public var lineSets: [LineSetCheckReport]
     public var errors: Int
     public var warnings: Int
 
     public init(stickers: [StickerCheckReport], packs: [PackCheckReport], catalogs: [CatalogCheckReport] = [],
-                wastickers: [WastickersCheckReport] = []) {
+                wastickers: [WastickersCheckReport] = [], lineSets: [LineSetCheckReport] = []) {
         self.stickers = stickers
         self.packs = packs
         self.catalogs = catalogs
         self.wastickers = wastickers
-        let all = stickers.flatMap(\.findings) + packs.flatMap(\.findings)
-            + catalogs.flatMap { $0.findings + $0.stickers.flatMap(\.findings) } + wastickers.flatMap(\.allFindings)
+        self.lineSets = lineSets
+        var all: [StickerFinding] = stickers.flatMap(\.findings) + packs.flatMap(\.findings)
+        all += catalogs.flatMap { $0.findings + $0.stickers.flatMap(\.findings) }
+        all += wastickers.flatMap(\.allFindings) + lineSets.flatMap(\.allFindings)
         errors = all.filter { $0.severity == .error }.count
         warnings = all.filter { $0.severity == .warning }.count
     }
 
-    private enum CodingKeys: String, CodingKey { case stickers, packs, catalogs, wastickers, errors, warnings }
+    private enum CodingKeys: String, CodingKey { case stickers, packs, catalogs, wastickers, lineSets, errors, warnings }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -106,6 +110,7 @@ public struct CheckReport: Sendable, Codable, Equatable {
         packs = try c.decode([PackCheckReport].self, forKey: .packs)
         catalogs = try c.decodeIfPresent([CatalogCheckReport].self, forKey: .catalogs) ?? []
         wastickers = try c.decodeIfPresent([WastickersCheckReport].self, forKey: .wastickers) ?? []
+        lineSets = try c.decodeIfPresent([LineSetCheckReport].self, forKey: .lineSets) ?? []
         errors = try c.decode(Int.self, forKey: .errors)
         warnings = try c.decode(Int.self, forKey: .warnings)
     }
@@ -116,6 +121,7 @@ public struct CheckReport: Sendable, Codable, Equatable {
         try c.encode(packs, forKey: .packs)
         if !catalogs.isEmpty { try c.encode(catalogs, forKey: .catalogs) }
         if !wastickers.isEmpty { try c.encode(wastickers, forKey: .wastickers) }
+        if !lineSets.isEmpty { try c.encode(lineSets, forKey: .lineSets) }
         try c.encode(errors, forKey: .errors)
         try c.encode(warnings, forKey: .warnings)
     }

@@ -30,7 +30,12 @@ struct Check: ParsableCommand {
         found in folders) is checked as a pack, with any --platform: 3 to 30 stickers, all stills \
         or all animations, each by WhatsApp's rules; the tray icon (tray.png, else the one PNG \
         inside: 96×96 within 50 KB); title.txt and author.txt, one line of at most 128 \
-        characters each. Stored and deflated entries are read, each checked against its CRC-32.
+        characters each. A LINE upload archive (a file whose bytes are a ZIP archive holding \
+        main.png or tab.png, as pack --platform line writes) is checked as a set, with any \
+        --platform: 8, 16, 24, 32 or 40 stills or 8, 16 or 24 animations, never both, each by \
+        LINE's rules and named 01.png to the set's count; main.png 240×240 (an APNG for animations) \
+        and tab.png 96×74; the archive within 20 MB. Stored and deflated entries are read, each \
+        checked against its CRC-32.
         Exit status: 0 when no errors were found, 1 otherwise (including a path that is missing or \
         a folder without images: each named on stderr, the others still checked), 2 usage error.
         """)

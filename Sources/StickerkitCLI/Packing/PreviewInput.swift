@@ -23,8 +23,9 @@ enum PreviewInput {
             items += report.stickers.map(catalogItem)
         }
         // A WhatsApp pack (a ZIP archive that is one, or a .wastickers in a folder) is shown by
-        // its stickers and tray icon, checked as `check` checks the pack; any other ZIP archive
-        // by its images, each checked as a sticker.
+        // its stickers and tray icon, a LINE set by its stickers and its main and chat tab images,
+        // checked as `check` checks them; any other ZIP archive by its images, each checked as a
+        // sticker.
         for file in found.files {
             guard FileSystem.readHead(file.location, count: 4).map(ZipReader.opensAsZip) == true,
                   CheckRun.tooLarge(file.location, path: file.path) == nil else {
@@ -33,6 +34,7 @@ enum PreviewInput {
             }
             switch CheckRun.checkFile(file, { StickerChecker.check($0, path: $1, rules: rules) }) {
             case .archive(let report): items += packItems(report, of: file, found: &found)
+            case .lineSet(let report): items += packItems(report.stickers + report.pictures, findings: report.findings, of: file, found: &found)
             case .images(let reports): items += reports.map { entryItem($0, of: file) }
             case .sticker(let r): found.missing.append((file.path, r.unreadableReason ?? "cannot read the archive"))
             }
@@ -42,16 +44,22 @@ enum PreviewInput {
     }
 
     /// The stickers and tray icon of the WhatsApp pack `file` (`report`, its check), each with
-    /// its report; what the pack check found about the pack as a whole is a warning each, and an
-    /// archive that cannot be read at all is an input that failed (in `found.missing`).
+    /// its report (`packItems(_:findings:of:found:)`).
     static func packItems(_ report: WastickersCheckReport, of file: InputFile, found: inout InputDiscovery.Outcome) -> [Preview.Item] {
-        let shown = report.stickers + (report.tray.map { [$0] } ?? [])
+        packItems(report.stickers + (report.tray.map { [$0] } ?? []), findings: report.findings, of: file, found: &found)
+    }
+
+    /// The entries `shown` of the pack archive `file`, each with its report; what the pack's check
+    /// found about the pack as a whole (`findings`) is a warning each, and an archive that cannot
+    /// be read at all is an input that failed (in `found.missing`).
+    static func packItems(_ shown: [StickerCheckReport], findings: [StickerFinding], of file: InputFile,
+                          found: inout InputDiscovery.Outcome) -> [Preview.Item] {
         if shown.isEmpty {
-            let unread = report.findings.first { $0.severity == .error && $0.code == .unreadable }
-            found.missing.append((file.path, unread?.message ?? "a ZIP archive with no sticker or tray icon in it"))
+            let unread = findings.first { $0.severity == .error && $0.code == .unreadable }
+            found.missing.append((file.path, unread?.message ?? "a ZIP archive with no sticker or pack picture in it"))
             return []
         }
-        for f in report.findings where f.severity != .info {
+        for f in findings where f.severity != .info {
             found.notices.append(Notice(BytePath(f.path ?? file.path), "\(f.code.rawValue): \(f.message)"))
         }
         return shown.map { entryItem($0, of: file) }
