@@ -47,4 +47,25 @@ enum CLI {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// The entry names of the ZIP archive `archive`, in order, as a reader that is not ours
+    /// (Python's zipfile) lists them, each entry read and checked against its CRC-32 and size;
+    /// the entries are extracted into `folder`.
+    static func unzip(_ archive: URL, into folder: URL) throws -> [String] {
+        let script = """
+        import json, sys, zipfile, zlib
+        z = zipfile.ZipFile(sys.argv[1])
+        assert z.testzip() is None
+        rows = []
+        for i in z.infolist():
+            data = z.read(i)
+            assert zlib.crc32(data) == i.CRC and len(data) == i.file_size
+            rows.append(i.filename)
+        z.extractall(sys.argv[2])
+        print(json.dumps(rows))
+        """
+        let listed = try run(["python3", "-c", script, archive.path, folder.path], executable: URL(fileURLWithPath: "/usr/bin/env"))
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String])
+    }
 }

@@ -30,24 +30,10 @@ final class LinePackCommandTests: XCTestCase {
         return folder
     }
 
-    /// The archive's entries, in order, each read by Python's zipfile (CRC and size checked).
+    /// The archive's entries, in order, each read by Python's zipfile (`CLI.unzip`).
     func entries(_ archive: URL) throws -> [(name: String, bytes: [UInt8])] {
         let out = tmp.appendingPathComponent("unzipped-\(UUID().uuidString)")
-        let script = """
-        import json, sys, zipfile, zlib
-        z = zipfile.ZipFile(sys.argv[1])
-        assert z.testzip() is None
-        rows = []
-        for i in z.infolist():
-            data = z.read(i)
-            assert zlib.crc32(data) == i.CRC and len(data) == i.file_size
-            rows.append(i.filename)
-        z.extractall(sys.argv[2])
-        print(json.dumps(rows))
-        """
-        let listed = try CLI.run(["python3", "-c", script, archive.path, out.path], executable: URL(fileURLWithPath: "/usr/bin/env"))
-        XCTAssertEqual(listed.status, 0, listed.stderr)
-        let names = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String])
+        let names = try CLI.unzip(archive, into: out)
         return try names.map { ($0, [UInt8](try Data(contentsOf: out.appendingPathComponent($0)))) }
     }
 

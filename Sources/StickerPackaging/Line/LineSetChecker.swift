@@ -26,17 +26,9 @@ public enum LineSetChecker {
     public static func check(_ bytes: [UInt8], path: String) -> LineSetCheckReport {
         let target = StickerTarget.line
         var report = LineSetCheckReport(path: path, stickers: [], pictures: [], findings: [])
-        let zip: ZipReader
-        do { zip = try ZipReader(bytes) } catch {
-            report.findings.append(.init(.error, .unreadable, "\(error)"))
-            return report
-        }
-        let entries = zip.entries.filter { !$0.isFolder && !$0.isFinderMetadata }
-        if entries.count > maxEntries {
-            report.findings.append(.init(.error, .stickerCount, "\(entries.count) files: a LINE set holds at most "
-                                         + "\(LinePack.stillCounts.last ?? 0) stickers and its main and chat tab images; not read"))
-            return report
-        }
+        guard let (zip, entries) = PackArchive.open(bytes, maxEntries: maxEntries, tooMany: {
+            "\($0) files: a LINE set holds at most \(LinePack.stillCounts.last ?? 0) stickers and its main and chat tab images; not read"
+        }, findings: &report.findings) else { return report }
         func inside(_ e: ZipEntry) -> String { path + "/" + e.name }
         var setFindings: [StickerFinding] = []
         var pictures: [String: StickerCheckReport] = [:]

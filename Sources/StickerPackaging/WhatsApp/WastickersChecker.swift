@@ -26,17 +26,9 @@ public enum WastickersChecker {
     public static func check(_ bytes: [UInt8], path: String) -> WastickersCheckReport {
         let target = StickerTarget.whatsapp
         var report = WastickersCheckReport(path: path, title: nil, author: nil, stickers: [], tray: nil, findings: [])
-        let zip: ZipReader
-        do { zip = try ZipReader(bytes) } catch {
-            report.findings.append(.init(.error, .unreadable, "\(error)"))
-            return report
-        }
-        let entries = zip.entries.filter { !$0.isFolder && !$0.isFinderMetadata }
-        if entries.count > maxEntries {
-            report.findings.append(.init(.error, .stickerCount, "\(entries.count) files: a WhatsApp pack holds at most "
-                                         + "\(WastickersPack.stickerRange.upperBound) stickers, its tray icon, title and author; not read"))
-            return report
-        }
+        guard let (zip, entries) = PackArchive.open(bytes, maxEntries: maxEntries, tooMany: {
+            "\($0) files: a WhatsApp pack holds at most \(WastickersPack.stickerRange.upperBound) stickers, its tray icon, title and author; not read"
+        }, findings: &report.findings) else { return report }
         func inside(_ e: ZipEntry) -> String { path + "/" + e.name }
         let trayIcon = target.packIcons[0]
         // The tray: its own name, else the only PNG (found by its bytes, read below).

@@ -48,28 +48,12 @@ enum LinePackRun {
         }
 
         // 3. Convert, as `resize --platform line` does, --jobs at a time.
-        var stickers: [LinePack.Sticker] = []
-        var packed: [InputFile] = []
-        var failed = missing
-        for (input, outcome) in zip(inputs, PlatformPackSteps.convertAll(inputs, options: r.options, jobs: r.jobs)) {
-            let file = input.path
-            switch outcome {
-            case .success(let out):
-                for w in out.report.warnings { terminal.warn(file, w) }
-                // The file's own structure says what LINE will see: its rules, and still or animated.
-                let check = PlatformChecker.check(out.bytes, path: file, target: .line)
-                if let error = check.findings.first(where: { $0.severity == .error }) {
-                    terminal.error(CommandFailure.failed(file, "the sticker breaks LINE's rules: \(error.message)").description)
-                    failed += 1
-                    continue
-                }
-                stickers.append(.init(png: out.bytes, animated: check.facts.frames > 1))
-                packed.append(input)
-            case .failure(let f):
-                terminal.error(f.description)
-                failed += 1
-            }
-        }
+        // The file's own structure says what LINE will see: its rules, and still or animated.
+        let converted = PlatformPackSteps.checked(inputs, PlatformPackSteps.convertAll(inputs, options: r.options, jobs: r.jobs),
+                                                  target: .line, terminal: terminal)
+        let stickers = converted.stickers.map { LinePack.Sticker(png: $0.output.bytes, animated: $0.check.facts.frames > 1) }
+        let packed = converted.stickers.map(\.input)
+        let failed = missing + converted.failed
 
         // 4. The set's rules, then its pictures: given, else those `icons --platform line` wrote
         // into an input folder, else made from the first input packed (a file that failed has

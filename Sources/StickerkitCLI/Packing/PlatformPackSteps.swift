@@ -67,6 +67,40 @@ enum PlatformPackSteps {
         return outcomes.withLock { $0 }.map { $0! }
     }
 
+    /// A sticker converted for a pack, with its input and what its own structure says
+    /// (`PlatformChecker`: the platform's rules, its frames).
+    struct Checked {
+        var input: InputFile
+        var output: StickerOutput
+        var check: StickerCheckReport
+    }
+
+    /// The stickers of `outcomes` (one per input) that converted and pass `target`'s rules, each
+    /// with its warnings said on `terminal`; every other input is said in one line and counted
+    /// in `failed`.
+    static func checked(_ inputs: [InputFile], _ outcomes: [Result<StickerOutput, CommandFailure>], target: StickerTarget,
+                        terminal: Terminal) -> (stickers: [Checked], failed: Int) {
+        var stickers: [Checked] = []
+        var failed = 0
+        for (input, outcome) in zip(inputs, outcomes) {
+            switch outcome {
+            case .success(let out):
+                for w in out.report.warnings { terminal.warn(input.path, w) }
+                let check = PlatformChecker.check(out.bytes, path: input.path, target: target)
+                if let error = check.findings.first(where: { $0.severity == .error }) {
+                    terminal.error(CommandFailure.failed(input.path, "the sticker breaks \(target.displayName)'s rules: \(error.message)").description)
+                    failed += 1
+                    continue
+                }
+                stickers.append(Checked(input: input, output: out, check: check))
+            case .failure(let f):
+                terminal.error(f.description)
+                failed += 1
+            }
+        }
+        return (stickers, failed)
+    }
+
     /// One input's sticker, or the line naming why not.
     static func convert(_ input: InputFile, options: ConversionOptions) -> Result<StickerOutput, CommandFailure> {
         let file = input.path

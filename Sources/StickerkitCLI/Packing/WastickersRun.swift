@@ -50,32 +50,18 @@ enum WastickersRun {
         let givenTray = try r.icon.map { try tray(from: $0, limits: r.options.limits) }
 
         // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time.
-        let outcomes = PlatformPackSteps.convertAll(inputs, options: r.options, jobs: r.jobs)
+        // The file's own structure says what WhatsApp will see: its rules, and still or animated.
+        let converted = PlatformPackSteps.checked(inputs, PlatformPackSteps.convertAll(inputs, options: r.options, jobs: r.jobs),
+                                                  target: .whatsapp, terminal: terminal)
         var stickers: [WastickersPack.Sticker] = []
-        var packed: [InputFile] = []
-        var failed = missing
-        for (input, outcome) in zip(inputs, outcomes) {
-            let file = input.path
-            switch outcome {
-            case .success(let out):
-                for w in out.report.warnings { terminal.warn(file, w) }
-                // The file's own structure says what WhatsApp will see: its rules, and still or animated.
-                let check = PlatformChecker.check(out.bytes, path: file, target: .whatsapp)
-                if let error = check.findings.first(where: { $0.severity == .error }) {
-                    terminal.error(CommandFailure.failed(file, "the sticker breaks WhatsApp's rules: \(error.message)").description)
-                    failed += 1
-                    continue
-                }
-                let animated = StickerContainer.webp.holdsAnimation(frames: check.facts.frames)
-                if !animated && out.report.frames > 1 {
-                    terminal.warn(file, "its \(out.report.frames) frames came out as one WebP frame: packed as a still")
-                }
-                stickers.append(.init(webp: out.bytes, animated: animated))
-                packed.append(input)
-            case .failure(let f):
-                terminal.error(f.description)
-                failed += 1
+        let packed = converted.stickers.map(\.input)
+        let failed = missing + converted.failed
+        for c in converted.stickers {
+            let animated = StickerContainer.webp.holdsAnimation(frames: c.check.facts.frames)
+            if !animated && c.output.report.frames > 1 {
+                terminal.warn(c.input.path, "its \(c.output.report.frames) frames came out as one WebP frame: packed as a still")
             }
+            stickers.append(.init(webp: c.output.bytes, animated: animated))
         }
 
         // 4. The tray icon, unless given: from the first input packed whose artwork makes one (a
