@@ -106,7 +106,7 @@ enum PlatformIconRun {
                        place.manifest.record(for: name).map({ $0.input != BatchRunner.absolute(imagePath) || $0.settings != settings }) ?? true {
                         try place.manifest.append(record(name, pictures[k], status))
                     }
-                    terminal.result("\(target.displayName) \(icon.role) up to date: \(path.display)")
+                    if !quiet { terminal.result("\(target.displayName) \(icon.role) up to date: \(path.display)") }
                     continue
                 }
                 try place.folder.write(pictures[k], to: name) { written throws(FileError) in
@@ -115,7 +115,7 @@ enum PlatformIconRun {
             } catch {
                 throw CommandFailure.failed(path.display, error.problem.description)
             }
-            terminal.result("\(target.displayName) \(icon.role) (\(icon.dimensions), \(pictures[k].count) bytes) written to \(path.display)")
+            if !quiet { terminal.result("\(target.displayName) \(icon.role) (\(icon.dimensions), \(pictures[k].count) bytes) written to \(path.display)") }
         }
         do throws(FileError) { try place.manifest.rewriteIfNeeded() } catch {
             terminal.error("\(place.manifest.path.display): error: \(error.problem); the manifest could not be rewritten")

@@ -241,6 +241,13 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(other.status, 0, other.stderr)
         XCTAssertNotEqual(try png("main.png").bytes, main.bytes)
         XCTAssertNotEqual(try png("tab.png").bytes, tab.bytes)
+
+        // --quiet prints nothing, written or up to date (it printed a line per picture).
+        for image in ["oc_teddybear.png", "oc_teddybear.png"] {
+            let quiet = try CLI.run(["icons", "--platform", "line", sample(image), "-o", out.path, "--quiet"])
+            XCTAssertEqual(quiet.status, 0, quiet.stderr)
+            XCTAssertEqual(quiet.stdout + quiet.stderr, "")
+        }
     }
 
     /// Pack pictures stickerkit did not write, or that were edited since, are replaced only with
