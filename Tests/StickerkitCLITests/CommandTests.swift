@@ -214,6 +214,13 @@ final class CommandTests: XCTestCase {
         let html = try String(contentsOf: preview.appendingPathComponent("index.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("oc_teddybear"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: preview.appendingPathComponent("contact-sheet.png").path))
+        XCTAssertTrue(r.stdout.contains("index.html: 2 stickers"), r.stdout)
+        // --quiet, as every command that writes takes it: nothing but errors (the one removal
+        // of the previous preview's contact sheet included).
+        let quiet = try CLI.run(["preview", sample("oc_teddybear.png"), "-o", preview.path, "--quiet"])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stdout + quiet.stderr, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: preview.appendingPathComponent("contact-sheet.png").path))
     }
 
     /// `icons --platform line` writes LINE's main and chat tab images; a run that would make the

@@ -13,8 +13,9 @@ struct Preview: ParsableCommand {
         searched recursively; a sticker catalog (.xcstickers) or pack (.stickerpack) is shown in \
         the pack's order with each sticker's accessibility label, and a .stickersequence plays as \
         one animation at its frame rate. A WhatsApp pack (.wastickers) is shown by its stickers \
-        and tray icon, checked by WhatsApp's rules as `check` checks the pack (findings about the \
-        pack as a whole are warnings). With --png, also DIR/contact-sheet.png (first frames, same \
+        and tray icon, checked by WhatsApp's rules as `check` checks the pack, and a LINE upload \
+        archive by its stickers, main.png and tab.png, checked by LINE's (findings about the pack \
+        as a whole are warnings). With --png, also DIR/contact-sheet.png (first frames, same \
         layout). Files the previous preview wrote into DIR and this one does not are removed \
         (recorded in DIR/.stickerkit-preview.json; nothing else in DIR is touched). A file in the \
         way that preview did not write is replaced only with --overwrite; folders and links never \
@@ -38,6 +39,9 @@ struct Preview: ParsableCommand {
 
     @OptionGroup var budget: BudgetFlags
 
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
     /// One sticker to show: where its bytes come from (read when it is shown), the name shown,
     /// what `check` found when that is known before (a catalog's stickers), and whether it comes
     /// from a catalog.
@@ -46,7 +50,7 @@ struct Preview: ParsableCommand {
             case file(BytePath)
             /// A catalog's sequence: its frames, shown as one APNG.
             case sequence(frames: [String])
-            /// A sticker (or the tray icon) inside a WhatsApp pack archive, by its entry name.
+            /// A sticker (or a pack picture) inside a pack archive, by its entry name.
             case archiveEntry(archive: BytePath, entry: String)
         }
         var source: Source
@@ -61,7 +65,7 @@ struct Preview: ParsableCommand {
 
     func run() throws {
         let rules = CheckRules(maxBytes: budget.bytes)
-        let terminal = Terminal(quiet: false)
+        let terminal = Terminal(quiet: quiet)
         try PathChecks.checkOutputFolder(CommandLineBytes.path(for: output), inputs: paths.map(CommandLineBytes.path(for:)))
         // A missing input or a folder without stickers is named and fails the run (exit 1); the
         // others are shown.
@@ -166,15 +170,15 @@ struct Preview: ParsableCommand {
         let page = PreviewPage(title: title, entries: entries, maxBytes: rules.maxBytes)
         try write(Array(page.html.utf8), "index.html")
         written.append("index.html")
-        terminal.result("\((output as NSString).appendingPathComponent("index.html")): \(entries.count) sticker\(entries.count == 1 ? "" : "s")")
+        if !quiet { terminal.result("\((output as NSString).appendingPathComponent("index.html")): \(entries.count) sticker\(entries.count == 1 ? "" : "s")") }
         if png {
             try write(sheet.png(), "contact-sheet.png")
             written.append("contact-sheet.png")
-            terminal.result("\((output as NSString).appendingPathComponent("contact-sheet.png")): \(sheet.width)×\(sheet.height)")
+            if !quiet { terminal.result("\((output as NSString).appendingPathComponent("contact-sheet.png")): \(sheet.width)×\(sheet.height)") }
         }
         let removed = previous.removeStale(keeping: Set(written), in: output)
         try PreviewRecord(files: written.sorted()).write(in: output)
-        if removed > 0 { terminal.result("\(removed) file\(removed == 1 ? "" : "s") of the previous preview removed") }
+        if removed > 0 && !quiet { terminal.result("\(removed) file\(removed == 1 ? "" : "s") of the previous preview removed") }
         if failed > 0 { throw ExitCode(1) }
     }
 
