@@ -4,8 +4,9 @@ import StickerPackaging
 
 /// libFuzzer entry point: `stickerkit check` on arbitrary bytes — Messages' rules
 /// (`StickerChecker`: the outline, and the pixels' transparency scan), every platform's
-/// (`PlatformChecker`: the image outlines and the WebM (EBML) reader) and a WhatsApp pack's
-/// (`WastickersChecker`: the ZIP reader, inflate and CRC, each entry checked). A check never
+/// (`PlatformChecker`: the image outlines and the WebM (EBML) reader), a WhatsApp pack's
+/// (`WastickersChecker`: the ZIP reader, inflate and CRC, each entry checked) and a LINE set's
+/// (`LineSetChecker`: the same reader, LINE's pack pictures and set rules). A check never
 /// fails: it reports. Every finding must say something, the report must count the file's bytes,
 /// and a pack's entries must be named inside it.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -26,6 +27,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         fatalError("an entry named outside its pack: \(outside.path)")
     }
     if pack.stickers.count > WastickersChecker.maxEntries { fatalError("\(pack.stickers.count) stickers read") }
+    let set = LineSetChecker.check(bytes, path: "s.zip")
+    if set.allFindings.contains(where: { $0.message.isEmpty }) { fatalError("a LINE set finding without a message") }
+    if let outside = (set.stickers + set.pictures).first(where: { !$0.path.utf8.starts(with: "s.zip/".utf8) }) {
+        fatalError("an entry named outside its set: \(outside.path)")
+    }
+    if set.stickers.count + set.pictures.count > LineSetChecker.maxEntries { fatalError("\(set.stickers.count) stickers read") }
     return 0
 }
 
