@@ -76,7 +76,7 @@ final class InputDiscoveryTests: XCTestCase {
         XCTAssertEqual(p.status, 0, p.stderr)
         XCTAssertTrue(p.stdout.contains("3 still WhatsApp stickers"), p.stdout)
         // The tray icon made for the pack is its tray (it was the first sticker's artwork).
-        XCTAssertTrue(p.stdout.hasSuffix("tray icon from \(art.path)/tray.png\n"), p.stdout)
+        XCTAssertTrue(p.stdout.hasSuffix("tray icon from \(art.path)/tray.png; 3 converted, 0 up to date\n"), p.stdout)
         let reader = try ZipReader([UInt8](try Data(contentsOf: pack)))
         let tray = try XCTUnwrap(reader.entries.first { $0.name == "tray.png" })
         XCTAssertEqual(try reader.contents(of: tray, limit: 1 << 20), [UInt8](try Data(contentsOf: art.appendingPathComponent("tray.png"))))

@@ -207,4 +207,31 @@ final class LinePackCommandTests: XCTestCase {
         XCTAssertTrue(big.first?.hasPrefix("error budget: ") == true && big.first?.hasSuffix("bytes: LINE takes an archive of at most 20,000,000 in one upload") == true, "\(big)")
         XCTAssertEqual(big.dropFirst().map { String($0.prefix(30)) }, ["warning not-a-sticker: not an ", "warning not-a-sticker: not an "])
     }
+
+    /// The stickers are cached as a catalog's are: a rerun converts only what changed, `--force`
+    /// everything, and a cache inside the artwork's folder is never read as artwork.
+    func testARerunConvertsOnlyWhatChanged() throws {
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        for s in stills { try FileManager.default.copyItem(atPath: s, toPath: art.appendingPathComponent((s as NSString).lastPathComponent).path) }
+        let archive = tmp.appendingPathComponent("Cached.zip")
+        let args = ["pack", "--platform", "line", art.path, "-o", archive.path, "--cache", art.appendingPathComponent("cache").path]
+        func run(_ extra: [String] = []) throws -> String {
+            let r = try CLI.run(args + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+        XCTAssertTrue(try run().hasSuffix("; 8 converted, 0 up to date\n"))
+        let again = try run()
+        XCTAssertTrue(again.hasPrefix(archive.path + ": unchanged, 8 still LINE stickers") && again.hasSuffix("; 0 converted, 8 up to date\n"), again)
+        XCTAssertTrue(try run(["--force"]).hasSuffix("; 8 converted, 0 up to date\n"))
+        // One input replaced: that one alone; other settings: all of them.
+        let teddy = art.appendingPathComponent("oc_teddybear.png")
+        try FileManager.default.removeItem(at: teddy)
+        try FileManager.default.copyItem(atPath: sample("noto_1f600_grinning_face_512.png"), toPath: teddy.path)
+        let one = try run()
+        XCTAssertTrue(one.hasPrefix(archive.path + ": 8 still LINE stickers") && one.hasSuffix("; 1 converted, 7 up to date\n"), one)
+        XCTAssertTrue(try run(["--max-kb", "900"]).hasSuffix("; 8 converted, 0 up to date\n"))
+        XCTAssertTrue(try CLI.run(["check", archive.path]).stdout.hasSuffix("8 stickers in 1 LINE set: 0 errors, 0 warnings\n"))
+    }
 }

@@ -260,7 +260,7 @@ final class WastickersCommandTests: XCTestCase {
         let repacked = tmp.appendingPathComponent("FromTelegram.wastickers")
         let r = try CLI.run(["pack", "--platform", "whatsapp", other.path, "-o", repacked.path])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(other.path)/stickers/0.png\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(other.path)/stickers/0.png; 3 converted, 0 up to date\n"), r.stdout)
         XCTAssertEqual(try CLI.run(["check", repacked.path]).status, 0)
         // Another app's ZIP is no WhatsApp pack: check checks each image in it as a sticker (by
         // Messages' rules, or --platform's; it said "0 stickers in 1 WhatsApp pack: 4 errors"),

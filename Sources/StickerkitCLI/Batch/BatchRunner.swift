@@ -76,8 +76,10 @@ struct BatchRunner: Sendable {
 
     /// Everything that changes the bytes of an output of this size: recorded in the manifest so a
     /// rerun with other settings redoes the work.
-    func settingsKey(_ size: StickerSize) -> String {
-        let o = settings.options
+    func settingsKey(_ size: StickerSize) -> String { Self.settingsKey(settings.options, size) }
+
+    /// Everything in `o` that changes a sticker's bytes at `size`, as the manifest records it.
+    static func settingsKey(_ o: ConversionOptions, _ size: StickerSize) -> String {
         return "\(Stickerkit.configuration.version) size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
             + "max=\(o.maxBytes) effort=\(o.effort.rawValue) quality=\(o.quality.lowerBound)-\(o.quality.upperBound) "
             + "minfps=\(o.minFPS) lenient=\(o.lenient) colors=\(o.maxColors.map(String.init) ?? "auto")"

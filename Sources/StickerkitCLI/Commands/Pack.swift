@@ -46,14 +46,16 @@ struct Pack: ParsableCommand {
         packed), title.txt (--title, else NAME) and author.txt (--author, else "stickerkit"). \
         WhatsApp takes 3 to 30 stickers, all stills or all animations: anything else is one error \
         line and no archive (exit 1). A file at -o that is not a .wastickers stickerkit wrote is \
-        replaced only with --overwrite.
+        replaced only with --overwrite. Its stickers are cached as a catalog's are (--cache, \
+        --force).
         With --platform line, -o names a NAME.zip instead, the archive LINE Creators Market takes in \
         one upload: the stickers converted as `resize --platform line` does (01.png, 02.png, … in \
         input order), main.png (240×240, an APNG for animations) and tab.png (96×74), both from \
         --icon, else those `icons --platform line` wrote into an input folder, else from the first \
         input packed. LINE sells 8, 16, 24, 32 or 40 stills, or 8, 16 or 24 animations, in an \
         archive of at most 20 MB: anything else is one error line and no archive (exit 1). A file at \
-        -o that is not an archive stickerkit wrote is replaced only with --overwrite.
+        -o that is not an archive stickerkit wrote is replaced only with --overwrite; its stickers \
+        are cached as a catalog's are.
         Exit status: 0 all converted, 1 some inputs failed (the catalog holds the rest), 2 usage error.
         """)
 
@@ -147,9 +149,8 @@ struct Pack: ParsableCommand {
             throw ValidationError("-o must name the archive, e.g. -o \"My Stickers\(suffix)\"")
         }
         let catalogOnly: [(String, Bool)] = [("--labels", labels != nil), ("--frame-folders", frameFolders), ("--sequences", sequences),
-                                             ("--prune", prune), ("--cache", cache != nil), ("--force", force),
-                                             ("--report", reportOption.report != nil), ("--icon-background", iconBackground != nil),
-                                             ("--icon-fit", iconFit != nil)]
+                                             ("--prune", prune), ("--report", reportOption.report != nil),
+                                             ("--icon-background", iconBackground != nil), ("--icon-fit", iconFit != nil)]
         if let (flag, _) = catalogOnly.first(where: \.1) {
             throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform \(platform.target.name)")
         }
@@ -164,11 +165,13 @@ struct Pack: ParsableCommand {
         if platform.target == .whatsapp {
             let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
             return try WastickersRun.run(.init(inputs: inputs, output: output, title: title, author: author, icon: icon,
-                                               options: options, jobs: jobs.count, overwrite: overwrite, quiet: quiet))
+                                               options: options, jobs: jobs.count, cache: cache ?? PackCache.defaultDirectory(for: output),
+                                               force: force, overwrite: overwrite, quiet: quiet))
         }
         if platform.target == .line {
             let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
             return try LinePackRun.run(.init(inputs: inputs, output: output, icon: icon, options: options, jobs: jobs.count,
+                                             cache: cache ?? PackCache.defaultDirectory(for: output), force: force,
                                              overwrite: overwrite, quiet: quiet))
         }
         let started = Date()
@@ -228,22 +231,8 @@ struct Pack: ParsableCommand {
         }
 
         // 2. Convert, through the cache: files by the batch runner, frame folders here.
-        let keyed = files.map { InputFile(location: $0.location, relative: BytePath(PackCache.entryName(for: $0.path)), entry: $0.entry) }
-        let plan = OutputPlan(directory: cacheDir, sizes: [size], inputs: keyed)
-        let runner = BatchRunner(settings: .init(options: options, outputDirectory: cacheDir,
-                                                 jobs: jobs.count,
-                                                 overwrite: true, force: force),
-                                 terminal: terminal)
-        var reports = runner.run(keyed, plan: plan)
-        PackCache(directory: cacheDir).removeStale(keeping: Set(keyed.map { (plan.path(for: $0, size: size) as NSString).lastPathComponent }))
-        if !terminal.chatty && !quiet {
-            // On a terminal the runner showed these already (and anywhere, a sticker that
-            // shows practically nothing).
-            for r in reports {
-                for w in r.warnings { terminal.warn(r.input, w) }
-                for o in r.outputs { for w in o.details?.warnings ?? [] where w != o.details?.emptyWarning { terminal.warn(r.input, w) } }
-            }
-        }
+        var reports = PackCache(directory: cacheDir).convert(files, options: options, jobs: jobs.count, force: force, terminal: terminal,
+                                                             quiet: quiet)
 
         var stickers: [CatalogSticker] = []
         var failedSources = Set<String>()
@@ -264,7 +253,7 @@ struct Pack: ParsableCommand {
         }
         var frameCounts = (converted: 0, upToDate: 0)
         let frameCache = FrameFolderCache(cache: cacheDir)
-        let settings = runner.settingsKey(size) + " fps=\(fps) sequence=\(sequences)"
+        let settings = BatchRunner.settingsKey(options, size) + " fps=\(fps) sequence=\(sequences)"
         for folder in folders {
             var entry = BatchReport.File(input: folder.path, frames: folder.frames.count, warnings: [], outputs: [])
             do {

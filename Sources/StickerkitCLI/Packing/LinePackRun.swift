@@ -14,6 +14,9 @@ enum LinePackRun {
         var icon: String?
         var options: ConversionOptions
         var jobs: Int
+        /// The pack's cache (`PackCache`), and whether every input is converted again.
+        var cache: String
+        var force: Bool
         var overwrite: Bool
         var quiet: Bool
     }
@@ -35,7 +38,7 @@ enum LinePackRun {
         // 0. The path, before any work. 1. Inputs, and the set sizes that can be told before
         // converting: a count no set of either kind holds.
         let existing = try PlatformPackSteps.checkOutput(path, overwrite: r.overwrite, archive: "a LINE archive")
-        let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, limits: limits, terminal: terminal)
+        let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: limits, terminal: terminal)
         if !LinePack.stillCounts.contains(inputs.count) {
             throw CommandFailure.failed(r.output, LinePackError.setSize(inputs.count, animated: nil).description)
         }
@@ -47,11 +50,11 @@ enum LinePackRun {
             return try pictures(of: data, named: icon, animatedSet: true, limits: limits)
         }
 
-        // 3. Convert, as `resize --platform line` does, --jobs at a time.
+        // 3. Convert, as `resize --platform line` does, --jobs at a time, through the cache.
         // The file's own structure says what LINE will see: its rules, and still or animated.
-        let converted = PlatformPackSteps.checked(inputs, PlatformPackSteps.convertAll(inputs, options: r.options, jobs: r.jobs),
-                                                  target: .line, terminal: terminal)
-        let stickers = converted.stickers.map { LinePack.Sticker(png: $0.output.bytes, animated: $0.check.facts.frames > 1) }
+        let converted = PlatformPackSteps.convert(inputs, cache: r.cache, options: r.options, jobs: r.jobs, force: r.force,
+                                                  target: .line, terminal: terminal, quiet: r.quiet)
+        let stickers = converted.stickers.map { LinePack.Sticker(png: $0.bytes, animated: $0.check.facts.frames > 1) }
         let packed = converted.stickers.map(\.input)
         let failed = missing + converted.failed
 
@@ -91,7 +94,7 @@ enum LinePackRun {
         let unchanged = try PlatformPackSteps.write(bytes, to: path, existing: existing)
         if !r.quiet {
             let line = "\(r.output): " + (unchanged ? "unchanged, " : "") + "\(stickers.count) \(animatedSet ? "animated" : "still") LINE stickers, "
-                + "\(StickerChecker.grouped(bytes.count)) bytes; main and chat tab images from \(pictures.source)"
+                + "\(StickerChecker.grouped(bytes.count)) bytes; main and chat tab images from \(pictures.source)" + converted.counts
             terminal.result(line + PlatformPackSteps.failedSuffix(failed))
         }
         if failed > 0 { throw ExitCode(1) }

@@ -2,7 +2,8 @@ import Foundation
 import StickerKit
 import StickerPackaging
 
-/// Where `pack` keeps the stickers it converted, so that a rerun converts only what changed.
+/// Where `pack` keeps the stickers it converted (for a catalog, a WhatsApp or a LINE archive), so
+/// that a rerun converts only what changed.
 ///
 /// The default place is the user's cache folder, never the project: `~/Library/Caches/stickerkit`
 /// on macOS, `$XDG_CACHE_HOME/stickerkit` (or `~/.cache/stickerkit`) elsewhere, one folder per
@@ -46,19 +47,47 @@ struct PackCache {
         return p.count >= d.count && Array(p.prefix(d.count)) == d
     }
 
+    /// Converts `files` into the cache as `resize` converts them (the batch runner, `jobs` at a
+    /// time, under the cache's manifest), each under its `entryName`: only inputs or settings
+    /// that changed since the cached sticker was made are converted again (`force`: all). Returns
+    /// each file's report, in order, with the stickers of inputs no longer given removed. The
+    /// runner says each failure in one line; the conversions' warnings it shows on a terminal are
+    /// said here too when stderr is not one (unless `quiet`).
+    func convert(_ files: [InputFile], options: ConversionOptions, jobs: Int, force: Bool, terminal: Terminal,
+                 quiet: Bool) -> [BatchReport.File] {
+        let keyed = files.map { InputFile(location: $0.location, relative: BytePath(Self.entryName(for: $0.path)), entry: $0.entry) }
+        let runner = BatchRunner(settings: .init(options: options, outputDirectory: directory, jobs: jobs, overwrite: true, force: force),
+                                 terminal: terminal)
+        let plan = runner.plan(keyed)
+        let reports = runner.run(keyed, plan: plan)
+        removeStale(keeping: Set(keyed.flatMap { input in options.sizes.map { (plan.path(for: input, size: $0) as NSString).lastPathComponent } }))
+        if !terminal.chatty && !quiet {
+            // On a terminal the runner showed these already (and anywhere, a sticker that
+            // shows practically nothing).
+            for r in reports {
+                for w in r.warnings { terminal.warn(r.input, w) }
+                for o in r.outputs { for w in o.details?.warnings ?? [] where w != o.details?.emptyWarning { terminal.warn(r.input, w) } }
+            }
+        }
+        return reports
+    }
+
     /// Removes the cached stickers of inputs no longer given (their names are not in `keep`);
-    /// only this cache's own `NAME-<hash>.png` files, never anything else in the folder.
+    /// only this cache's own `NAME-<hash>.EXT` stickers, never anything else in the folder.
     func removeStale(keeping keep: Set<String>) {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasSuffix(".png") && !keep.contains(name) && PackCache.isEntryName(name) {
+        for name in names where !keep.contains(name) && PackCache.isEntryName(name) {
             try? fm.removeItem(atPath: (directory as NSString).appendingPathComponent(name))
         }
     }
 
-    /// `NAME-<16 hex digits>.png`: a name `entryName` made.
+    /// The extensions of the stickers the cache holds: Messages' and LINE's PNG, WhatsApp's WebP.
+    static let stickerExtensions: Set<String> = ["png", "webp"]
+
+    /// `NAME-<16 hex digits>.png` (or `.webp`): a name `entryName` made.
     static func isEntryName(_ name: String) -> Bool {
-        name.hasSuffix(".png") && hasHashSuffix((name as NSString).deletingPathExtension)
+        stickerExtensions.contains((name as NSString).pathExtension) && hasHashSuffix((name as NSString).deletingPathExtension)
     }
 
     /// Whether `name` ends in `-` and 16 hex digits.

@@ -35,11 +35,14 @@ enum PlatformPackSteps {
 
     /// The inputs `arguments` name, announced on `terminal`, and how many are missing. Another
     /// pack's stickers may be packed again (a ZIP named, one in a folder); an archive stickerkit
-    /// wrote there (`existing`, on a rerun) is never read back, and one named is never written.
-    static func inputs(_ arguments: [String], existing: FileStatus?, output: BytePath, limits: Limits,
+    /// wrote there (`existing`, on a rerun) is never read back, and one named is never written;
+    /// nor is anything in the pack's `cache`.
+    static func inputs(_ arguments: [String], existing: FileStatus?, output: BytePath, cache: String, limits: Limits,
                        terminal: Terminal) throws -> (files: [InputFile], missing: Int) {
         var found = InputDiscovery.discover(arguments.map(BytePath.init), excluding: InputDiscovery.Exclusions(), takesArchives: true)
         found.expandArchives(limits: limits)
+        // The cache is never read as artwork, wherever it is (`--cache art/cache`).
+        found.files.removeAll { PackCache.isInside($0.path, cache) }
         if let existing, found.files.contains(where: { $0.id == existing.id }) {
             // Whatever the flags: an input is never written.
             throw CommandFailure.usage(output.display, "-o: is an input of this pack; choose another name")
@@ -52,71 +55,58 @@ enum PlatformPackSteps {
         return (found.files, found.missing.count)
     }
 
-    /// Each input's sticker, or the line naming why not, converted `jobs` at a time.
-    static func convertAll(_ inputs: [InputFile], options: ConversionOptions, jobs: Int) -> [Result<StickerOutput, CommandFailure>] {
-        let outcomes = Locked([Result<StickerOutput, CommandFailure>?](repeating: nil, count: inputs.count))
-        let next = Locked(0)
-        CorePool.shared.run(cores: max(1, jobs), workers: max(1, min(jobs, inputs.count))) { _ in
-            while true {
-                let i = next.withLock { n -> Int in defer { n += 1 }; return n }
-                if i >= inputs.count { return }
-                let outcome = convert(inputs[i], options: options)
-                outcomes.withLock { $0[i] = outcome }
-            }
-        }
-        return outcomes.withLock { $0 }.map { $0! }
-    }
-
-    /// A sticker converted for a pack, with its input and what its own structure says
-    /// (`PlatformChecker`: the platform's rules, its frames).
+    /// A sticker converted for a pack: its input, its bytes, what its own structure says
+    /// (`PlatformChecker`: the platform's rules, its frames) and the input's frame count when the
+    /// input was read this run.
     struct Checked {
         var input: InputFile
-        var output: StickerOutput
+        var bytes: [UInt8]
         var check: StickerCheckReport
+        var inputFrames: Int?
     }
 
-    /// The stickers of `outcomes` (one per input) that converted and pass `target`'s rules, each
-    /// with its warnings said on `terminal`; every other input is said in one line and counted
-    /// in `failed`.
-    static func checked(_ inputs: [InputFile], _ outcomes: [Result<StickerOutput, CommandFailure>], target: StickerTarget,
-                        terminal: Terminal) -> (stickers: [Checked], failed: Int) {
+    /// What converting a pack's inputs gave: the stickers that pass the platform's rules, in input
+    /// order, how many inputs gave none (each said in one line), and how many stickers were
+    /// converted this run and taken from the cache as they were.
+    struct Conversion {
         var stickers: [Checked] = []
         var failed = 0
-        for (input, outcome) in zip(inputs, outcomes) {
-            switch outcome {
-            case .success(let out):
-                for w in out.report.warnings { terminal.warn(input.path, w) }
-                let check = PlatformChecker.check(out.bytes, path: input.path, target: target)
-                if let error = check.findings.first(where: { $0.severity == .error }) {
-                    terminal.error(CommandFailure.failed(input.path, "the sticker breaks \(target.displayName)'s rules: \(error.message)").description)
-                    failed += 1
-                    continue
-                }
-                stickers.append(Checked(input: input, output: out, check: check))
-            case .failure(let f):
-                terminal.error(f.description)
-                failed += 1
-            }
-        }
-        return (stickers, failed)
+        var converted = 0
+        var upToDate = 0
+
+        /// "; 2 converted, 6 up to date".
+        var counts: String { "; \(converted) converted, \(upToDate) up to date" }
     }
 
-    /// One input's sticker, or the line naming why not.
-    static func convert(_ input: InputFile, options: ConversionOptions) -> Result<StickerOutput, CommandFailure> {
-        let file = input.path
-        do {
-            let data = try read(input, limits: options.limits)
-            let result = try StickerConverter.convert(data, options: options)
-            guard let first = result.outputs.first else { return .failure(.failed(file, "no sticker made")) }
-            switch first.result {
-            case .success(let out): return .success(out)
-            case .failure(let e): return .failure(.failed(file, e))
+    /// `inputs` converted as `resize --platform` converts them, through the pack's cache (`cache`,
+    /// `PackCache.convert`: a rerun converts only inputs or settings that changed; `force` all),
+    /// each sticker then checked by `target`'s rules from its own structure.
+    static func convert(_ inputs: [InputFile], cache: String, options: ConversionOptions, jobs: Int, force: Bool,
+                        target: StickerTarget, terminal: Terminal, quiet: Bool) -> Conversion {
+        let reports = PackCache(directory: cache).convert(inputs, options: options, jobs: jobs, force: force, terminal: terminal, quiet: quiet)
+        var result = Conversion()
+        for (input, report) in zip(inputs, reports) {
+            // An input with no sticker was named by the runner (its error, or why it was skipped).
+            guard let out = report.outputs.first(where: { $0.status.hasSticker }) else {
+                result.failed += 1
+                continue
             }
-        } catch let f as CommandFailure {
-            return .failure(f)
-        } catch {
-            return .failure(.failed(file, error))
+            let bytes: [UInt8]
+            do { bytes = try PathChecks.readFile(BytePath(out.path), failing: .failed, limits: options.limits) } catch {
+                terminal.error(CommandFailure.failed(input.path, "its converted sticker \(out.path) cannot be read: \(error.message)").description)
+                result.failed += 1
+                continue
+            }
+            if out.status == .written { result.converted += 1 } else { result.upToDate += 1 }
+            let check = PlatformChecker.check(bytes, path: input.path, target: target)
+            if let error = check.findings.first(where: { $0.severity == .error }) {
+                terminal.error(CommandFailure.failed(input.path, "the sticker breaks \(target.displayName)'s rules: \(error.message)").description)
+                result.failed += 1
+                continue
+            }
+            result.stickers.append(Checked(input: input, bytes: bytes, check: check, inputFrames: report.frames))
         }
+        return result
     }
 
     /// The bytes of `input`: its file, or its entry read out of its archive.

@@ -16,6 +16,9 @@ enum WastickersRun {
         var icon: String?
         var options: ConversionOptions
         var jobs: Int
+        /// The pack's cache (`PackCache`), and whether every input is converted again.
+        var cache: String
+        var force: Bool
         var overwrite: Bool
         var quiet: Bool
     }
@@ -38,7 +41,7 @@ enum WastickersRun {
 
         // 0. The path, before any work. 1. Inputs, and the pack rules that can be told before converting.
         let existing = try PlatformPackSteps.checkOutput(path, overwrite: r.overwrite, archive: "a .wastickers")
-        let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, limits: r.options.limits,
+        let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: r.options.limits,
                                                              terminal: terminal)
         let files = inputs.map(\.path)
         if !WastickersPack.stickerRange.contains(files.count) {
@@ -49,19 +52,19 @@ enum WastickersRun {
         // stops the run at once. Without it, the tray comes from the first sticker packed (4).
         let givenTray = try r.icon.map { try tray(from: $0, limits: r.options.limits) }
 
-        // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time.
+        // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time, through the cache.
         // The file's own structure says what WhatsApp will see: its rules, and still or animated.
-        let converted = PlatformPackSteps.checked(inputs, PlatformPackSteps.convertAll(inputs, options: r.options, jobs: r.jobs),
-                                                  target: .whatsapp, terminal: terminal)
+        let converted = PlatformPackSteps.convert(inputs, cache: r.cache, options: r.options, jobs: r.jobs, force: r.force,
+                                                  target: .whatsapp, terminal: terminal, quiet: r.quiet)
         var stickers: [WastickersPack.Sticker] = []
         let packed = converted.stickers.map(\.input)
         let failed = missing + converted.failed
         for c in converted.stickers {
             let animated = StickerContainer.webp.holdsAnimation(frames: c.check.facts.frames)
-            if !animated && c.output.report.frames > 1 {
-                terminal.warn(c.input.path, "its \(c.output.report.frames) frames came out as one WebP frame: packed as a still")
+            if !animated, let frames = c.inputFrames, frames > 1 {
+                terminal.warn(c.input.path, "its \(frames) frames came out as one WebP frame: packed as a still")
             }
-            stickers.append(.init(webp: c.output.bytes, animated: animated))
+            stickers.append(.init(webp: c.bytes, animated: animated))
         }
 
         // 4. The tray icon, unless given: from the first input packed whose artwork makes one (a
@@ -92,7 +95,7 @@ enum WastickersRun {
         if !r.quiet {
             let animated = stickers.first?.animated ?? false
             var line = "\(r.output): " + (unchanged ? "unchanged, " : "") + "\(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
-                + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource ?? "")"
+                + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource ?? "")" + converted.counts
             line += PlatformPackSteps.failedSuffix(failed)
             terminal.result(line)
         }
