@@ -162,17 +162,12 @@ struct Pack: ParsableCommand {
     }
 
     func run() throws {
-        if platform.target == .whatsapp {
+        if platform.target == .whatsapp || platform.target == .line {
             let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
-            return try WastickersRun.run(.init(inputs: inputs, output: output, title: title, author: author, icon: icon,
-                                               options: options, jobs: jobs.count, cache: cache ?? PackCache.defaultDirectory(for: output),
-                                               force: force, overwrite: overwrite, quiet: quiet))
-        }
-        if platform.target == .line {
-            let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
-            return try LinePackRun.run(.init(inputs: inputs, output: output, icon: icon, options: options, jobs: jobs.count,
-                                             cache: cache ?? PackCache.defaultDirectory(for: output), force: force,
-                                             overwrite: overwrite, quiet: quiet))
+            let request = PlatformPackRequest(inputs: inputs, output: output, icon: icon, options: options, jobs: jobs.count,
+                                              cache: cache ?? PackCache.defaultDirectory(for: output), force: force,
+                                              overwrite: overwrite, quiet: quiet)
+            return try platform.target == .line ? LinePackRun.run(request) : WastickersRun.run(request, title: title, author: author)
         }
         let started = Date()
         let terminal = Terminal(quiet: quiet, resultsOnStderr: reportOption.toStandardOutput)

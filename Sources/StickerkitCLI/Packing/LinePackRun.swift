@@ -8,19 +8,6 @@ import StickerPackaging
 /// upload (`LinePack`), written atomically. A file at `-o` that is not an archive stickerkit wrote
 /// is replaced only with `--overwrite`.
 enum LinePackRun {
-    struct Request {
-        var inputs: [String]
-        var output: String
-        var icon: String?
-        var options: ConversionOptions
-        var jobs: Int
-        /// The pack's cache (`PackCache`), and whether every input is converted again.
-        var cache: String
-        var force: Bool
-        var overwrite: Bool
-        var quiet: Bool
-    }
-
     /// The main and chat tab images, and where they came from.
     struct Pictures {
         var main: [UInt8]
@@ -30,7 +17,7 @@ enum LinePackRun {
         var source: String
     }
 
-    static func run(_ r: Request) throws {
+    static func run(_ r: PlatformPackRequest) throws {
         let terminal = Terminal(quiet: r.quiet)
         let path = CommandLineBytes.path(for: r.output)
         let limits = r.options.limits

@@ -8,21 +8,6 @@ import StickerPackaging
 /// (`WastickersPack`), written atomically. A file at `-o` that is not an archive stickerkit wrote
 /// is replaced only with `--overwrite`.
 enum WastickersRun {
-    struct Request {
-        var inputs: [String]
-        var output: String
-        var title: String?
-        var author: String?
-        var icon: String?
-        var options: ConversionOptions
-        var jobs: Int
-        /// The pack's cache (`PackCache`), and whether every input is converted again.
-        var cache: String
-        var force: Bool
-        var overwrite: Bool
-        var quiet: Bool
-    }
-
     /// The usage errors of the text options, before anything is read.
     static func validate(title: String?, author: String?) throws {
         for (flag, value) in [("--title", title), ("--author", author)] {
@@ -35,7 +20,7 @@ enum WastickersRun {
         }
     }
 
-    static func run(_ r: Request) throws {
+    static func run(_ r: PlatformPackRequest, title: String?, author: String?) throws {
         let terminal = Terminal(quiet: r.quiet)
         let path = CommandLineBytes.path(for: r.output)
 
@@ -82,7 +67,7 @@ enum WastickersRun {
             line += PlatformPackSteps.failedSuffix(failed)
             throw CommandFailure.failed(r.output, line)
         }
-        let pack = WastickersPack(title: r.title ?? defaultTitle(r.output), author: r.author ?? defaultAuthor,
+        let pack = WastickersPack(title: title ?? defaultTitle(r.output), author: author ?? defaultAuthor,
                                   trayPNG: trayPNG ?? [], stickers: stickers)
         let bytes: [UInt8]
         do { bytes = try pack.archive() } catch {
