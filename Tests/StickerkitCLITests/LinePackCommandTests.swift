@@ -234,4 +234,35 @@ final class LinePackCommandTests: XCTestCase {
         XCTAssertTrue(try run(["--max-kb", "900"]).hasSuffix("; 8 converted, 0 up to date\n"))
         XCTAssertTrue(try CLI.run(["check", archive.path]).stdout.hasSuffix("8 stickers in 1 LINE set: 0 errors, 0 warnings\n"))
     }
+
+    /// Ctrl-C during the conversions leaves no partial file and no archive; the rerun takes the
+    /// stickers finished before it from the cache.
+    func testAnInterruptLeavesNothingPartialAndARerunContinues() throws {
+        let art = tmp.appendingPathComponent("art"), cache = tmp.appendingPathComponent("cache")
+        try BatchSafety.stage(BatchSafety.quickInputs.filter { !$0.hasSuffix(".apng") } + ["oc_stop_sign_shadow.png", "rocket_640x427.jpg"],
+                              copies: 8, into: art)
+        let archive = tmp.appendingPathComponent("Big.zip")
+        let args = ["pack", "--platform", "line", art.path, "-o", archive.path, "--cache", cache.path, "--jobs", "1"]
+        let p = try BatchSafety.start(args, logs: tmp.appendingPathComponent("run1"))
+        let deadline = Date().addingTimeInterval(300)
+        func cached() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter { $0.hasSuffix(".png") } }
+        while p.isRunning, cached().isEmpty, Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(p.isRunning, "the pack ended before it could be interrupted")
+        p.interrupt()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 130)
+        let err = try String(contentsOf: tmp.appendingPathComponent("run1.err"), encoding: .utf8)
+        XCTAssertTrue(err.contains("interrupted"), err)
+        XCTAssertEqual(try BatchSafety.temporaries(cache), [], "temporary files left after SIGINT")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.path))
+        let done = cached().count
+        XCTAssertGreaterThanOrEqual(done, 1)
+        XCTAssertLessThan(done, 40)
+
+        let r = try CLI.run(args)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("; \(40 - done) converted, \(done) up to date\n"), r.stdout)
+        XCTAssertEqual(try BatchSafety.temporaries(tmp), [])
+    }
 }

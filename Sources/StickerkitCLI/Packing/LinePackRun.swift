@@ -19,6 +19,10 @@ enum LinePackRun {
 
     static func run(_ r: PlatformPackRequest) throws {
         let terminal = Terminal(quiet: r.quiet)
+        // Ctrl-C: the stickers finished stay in the cache, partial files and the archive's
+        // temporary are removed (the archive at -o is as it was), exit 130.
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
         let path = CommandLineBytes.path(for: r.output)
         let limits = r.options.limits
 

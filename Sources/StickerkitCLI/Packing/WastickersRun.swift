@@ -22,6 +22,10 @@ enum WastickersRun {
 
     static func run(_ r: PlatformPackRequest, title: String?, author: String?) throws {
         let terminal = Terminal(quiet: r.quiet)
+        // Ctrl-C: the stickers finished stay in the cache, partial files and the archive's
+        // temporary are removed (the archive at -o is as it was), exit 130.
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
         let path = CommandLineBytes.path(for: r.output)
 
         // 0. The path, before any work. 1. Inputs, and the pack rules that can be told before converting.
