@@ -103,11 +103,11 @@ extension PNGEncoder {
     /// `maxBytes` (at `.default`: level 6, then the rules of a truecolour still — level 7 for
     /// an unfiltered or very compressible stream, else 10 — then level 10 for every stream);
     /// the smallest file made is returned when none is, so a budget is never missed for the
-    /// time saved.
+    /// time saved. Without `allowsGray`, gray frames are written as RGB or RGBA.
     package static func encodeAnimation(truecolor frames: any FrameSequence, delays: [Delay], loopCount: Int = 0,
                                         effort: Effort = .default, alwaysAnimated: Bool = false,
-                                        within maxBytes: Int = .max) throws -> [UInt8] {
-        var e = try APNGEncoder(truecolor: frames, layout: try TruecolorLayout(fitting: frames), delays: delays,
+                                        within maxBytes: Int = .max, allowsGray: Bool = true) throws -> [UInt8] {
+        var e = try APNGEncoder(truecolor: frames, layout: try TruecolorLayout(fitting: frames, allowsGray: allowsGray), delays: delays,
                                 loopCount: loopCount)
         e.alwaysAnimated = alwaysAnimated
         var best: [UInt8] = []

@@ -11,9 +11,10 @@ public enum PNGEncoder {
     /// every pixel opaque or fully transparent), gray+alpha, RGBA. 8 bits per sample. The colour
     /// of fully transparent pixels is kept as given, except with a colour key that no visible
     /// pixel may share: when they do not all have one unused colour, they are written as an
-    /// unused one (`TruecolorLayout.init(fittingStill:)`).
-    public static func encode(_ image: Image, effort: Effort = .default) -> [UInt8] {
-        TruecolorStill(image).encode(effort: effort)
+    /// unused one (`TruecolorLayout.init(fittingStill:)`). Without `allowsGray` the gray forms
+    /// are not used (an app that asks for RGB colour: LINE).
+    public static func encode(_ image: Image, effort: Effort = .default, allowsGray: Bool = true) -> [UInt8] {
+        TruecolorStill(image, allowsGray: allowsGray).encode(effort: effort)
     }
 
     /// The file and the size of its zlib stream.
@@ -30,9 +31,9 @@ public enum PNGEncoder {
     ///
     /// When every used entry is an opaque gray on the ramp of a bit depth no larger than the
     /// palette's (e.g. black and white at 1 bit, or any 256 grays at 8 bits), the file is gray
-    /// (colour type 0) instead: the same pixels without PLTE.
-    public static func encode(_ image: IndexedImage, effort: Effort = .default) -> [UInt8] {
-        encodeIndexed(image, plan: { EncodingPlan.plan(effort, kind: $0) }).bytes
+    /// (colour type 0) instead: the same pixels without PLTE; unless not `allowsGray`.
+    public static func encode(_ image: IndexedImage, effort: Effort = .default, allowsGray: Bool = true) -> [UInt8] {
+        encodeIndexed(image, plan: { EncodingPlan.plan(effort, kind: $0) }, allowsGray: allowsGray).bytes
     }
 
     /// A cheap estimate of `encode(image, effort: .default).count`, for searches that try many
@@ -50,12 +51,13 @@ public enum PNGEncoder {
     }
 
     /// The file and the size of its zlib stream.
-    static func encodeIndexed(_ image: IndexedImage, plan: (EncodingPlan.Kind) -> EncodingPlan) -> (bytes: [UInt8], streamBytes: Int) {
+    static func encodeIndexed(_ image: IndexedImage, plan: (EncodingPlan.Kind) -> EncodingPlan,
+                              allowsGray: Bool = true) -> (bytes: [UInt8], streamBytes: Int) {
         guard image.width > 0, image.height > 0, image.width <= Int(Int32.max), image.height <= Int(Int32.max) else { return ([], 0) }
         var used = [Bool](repeating: false, count: 256)
         PaletteLayout.markUsed(image.indices, in: &used)
         let layout = PaletteLayout(palette: image.palette, used: used)
-        if let gray = layout.grayForm {
+        if allowsGray, let gray = layout.grayForm {
             return encodeGray(image, layout: layout, depth: gray.depth, levels: gray.levels, plan: plan)
         }
         let raster = layout.remapped(image.indices).withUnsafeBufferPointer {

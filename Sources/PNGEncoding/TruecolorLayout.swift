@@ -19,10 +19,11 @@ struct TruecolorLayout {
     }
 
     /// The form that holds every one of `images` exactly (no colour key: APNG frames are
-    /// cropped and blended against transparent black, which a key would have to match).
-    init(fitting images: [Image]) {
+    /// cropped and blended against transparent black, which a key would have to match); RGB or
+    /// RGBA, never gray, unless `allowsGray`.
+    init(fitting images: [Image], allowsGray: Bool = true) {
         let opaque = images.allSatisfy(\.isOpaque)
-        let gray = images.allSatisfy(\.isGray)
+        let gray = allowsGray && images.allSatisfy(\.isGray)
         self.init(colorType: gray ? (opaque ? .gray : .grayAlpha) : (opaque ? .rgb : .rgba))
     }
 
@@ -32,13 +33,13 @@ struct TruecolorLayout {
     /// The key is the colour the transparent pixels share when no visible pixel has it, so the
     /// file decodes to exactly these pixels; otherwise an unused colour, and fully transparent
     /// pixels come back in that colour (they are invisible either way).
-    init(fittingStill image: Image) {
+    init(fittingStill image: Image, allowsGray: Bool = true) {
         let scan = image.pixels.withUnsafeBufferPointer { TruecolorLayout.scan($0.baseAddress, pixels: $0.count / 4) }
         if scan.opaque || !scan.binaryAlpha || scan.visibleCount == 0 {
-            self.init(fitting: [image])
+            self.init(fitting: [image], allowsGray: allowsGray)
             return
         }
-        let gray = scan.visibleGray
+        let gray = allowsGray && scan.visibleGray
         let t = scan.transparentColor
         let used = image.pixels.withUnsafeBufferPointer {
             TruecolorLayout.usedKeys($0.baseAddress, pixels: $0.count / 4, gray: gray, transparent: t)
@@ -51,14 +52,14 @@ struct TruecolorLayout {
             let v = UInt8(free)
             self.init(colorType: gray ? .gray : .rgb, key: gray ? RGBA(v, v, v, 0) : RGBA(0, 0, v, 0))
         } else {
-            self.init(fitting: [image])
+            self.init(fitting: [image], allowsGray: allowsGray)
         }
     }
 
     /// The form that holds every frame of `frames` (RGBA), walking them once and, after the
     /// first, only the rows that changed.
-    init(fitting frames: any FrameSequence) throws {
-        var opaque = true, gray = true
+    init(fitting frames: any FrameSequence, allowsGray: Bool = true) throws {
+        var opaque = true, gray = allowsGray
         let rowBytes = frames.width * 4
         try frames.forEach { _, samples, damage in
             guard opaque || gray, let base = samples.baseAddress else { return }

@@ -15,14 +15,15 @@ package final class TruecolorStill {
     /// With `splitsLargeStreams`, a large stream at the near-optimal levels is compressed in
     /// pieces on several cores (`SplitDeflate`): what a sticker's budget search asks for. Icons,
     /// contact sheets and `PNGEncoder.encode` compress every stream whole.
-    package init(_ image: Image, splitsLargeStreams: Bool = false) {
+    /// Without `allowsGray`, the file is RGB or RGBA even when every pixel is gray.
+    package init(_ image: Image, splitsLargeStreams: Bool = false, allowsGray: Bool = true) {
         guard image.width > 0, image.height > 0, image.width <= Int(Int32.max), image.height <= Int(Int32.max) else {
             header = nil
             transparency = nil
             streams = nil
             return
         }
-        let layout = TruecolorLayout(fittingStill: image)
+        let layout = TruecolorLayout(fittingStill: image, allowsGray: allowsGray)
         header = layout.header(width: image.width, height: image.height)
         transparency = layout.transparency
         streams = RasterStreams(layout.raster(image.pixels, width: image.width, height: image.height), compressor: ZlibCompressor(),

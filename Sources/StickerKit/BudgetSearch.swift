@@ -14,6 +14,7 @@ enum BudgetSearch {
                             clock: StageClock) -> Result<StickerOutput, StickerError> {
         let maxBytes = options.maxBytes
         let effort = options.effort
+        let gray = options.target.allowsGrayPNG
         func output(_ bytes: [UInt8], mode: OutputMode, colors: Int?, dithering: Float?, quality: Int,
                     metrics: QualityMetrics?) -> StickerOutput {
             builder.still(bytes, mode: mode, colors: colors, dithering: dithering, effort: effort, quality: quality, metrics: metrics)
@@ -57,7 +58,7 @@ enum BudgetSearch {
         var upper = cap
         if clock.measure(\.quantize, { HistogramPalettes.hasExactPalette(image, maxColors: cap) }), first().exact {
             let first = first()
-            let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort) }
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(first.frames[0], effort: effort, allowsGray: gray) }
             if bytes.count <= maxBytes {
                 return .success(output(bytes, mode: .paletteExact, colors: first.palette.count, dithering: nil,
                                        quality: 100, metrics: nil))
@@ -66,7 +67,7 @@ enum BudgetSearch {
         } else if options.maxColors == nil {
             if maxQuality == 100 {
                 // Encoded once at the requested effort, when a cheap level-1 trial says it may fit.
-                let still = TruecolorStill(image, splitsLargeStreams: true)
+                let still = TruecolorStill(image, splitsLargeStreams: true, allowsGray: gray)
                 if clock.measure(\.encode, { still.mayFit(maxBytes) }) {
                     let bytes = clock.measure(\.encode) { still.encode(effort: effort, within: maxBytes) }
                     if bytes.count <= maxBytes {
@@ -77,7 +78,7 @@ enum BudgetSearch {
             // 1b. Lossy truecolour: channels rounded to a step, millions of colours kept. The
             //     finest step that fits (size falls as the step grows), or with --quality …MAX
             //     the coarsest that still reaches MAX.
-            if let lt = posterized(image, maxBytes: maxBytes, maxQuality: maxQuality, effort: effort, clock: clock),
+            if let lt = posterized(image, maxBytes: maxBytes, maxQuality: maxQuality, effort: effort, allowsGray: gray, clock: clock),
                lt.quality >= first().quality {
                 if lt.quality < minQuality {
                     return .failure(.belowMinimumQuality(quality: lt.quality, minimum: minQuality, colors: nil, budget: maxBytes))
@@ -94,7 +95,7 @@ enum BudgetSearch {
         func probe(_ n: Int) -> Probe {
             if let p = cache[n] { return p }
             let q = n == cap ? first() : quantize(n)
-            let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: .fast) }
+            let bytes = clock.measure(\.encode) { PNGEncoder.encode(q.frames[0], effort: .fast, allowsGray: gray) }
             let p = Probe(colors: n, result: q, bytes: bytes)
             cache[n] = p
             return p
@@ -123,7 +124,7 @@ enum BudgetSearch {
         // Probes ran at the fast setting; the full effort may fit one more step.
         if effort != .fast, let over = overAtFast, over.colors > chosen.colors,
            over.bytes.count <= ProbeAllowance.still.limit(maxBytes) {
-            let b = clock.measure(\.encode) { PNGEncoder.encode(over.result.frames[0], effort: effort) }
+            let b = clock.measure(\.encode) { PNGEncoder.encode(over.result.frames[0], effort: effort, allowsGray: gray) }
             if b.count <= maxBytes { chosen = Probe(colors: over.colors, result: over.result, bytes: b) }
         }
 
@@ -144,7 +145,7 @@ enum BudgetSearch {
         }
         let metrics = builder.metrics { clock.measure(\.other) { QualityMetrics.compare(image, chosen.result.frames[0].expanded()) } }
         let indexed = chosen.result.frames[0]
-        let finalBytes = finalEncode(chosen.bytes, effort: effort, clock: clock) { PNGEncoder.encode(indexed, effort: $0) }
+        let finalBytes = finalEncode(chosen.bytes, effort: effort, clock: clock) { PNGEncoder.encode(indexed, effort: $0, allowsGray: gray) }
         return .success(output(finalBytes, mode: .palette, colors: chosen.result.palette.count, dithering: 1,
                                quality: chosen.result.quality, metrics: metrics))
     }
@@ -155,14 +156,14 @@ enum BudgetSearch {
     /// The lossy-truecolour candidate: the smallest step whose file fits (bisection; the size
     /// falls as the step grows), or with maxQuality < 100 the largest fitting step that still
     /// reaches it. Nil when even the coarsest step does not fit.
-    static func posterized(_ image: Image, maxBytes: Int, maxQuality: Int, effort: Effort,
+    static func posterized(_ image: Image, maxBytes: Int, maxQuality: Int, effort: Effort, allowsGray gray: Bool = true,
                            clock: StageClock) -> (bytes: [UInt8], step: Int, quality: Int, image: Image)? {
         let steps = posterizeSteps
         var encoded: [Int: [UInt8]] = [:]
         func bytes(_ i: Int) -> [UInt8] {
             if let b = encoded[i] { return b }
             let p = clock.measure(\.quantize) { Posterizer.posterize(image, step: steps[i]) }
-            let b = clock.measure(\.encode) { PNGEncoder.encode(p, effort: .fast) }
+            let b = clock.measure(\.encode) { PNGEncoder.encode(p, effort: .fast, allowsGray: gray) }
             encoded[i] = b
             return b
         }
@@ -180,11 +181,11 @@ enum BudgetSearch {
         // Probes ran at the fast setting: the full effort may make the next finer step fit.
         if effort != .fast, maxQuality == 100, pick > 0, bytes(pick - 1).count <= ProbeAllowance.still.limit(maxBytes) {
             let finer = Posterizer.posterize(image, step: steps[pick - 1])
-            let b = clock.measure(\.encode) { PNGEncoder.encode(finer, effort: effort) }
+            let b = clock.measure(\.encode) { PNGEncoder.encode(finer, effort: effort, allowsGray: gray) }
             if b.count <= maxBytes { return (b, steps[pick - 1], quality(finer), finer) }
         }
         let chosen = Posterizer.posterize(image, step: steps[pick])
-        let final = finalEncode(bytes(pick), effort: effort, clock: clock) { PNGEncoder.encode(chosen, effort: $0) }
+        let final = finalEncode(bytes(pick), effort: effort, clock: clock) { PNGEncoder.encode(chosen, effort: $0, allowsGray: gray) }
         return (final, steps[pick], quality(chosen), chosen)
     }
 

@@ -113,6 +113,36 @@ final class PNGEncoderTests: XCTestCase {
         }
     }
 
+    /// For an app that asks for RGB colour (LINE), gray pixels are written in a colour form: the
+    /// gray palette as a palette, gray+alpha as RGBA, opaque gray with a colour key as RGB, and
+    /// every form decodes to the same pixels as the gray file.
+    func testWithoutGrayTheSamePixelsAreWrittenInColour() throws {
+        let palette: [RGBA] = (0..<16).map { (i: Int) -> RGBA in
+            let v = UInt8(i * 17)
+            return RGBA(v, v, v)
+        }
+        let indexed = TestImages.indexed(width: 19, height: 7, palette: palette, seed: 5)
+        XCTAssertEqual(try APNGValidator.validate(PNGEncoder.encode(indexed)).colorType, 0)
+        let colour = PNGEncoder.encode(indexed, allowsGray: false)
+        XCTAssertEqual(try APNGValidator.validate(colour).colorType, 3)
+        XCTAssertEqual(try LibPNGDecoder.decode(colour), indexed.expanded())
+
+        var translucent = [UInt8](), keyed = [UInt8]()
+        for i in 0..<(23 * 11) {
+            let v = UInt8(truncatingIfNeeded: i &* 37), a = UInt8(truncatingIfNeeded: i &* 11), w: UInt8 = v | 1
+            translucent += [v, v, v, a]
+            let key: [UInt8] = i % 5 == 0 ? [0, 0, 0, 0] : [w, w, w, 255]
+            keyed += key
+        }
+        for (pixels, gray, rgb) in [(translucent, 4, 6), (keyed, 0, 2)] as [([UInt8], Int, Int)] {
+            let image = Image(width: 23, height: 11, pixels: pixels)
+            XCTAssertEqual(try APNGValidator.validate(PNGEncoder.encode(image)).colorType, gray)
+            let written = PNGEncoder.encode(image, allowsGray: false)
+            XCTAssertEqual(try APNGValidator.validate(written).colorType, rgb)
+            XCTAssertEqual(try LibPNGDecoder.decode(written), try LibPNGDecoder.decode(PNGEncoder.encode(image)))
+        }
+    }
+
     func testOpaquePaletteHasNoTRNS() throws {
         let image = TestImages.indexed(width: 9, height: 9, palette: TestImages.palette(5, translucent: false, seed: 9), seed: 4)
         let png = PNGEncoder.encode(image)

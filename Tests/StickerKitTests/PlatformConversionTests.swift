@@ -440,6 +440,34 @@ final class PlatformConversionTests: XCTestCase {
                                                            options: options(target)).outputs.first?.result.get())
     }
 
+    /// LINE asks for files "in RGB color space": gray artwork (a still, an animation, the main
+    /// and tab images) is never written as a gray PNG for LINE, as it is for Messages.
+    func testLineNeverWritesAGrayPNG() throws {
+        var pixels = [UInt8]()
+        for y in 0..<200 { for x in 0..<200 {
+            let v = UInt8((x + y) % 256), a: UInt8 = (x - 100) * (x - 100) + (y - 100) * (y - 100) < 80 * 80 ? 255 : 0
+            pixels += [v, v, v, a]
+        } }
+        let gray = Image(width: 200, height: 200, pixels: pixels)
+        let png = PNGEncoder.encode(gray)
+        XCTAssertEqual(try ImageOutline.inspect(png)?.pngColorType, .grayscale)
+        var messages = ConversionOptions()
+        messages.maxBytes = Int.max
+        let forMessages = try XCTUnwrap(try StickerConverter.convert(png, options: messages).outputs.first?.result.get())
+        XCTAssertEqual(try ImageOutline.inspect(forMessages.bytes)?.pngColorType, .grayscaleAlpha, "Messages keeps the smaller gray form")
+        let still = try XCTUnwrap(try StickerConverter.convert(png, options: options(.line)).outputs.first?.result.get())
+        let moving = try PNGEncoder.encodeAnimation(frames: [gray, Image(width: 200, height: 200, pixels: pixels.enumerated().map {
+            $0.offset % 4 == 3 ? $0.element : 255 - $0.element })], delays: [Delay](repeating: Delay(milliseconds: 500), count: 2),
+            loopCount: 0)
+        let animation = try XCTUnwrap(try StickerConverter.convert(moving, options: options(.line)).outputs.first?.result.get())
+        let pictures = try PackIconRenderer.render(file: png, target: .line).map { try $0.get() }
+        for (name, bytes) in [("still", still.bytes), ("animation", animation.bytes), ("main", pictures[0]), ("tab", pictures[1])] {
+            let type = try XCTUnwrap(try ImageOutline.inspect(bytes)?.pngColorType?.rawValue, name)
+            XCTAssertTrue([2, 3, 6].contains(type), "\(name): colour type \(type)")
+        }
+        XCTAssertEqual(try ImageOutline.inspect(animation.bytes)?.format, .apng)
+    }
+
     func testLineWritesAnAnimationWhoseFramesAreAllTheSameAsAStill() throws {
         let r = try sameFramesSticker(.line)
         let d = try ImageDecoder.decode(r.bytes)

@@ -28,6 +28,22 @@ final class PlatformCheckTests: XCTestCase {
 
     func errors(_ r: StickerCheckReport) -> [StickerFinding.Code] { r.findings.filter { $0.severity == .error }.map(\.code) }
 
+    /// LINE asks for RGB colour: a gray PNG (a sticker or a pack picture) is an error under its
+    /// rules and no other app's; what `resize --platform line` writes from gray art passes.
+    func testAGrayPNGBreaksLinesRulesAlone() throws {
+        var pixels = [UInt8]()
+        for y in 0..<320 { for x in 0..<320 { let v = UInt8((x * y) % 256); pixels += [v, v, v, (x / 40 + y / 40) % 2 == 0 ? 255 : 90] } }
+        let gray = PNGEncoder.encode(Image(width: 320, height: 320, pixels: pixels))
+        XCTAssertEqual(try ImageOutline.inspect(gray)?.pngColorType, .grayscaleAlpha)
+        let line = PlatformChecker.check(gray, path: "g.png", target: .line)
+        XCTAssertEqual(line.findings.first { $0.severity == .error }?.message, "a gray PNG (colour type 4); LINE asks for RGB colour (palette, RGB or RGBA)")
+        XCTAssertEqual(errors(line), [.format])
+        XCTAssertEqual(errors(PlatformChecker.check(gray, path: "g.png", target: .discord)), [], "320×320: a Discord sticker")
+        let tab = PNGEncoder.encode(Image(width: 96, height: 74, pixels: [UInt8](pixels.prefix(96 * 74 * 4))))
+        XCTAssertEqual(errors(PlatformChecker.check(tab, path: "tab.png", packIcon: StickerTarget.line.packIcons[1], target: .line)), [.format])
+        XCTAssertEqual(errors(PlatformChecker.check(try converted(gray, for: .line), path: "g.png", target: .line)), [])
+    }
+
     func testConvertedStickersPassTheirPlatformsRules() throws {
         let anim = try movingSquare(frames: 8, ms: 100)
         for target in [StickerTarget.signal, .whatsapp, .discord] {
@@ -47,10 +63,11 @@ final class PlatformCheckTests: XCTestCase {
         // The 64 px source itself: too small, loops forever, and 30 frames are too many.
         XCTAssertEqual(Set(errors(PlatformChecker.check(try movingSquare(frames: 30, ms: 100), path: "b.png", target: .line))),
                        [.size, .animation])
-        let odd = PNGEncoder.encode(Image(width: 301, height: 200), effort: .fast)
+        // (Blank images are gray: written in colour, as LINE asks.)
+        let odd = PNGEncoder.encode(Image(width: 301, height: 200), effort: .fast, allowsGray: false)
         XCTAssertEqual(errors(PlatformChecker.check(odd, path: "o.png", target: .line)), [.size])
-        XCTAssertEqual(errors(PlatformChecker.check(PNGEncoder.encode(Image(width: 370, height: 320), effort: .fast), path: "s.png",
-                                                    target: .line)), [])
+        XCTAssertEqual(errors(PlatformChecker.check(PNGEncoder.encode(Image(width: 370, height: 320), effort: .fast, allowsGray: false),
+                                                    path: "s.png", target: .line)), [])
     }
 
     func testTelegramVideoIsAWebMWithAlphaThatPasses() throws {

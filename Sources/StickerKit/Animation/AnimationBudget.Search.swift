@@ -273,7 +273,8 @@ extension AnimationBudget {
                   chosen.bytes.count * 3 < maxBytes else { return nil }
             let tc = clock.measure(\.encode) {
                 (try? PNGEncoder.encodeAnimation(truecolor: frames, delays: timeline.delays, loopCount: builder.loopCount,
-                                                 effort: options.effort, alwaysAnimated: true, within: maxBytes)) ?? []
+                                                 effort: options.effort, alwaysAnimated: true, within: maxBytes,
+                                                 allowsGray: options.target.allowsGrayPNG)) ?? []
             }
             guard !tc.isEmpty, tc.count <= maxBytes else { return nil }
             return builder.animation(tc, mode: .truecolor, effort: options.effort, colors: nil, kept: timeline.frameCount,

@@ -40,20 +40,23 @@ public enum PackIconRenderer {
                 return try StickerConverter.convert(data, options: options).outputs[0].result.map(\.bytes)
             }
             defer { still += 1 }
-            if let image = fitted[still] { return encode(image, icon: icon) }
+            if let image = fitted[still] { return encode(image, icon: icon, allowsGray: target.allowsGrayPNG) }
             let image = try firstFrame ?? Artwork.firstFrame(data, forPictures: largest, fit: fit, limits: limits).image
             firstFrame = image
-            return render(image, icon: icon, fit: fit)
+            return render(image, icon: icon, fit: fit, allowsGray: target.allowsGrayPNG)
         }
     }
 
     /// The PNG file of `icon` from `image`, or why it cannot fit.
-    public static func render(_ image: Image, icon: PackIcon, fit: FitMode = .contain) -> Result<[UInt8], StickerError> {
+    /// Without `allowsGray`, never a gray PNG (`StickerTarget.allowsGrayPNG`).
+    public static func render(_ image: Image, icon: PackIcon, fit: FitMode = .contain,
+                              allowsGray: Bool = true) -> Result<[UInt8], StickerError> {
         switch resize(icon, fit: fit) {
         case .square(let options):
-            return encode(Resizer.fit(Animation(still: image), options: options).animation.frames[0].image, icon: icon)
+            return encode(Resizer.fit(Animation(still: image), options: options).animation.frames[0].image, icon: icon,
+                          allowsGray: allowsGray)
         case let .rectangle(width, height, fit, _):
-            return encode(Resizer.resize(image, width: width, height: height, fit: fit), icon: icon)
+            return encode(Resizer.resize(image, width: width, height: height, fit: fit), icon: icon, allowsGray: allowsGray)
         }
     }
 
@@ -64,9 +67,10 @@ public enum PackIconRenderer {
     }
 
     /// The PNG file of `icon` from its `fitted` image, or why it cannot fit.
-    private static func encode(_ fitted: Image, icon: PackIcon) -> Result<[UInt8], StickerError> {
+    private static func encode(_ fitted: Image, icon: PackIcon, allowsGray: Bool) -> Result<[UInt8], StickerError> {
         var options = ConversionOptions()
         options.maxBytes = icon.maxBytes
+        options.target.allowsGrayPNG = allowsGray
         let builder = StickerBuilder(size: .regular, side: icon.width, fitWarnings: [], loopCount: 0)
         return BudgetSearch.encodeStill(fitted, options: options, builder: builder, clock: StageClock()).map(\.bytes)
     }

@@ -43,12 +43,14 @@ extension StickerTarget {
     /// transparent margin; animations 5–20 frames, at most 4 s, played 1–4 times within 4 s in all.
     /// A set shows a 240×240 main image and a 96×74 chat tab image (PNG, transparent; 1 MB each
     /// for stills, 300 KB for animated sets: 300 KB serves both), named `main.png` and `tab.png`
-    /// in the upload ZIP; an animated set's main image is an APNG under the animation rules.
+    /// in the upload ZIP; an animated set's main image is an APNG under the animation rules. Files
+    /// "in RGB color space", its guidelines say: never a gray PNG.
     public static let line = StickerTarget(
         name: "line", displayName: "LINE", side: nil, stillCodec: .png(.default), animationCodec: .png(.default),
         stillBytes: 1_000_000, animationBytes: 300_000, maxDurationMs: 4_000, maxFPS: nil,
         stillBox: CanvasBox(width: 370, height: 320, margin: 10),
         animationBox: CanvasBox(width: 320, height: 270, margin: 10, minLongSide: 270), frameCount: 5...20, maxLoops: 4,
         packIcons: [PackIcon(side: 240, maxBytes: 300_000, fileName: "main.png", role: "main image", animates: true),
-                    PackIcon(width: 96, height: 74, maxBytes: 300_000, fileName: "tab.png", role: "chat tab image")])
+                    PackIcon(width: 96, height: 74, maxBytes: 300_000, fileName: "tab.png", role: "chat tab image")],
+        allowsGrayPNG: false)
 }

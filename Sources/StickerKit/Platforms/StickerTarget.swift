@@ -36,6 +36,9 @@ public struct StickerTarget: Sendable, Hashable {
     /// The pictures the pack is shown by (`icons --platform`), in the order the platform lists
     /// them; empty when it asks for none.
     public var packIcons: [PackIcon] = []
+    /// Whether a PNG may be gray (colour types 0 and 4) when every pixel is: false for an app that
+    /// asks for RGB colour (LINE), whose PNGs are then palette, RGB or RGBA.
+    public var allowsGrayPNG: Bool = true
 
     /// The container a still (`animated == false`) or an animation is written as.
     public func container(animated: Bool) -> StickerContainer {

@@ -58,6 +58,7 @@ public enum PlatformChecker {
                     shortestDelayMs = delays.min().map { $0 * 1000 }
                 }
                 facts = f
+                if let gray = grayFinding(o, target: target) { findings.append(gray) }
             }
         } catch {
             return unreadable(error, path: path, bytes: bytes, findings: findings)
@@ -124,6 +125,7 @@ public enum PlatformChecker {
         }
         let facts = StickerFacts(format: outline.format.displayName, width: outline.width, height: outline.height,
                                  frames: outline.frameCount, loopCount: nil, mayHaveAlpha: outline.mayHaveAlpha)
+        if let gray = grayFinding(outline, target: target) { findings.append(gray) }
         if outline.format != .png {
             findings.append(.init(.error, .format, "\(outline.format.displayName); \(target.displayName)'s \(icon.role) is a PNG"))
         }
@@ -135,6 +137,14 @@ public enum PlatformChecker {
         }
         findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(icon.fileName))"))
         return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
+    }
+
+    /// The error of a gray PNG (colour type 0 or 4) for an app that asks for RGB colour
+    /// (`StickerTarget.allowsGrayPNG`: LINE); nil for any other file or app.
+    static func grayFinding(_ outline: ImageOutline, target: StickerTarget) -> StickerFinding? {
+        guard !target.allowsGrayPNG, outline.pngColorType == .grayscale || outline.pngColorType == .grayscaleAlpha else { return nil }
+        return StickerFinding(.error, .format, "a gray PNG (colour type \(outline.pngColorType?.rawValue ?? 0)); "
+                              + "\(target.displayName) asks for RGB colour (palette, RGB or RGBA)")
     }
 
     /// The structure of an image file, or why it is not one (as `check` without a platform says).
