@@ -89,6 +89,21 @@ enum BatchSafety {
         return p.terminationStatus
     }
 
+    /// Waits until `started` (polled every 20 ms, at most 300 s) while the run `p` goes on, then
+    /// sends it SIGINT and checks what every writing command promises: exit 130 and one line
+    /// saying it was interrupted (in `logs`.err).
+    static func interrupt(_ p: Process, logs: URL, once started: () -> Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date().addingTimeInterval(300)
+        while p.isRunning, !started(), Date() < deadline { usleep(20_000) }
+        XCTAssertTrue(p.isRunning, "the run ended before it could be interrupted", file: file, line: line)
+        p.interrupt()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit, file: file, line: line)
+        XCTAssertEqual(p.terminationStatus, 130, file: file, line: line)
+        let err = try String(contentsOf: logs.appendingPathExtension("err"), encoding: .utf8)
+        XCTAssertTrue(err.contains("interrupted"), err, file: file, line: line)
+    }
+
     /// Starts `stickerkit` with output to files (so a full pipe never blocks it).
     static func start(_ arguments: [String], logs: URL) throws -> Process {
         let p = Process()
