@@ -5,7 +5,8 @@ import StickerPackaging
 
 /// The steps every platform's pack archive shares (`pack --platform whatsapp`, `WastickersRun`;
 /// `pack --platform line`, `LinePackRun`): the path at `-o` checked before any work, the inputs
-/// found, each converted as `resize --platform` converts it (`--jobs` at a time), a pack picture
+/// found, each converted as `resize --platform` converts it (`--jobs` at a time, through the
+/// pack's cache) and checked by the platform's rules, a pack picture
 /// `icons --platform` recorded in an input folder, and the archive written atomically (or left as
 /// it is when its bytes are already there).
 enum PlatformPackSteps {
