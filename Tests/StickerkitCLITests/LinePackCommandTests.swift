@@ -258,4 +258,40 @@ final class LinePackCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.hasSuffix("; \(40 - done) converted, \(done) up to date\n"), r.stdout)
         XCTAssertEqual(try BatchSafety.temporaries(tmp), [])
     }
+
+    /// `--report` as `resize` writes it: the archive, each sticker's entry and input, every input's
+    /// conversion (with its SSIM when converted this run) and the summary; `-` for standard output
+    /// (the summary line then on stderr); never onto the archive or an input.
+    func testTheReportSaysWhatEachStickerCameFrom() throws {
+        let archive = tmp.appendingPathComponent("Reported.zip"), report = tmp.appendingPathComponent("report.json")
+        let args = ["pack", "--platform", "line"] + stills + ["-o", archive.path, "--cache", tmp.appendingPathComponent("cache").path]
+        XCTAssertEqual(try CLI.run(args + ["--report", report.path, "-q"]).status, 0)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        XCTAssertEqual(json["archive"] as? String, archive.path)
+        XCTAssertEqual(json["platform"] as? String, "line")
+        let stickers = try XCTUnwrap(json["stickers"] as? [[String: String]])
+        XCTAssertEqual(stickers.map { $0["entry"] }, (1...8).map { String(format: "%02d.png", $0) })
+        XCTAssertEqual(stickers.map { $0["input"] }, stills)
+        let summary = try XCTUnwrap(json["summary"] as? [String: Any])
+        XCTAssertEqual(summary["converted"] as? Int, 8)
+        XCTAssertEqual(summary["unchanged"] as? Bool, false)
+        let inputs = try XCTUnwrap(json["inputs"] as? [[String: Any]])
+        let ssim = inputs.compactMap { (($0["outputs"] as? [[String: Any]])?.first?["details"] as? [String: Any])?["ssim"] as? Double }
+        XCTAssertEqual(ssim.count, 8, "every sticker converted this run is measured")
+
+        // A rerun replaces its own report; standard output carries it alone.
+        let again = try CLI.run(args + ["--report", "-"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let out = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((out["summary"] as? [String: Any])?["upToDate"] as? Int, 8)
+        XCTAssertEqual((out["summary"] as? [String: Any])?["unchanged"] as? Bool, true)
+        XCTAssertTrue(again.stderr.contains(archive.path + ": unchanged, 8 still LINE stickers"), again.stderr)
+        XCTAssertEqual(try CLI.run(args + ["--report", report.path, "-q"]).status, 0)
+
+        for (path, words) in [(archive.path, "--report: is the archive -o names"), (stills[0], "--report: is an input")] {
+            let r = try CLI.run(args + ["--report", path])
+            XCTAssertEqual(r.status, 2, words)
+            XCTAssertTrue(r.stderr.contains(words), r.stderr)
+        }
+    }
 }

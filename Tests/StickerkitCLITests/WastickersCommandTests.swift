@@ -98,7 +98,7 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", mixed.path, "--title", "a\nb"]).status, 2)
         // Catalog-only options are refused with one line naming the flag (the tray icon is a
         // transparent PNG: no background, and WhatsApp's own fit).
-        for flag in [["--icon-fit", "contain"], ["--icon-background", "black"], ["--report", tmp.appendingPathComponent("r.json").path]] {
+        for flag in [["--icon-fit", "contain"], ["--icon-background", "black"], ["--prune"]] {
             let r = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", mixed.path] + flag)
             XCTAssertEqual(r.status, 2, flag[0])
             XCTAssertTrue(r.stderr.contains("\(flag[0]) is for Xcode sticker catalogs, not --platform whatsapp"), r.stderr)

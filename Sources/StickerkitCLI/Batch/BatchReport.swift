@@ -49,8 +49,9 @@ struct BatchReport: Encodable, Sendable {
     /// Whether `bytes` are a report (so an earlier report may be replaced, and nothing else).
     static func isReport(_ bytes: [UInt8]) -> Bool {
         guard let json = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return false }
-        // `resize` lists its files; `pack` (`PackReport`) its catalog and inputs.
-        let listed = json["files"] is [Any] || (json["catalog"] is String && json["inputs"] is [Any])
+        // `resize` lists its files; `pack` (`PackReport`, `ArchivePackReport`) its catalog or
+        // archive and inputs.
+        let listed = json["files"] is [Any] || ((json["catalog"] is String || json["archive"] is String) && json["inputs"] is [Any])
         return json["version"] is Int && listed && json["summary"] is [String: Any] && json["maxBytes"] is Int
     }
 

@@ -47,7 +47,7 @@ struct Pack: ParsableCommand {
         WhatsApp takes 3 to 30 stickers, all stills or all animations: anything else is one error \
         line and no archive (exit 1). A file at -o that is not a .wastickers stickerkit wrote is \
         replaced only with --overwrite. Its stickers are cached as a catalog's are (--cache, \
-        --force).
+        --force); --report says which input each entry came from.
         With --platform line, -o names a NAME.zip instead, the archive LINE Creators Market takes in \
         one upload: the stickers converted as `resize --platform line` does (01.png, 02.png, … in \
         input order), main.png (240×240, an APNG for animations) and tab.png (96×74), both from \
@@ -149,8 +149,8 @@ struct Pack: ParsableCommand {
             throw ValidationError("-o must name the archive, e.g. -o \"My Stickers\(suffix)\"")
         }
         let catalogOnly: [(String, Bool)] = [("--labels", labels != nil), ("--frame-folders", frameFolders), ("--sequences", sequences),
-                                             ("--prune", prune), ("--report", reportOption.report != nil),
-                                             ("--icon-background", iconBackground != nil), ("--icon-fit", iconFit != nil)]
+                                             ("--prune", prune), ("--icon-background", iconBackground != nil),
+                                             ("--icon-fit", iconFit != nil)]
         if let (flag, _) = catalogOnly.first(where: \.1) {
             throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform \(platform.target.name)")
         }
@@ -163,10 +163,11 @@ struct Pack: ParsableCommand {
 
     func run() throws {
         if platform.target == .whatsapp || platform.target == .line {
-            let options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
+            var options = platform.apply(to: try conversion.conversionOptions(sizes: [.regular]), budgetGiven: conversion.budget.given)
+            options.measuresQuality = reportOption.report != nil
             let request = PlatformPackRequest(inputs: inputs, output: output, icon: icon, options: options, jobs: jobs.count,
                                               cache: cache ?? PackCache.defaultDirectory(for: output), force: force,
-                                              overwrite: overwrite, quiet: quiet)
+                                              overwrite: overwrite, quiet: quiet, report: reportOption.report)
             return try platform.target == .line ? LinePackRun.run(request) : WastickersRun.run(request, title: title, author: author)
         }
         let started = Date()

@@ -18,7 +18,8 @@ enum LinePackRun {
     }
 
     static func run(_ r: PlatformPackRequest) throws {
-        let terminal = Terminal(quiet: r.quiet)
+        let started = Date()
+        let terminal = Terminal(quiet: r.quiet, resultsOnStderr: r.reportsToStandardOutput)
         // Ctrl-C: the stickers finished stay in the cache, partial files and the archive's
         // temporary are removed (the archive at -o is as it was), exit 130.
         let interrupts = Interrupts(terminal: terminal)
@@ -30,6 +31,7 @@ enum LinePackRun {
         // converting: a count no set of either kind holds.
         let existing = try PlatformPackSteps.checkOutput(path, overwrite: r.overwrite, archive: "a LINE archive")
         let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: limits, terminal: terminal)
+        try PlatformPackSteps.checkReport(r, inputs: inputs)
         if !LinePack.stillCounts.contains(inputs.count) {
             throw CommandFailure.failed(r.output, LinePackError.setSize(inputs.count, animated: nil).description)
         }
@@ -88,6 +90,13 @@ enum LinePackRun {
                 + "\(StickerChecker.grouped(bytes.count)) bytes; main and chat tab images from \(pictures.source)" + converted.counts
             terminal.result(line + PlatformPackSteps.failedSuffix(failed))
         }
+        try PlatformPackSteps.write(ArchivePackReport(
+            archive: r.output, platform: StickerTarget.line.name, maxBytes: r.options.maxBytes,
+            stickers: packed.enumerated().map { .init(entry: LinePack.stickerName($0.offset), input: $0.element.path) },
+            picturesFrom: pictures.source, warnings: terminal.warnings, inputs: converted.reports,
+            summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
+                           upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
+                           seconds: Date().timeIntervalSince(started))), for: r)
         if failed > 0 { throw ExitCode(1) }
     }
 

@@ -14,4 +14,9 @@ struct PlatformPackRequest {
     var force: Bool
     var overwrite: Bool
     var quiet: Bool
+    /// `--report`: a file, `-` for standard output, nil for none.
+    var report: String? = nil
+
+    /// `--report -`: standard output carries the report, so result lines go to stderr.
+    var reportsToStandardOutput: Bool { report == "-" }
 }

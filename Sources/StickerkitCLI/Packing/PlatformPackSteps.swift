@@ -68,8 +68,9 @@ enum PlatformPackSteps {
 
     /// What converting a pack's inputs gave: the stickers that pass the platform's rules, in input
     /// order, how many inputs gave none (each said in one line), and how many stickers were
-    /// converted this run and taken from the cache as they were.
+    /// converted this run and taken from the cache as they were; and each input's report.
     struct Conversion {
+        var reports: [BatchReport.File] = []
         var stickers: [Checked] = []
         var failed = 0
         var converted = 0
@@ -85,7 +86,7 @@ enum PlatformPackSteps {
     static func convert(_ inputs: [InputFile], cache: String, options: ConversionOptions, jobs: Int, force: Bool,
                         target: StickerTarget, terminal: Terminal, quiet: Bool) -> Conversion {
         let reports = PackCache(directory: cache).convert(inputs, options: options, jobs: jobs, force: force, terminal: terminal, quiet: quiet)
-        var result = Conversion()
+        var result = Conversion(reports: reports)
         for (input, report) in zip(inputs, reports) {
             // An input with no sticker was named by the runner (its error, or why it was skipped).
             guard let out = report.outputs.first(where: { $0.status.hasSticker }) else {
@@ -150,6 +151,27 @@ enum PlatformPackSteps {
             }
         }
         return unchanged
+    }
+
+    /// `--report`'s file checked before any work, as `resize` checks it: not an input, not the
+    /// archive, nothing in the way but an earlier report.
+    static func checkReport(_ r: PlatformPackRequest, inputs: [InputFile]) throws {
+        guard let report = r.report, !r.reportsToStandardOutput else { return }
+        let path = CommandLineBytes.path(for: report)
+        if BatchRunner.absolute(path) == BatchRunner.absolute(CommandLineBytes.path(for: r.output)) {
+            throw CommandFailure.usage(path.display, "--report: is the archive -o names; choose another name")
+        }
+        try PathChecks.checkReport(path, inputs: inputs, outputFolder: BytePath(r.cache))
+    }
+
+    /// Writes `report` where `r` asks (`--report FILE`, or standard output).
+    static func write(_ report: ArchivePackReport, for r: PlatformPackRequest) throws {
+        guard let path = r.report else { return }
+        if r.reportsToStandardOutput { return BatchReport.writeToStandardOutput(report) }
+        guard let json = BatchReport.json(report) else { return }
+        do throws(FileError) { try AtomicFile.write(json, to: CommandLineBytes.path(for: path)) } catch {
+            throw CommandFailure.failed(path, "cannot write the report: \(error.problem)")
+        }
     }
 
     /// What ends a line when inputs failed: "; 2 inputs failed" (nothing when none did).

@@ -21,7 +21,8 @@ enum WastickersRun {
     }
 
     static func run(_ r: PlatformPackRequest, title: String?, author: String?) throws {
-        let terminal = Terminal(quiet: r.quiet)
+        let started = Date()
+        let terminal = Terminal(quiet: r.quiet, resultsOnStderr: r.reportsToStandardOutput)
         // Ctrl-C: the stickers finished stay in the cache, partial files and the archive's
         // temporary are removed (the archive at -o is as it was), exit 130.
         let interrupts = Interrupts(terminal: terminal)
@@ -33,6 +34,7 @@ enum WastickersRun {
         let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: r.options.limits,
                                                              terminal: terminal)
         let files = inputs.map(\.path)
+        try PlatformPackSteps.checkReport(r, inputs: inputs)
         if !WastickersPack.stickerRange.contains(files.count) {
             throw CommandFailure.failed(r.output, rulesError(files.count).description)
         }
@@ -88,6 +90,13 @@ enum WastickersRun {
             line += PlatformPackSteps.failedSuffix(failed)
             terminal.result(line)
         }
+        try PlatformPackSteps.write(ArchivePackReport(
+            archive: r.output, platform: StickerTarget.whatsapp.name, maxBytes: r.options.maxBytes,
+            stickers: packed.enumerated().map { .init(entry: WastickersPack.stickerName($0.offset), input: $0.element.path) },
+            picturesFrom: traySource ?? "", warnings: terminal.warnings, inputs: converted.reports,
+            summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
+                           upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
+                           seconds: Date().timeIntervalSince(started))), for: r)
         if failed > 0 { throw ExitCode(1) }
     }
 
