@@ -294,4 +294,26 @@ final class LinePackCommandTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains(words), r.stderr)
         }
     }
+
+    /// A main.png and tab.png made by hand beside the artwork (LINE's own names) are the set's
+    /// pictures, fitted to LINE's sizes, never stickers; one alone makes both.
+    func testHandMadePicturesBesideTheArtworkAreTheSetsPictures() throws {
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        for s in stills { try FileManager.default.copyItem(atPath: s, toPath: art.appendingPathComponent((s as NSString).lastPathComponent).path) }
+        try FileManager.default.copyItem(atPath: sample("oc_saxophone_palette.png"), toPath: art.appendingPathComponent("main.png").path)
+        let archive = tmp.appendingPathComponent("HandMade.zip")
+        let args = ["pack", "--platform", "line", art.path, "-o", archive.path, "--cache", tmp.appendingPathComponent("cache").path]
+        let one = try CLI.run(args)
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertTrue(one.stdout.contains("8 still LINE stickers") && one.stdout.contains("images from \(art.path)/main.png;"), one.stdout)
+        assertLineSet(try entries(archive), count: 8, animated: false, animatedMain: false)
+        try FileManager.default.copyItem(atPath: sample("oc_stop_sign_shadow.png"), toPath: art.appendingPathComponent("TAB.png").path)
+        let two = try CLI.run(args)
+        XCTAssertEqual(two.status, 0, two.stderr)
+        XCTAssertTrue(two.stdout.contains("images from \(art.path)/main.png and \(art.path)/TAB.png;"), two.stdout)
+        let files = try entries(archive)
+        assertLineSet(files, count: 8, animated: false, animatedMain: false)
+        XCTAssertNotEqual(files[8].bytes, files[9].bytes)
+    }
 }

@@ -450,4 +450,21 @@ final class WastickersCommandTests: XCTestCase {
                        ["02.png", "03.png"])
         XCTAssertEqual(try Data(contentsOf: archive), before)
     }
+
+    /// A tray.png made by hand beside the artwork (WhatsApp's name for it) is the pack's tray,
+    /// fitted to 96×96, never a sticker.
+    func testAHandMadeTrayBesideTheArtworkIsTheTray() throws {
+        let art = tmp.appendingPathComponent("art")
+        try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)
+        for s in stills { try FileManager.default.copyItem(atPath: s, toPath: art.appendingPathComponent((s as NSString).lastPathComponent).path) }
+        try FileManager.default.copyItem(atPath: sample("rocket_640x427.jpg"), toPath: art.appendingPathComponent("tray.png").path)
+        let archive = tmp.appendingPathComponent("Tray.wastickers")
+        let r = try CLI.run(["pack", "--platform", "whatsapp", art.path, "-o", archive.path, "--cache", tmp.appendingPathComponent("cache").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("3 still WhatsApp stickers") && r.stdout.contains("tray icon from \(art.path)/tray.png;"), r.stdout)
+        let names = try CLI.unzip(archive, into: tmp.appendingPathComponent("out"))
+        XCTAssertEqual(names, ["01.webp", "02.webp", "03.webp", "tray.png", "title.txt", "author.txt"])
+        let tray = [UInt8](try Data(contentsOf: tmp.appendingPathComponent("out/tray.png")))
+        XCTAssertEqual(Int(tray[16]) << 24 | Int(tray[17]) << 16 | Int(tray[18]) << 8 | Int(tray[19]), 96)
+    }
 }

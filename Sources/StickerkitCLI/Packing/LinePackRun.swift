@@ -30,7 +30,9 @@ enum LinePackRun {
         // 0. The path, before any work. 1. Inputs, and the set sizes that can be told before
         // converting: a count no set of either kind holds.
         let existing = try PlatformPackSteps.checkOutput(path, overwrite: r.overwrite, archive: "a LINE archive")
-        let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: limits, terminal: terminal)
+        let (found, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: limits, terminal: terminal)
+        // A main.png or tab.png made by hand beside the artwork is the set's picture, not a sticker.
+        let (inputs, handMade) = PlatformPackSteps.handMadePictures(found, target: .line)
         try PlatformPackSteps.checkReport(r, inputs: inputs)
         if !LinePack.stillCounts.contains(inputs.count) {
             throw CommandFailure.failed(r.output, LinePackError.setSize(inputs.count, animated: nil).description)
@@ -67,6 +69,7 @@ enum LinePackRun {
             return try pictures(of: data, named: icon, animatedSet: false, limits: limits)
         }
         if made == nil { made = recordedPictures(in: r.inputs) }
+        if made == nil, !handMade.isEmpty { made = try handMadePictures(handMade, animatedSet: animatedSet, limits: limits) }
         for input in packed where made == nil {
             if let data = try? PlatformPackSteps.read(input, limits: limits) {
                 made = try? pictures(of: data, named: input.path, animatedSet: animatedSet, limits: limits)
@@ -118,6 +121,22 @@ enum LinePackRun {
             }
         }
         return Pictures(main: files[0], tab: files[1], animatedMain: LinePack.isAnimation(files[0]), source: source)
+    }
+
+    /// The main and chat tab images made from the pictures found by hand beside the artwork
+    /// (`PlatformPackSteps.handMadePictures`): each from its own file, or both from the one there
+    /// is, fitted to LINE's sizes and rules. One that cannot make its picture is an error.
+    static func handMadePictures(_ files: [String: InputFile], animatedSet: Bool, limits: Limits) throws -> Pictures {
+        let names = LinePack.pictureNames
+        guard let mainFile = files[names[0]] ?? files[names[1]], let tabFile = files[names[1]] ?? files[names[0]] else {
+            preconditionFailure("at least one picture")
+        }
+        let main = try pictures(of: PlatformPackSteps.read(mainFile, limits: limits), named: mainFile.path, animatedSet: animatedSet,
+                                limits: limits)
+        guard tabFile != mainFile else { return main }
+        let tab = try pictures(of: PlatformPackSteps.read(tabFile, limits: limits), named: tabFile.path, animatedSet: animatedSet,
+                               limits: limits)
+        return Pictures(main: main.main, tab: tab.tab, animatedMain: main.animatedMain, source: mainFile.path + " and " + tabFile.path)
     }
 
     /// The main and chat tab images `icons --platform line` wrote into an input folder, both

@@ -139,6 +139,21 @@ enum PlatformPackSteps {
         return nil
     }
 
+    /// `inputs` without the pack pictures made by hand beside the artwork, and those pictures by
+    /// their names: a file (not an archive's entry) at the top of an input folder, or named, whose
+    /// name is one of `target`'s pictures (WhatsApp's `tray.png`, LINE's `main.png` and
+    /// `tab.png`, in any case). The platform names them so; they are the pack's pictures, not
+    /// stickers.
+    static func handMadePictures(_ inputs: [InputFile], target: StickerTarget) -> (stickers: [InputFile], pictures: [String: InputFile]) {
+        let names = Set(target.packIcons.map(\.fileName))
+        var stickers: [InputFile] = [], pictures: [String: InputFile] = [:]
+        for input in inputs {
+            let name = input.relativePath.lowercased()
+            if input.entry == nil, names.contains(name), pictures[name] == nil { pictures[name] = input } else { stickers.append(input) }
+        }
+        return (stickers, pictures)
+    }
+
     /// Writes `bytes` at `path` atomically, unless the same bytes are there already (a rerun with
     /// nothing changed leaves the archive as it is, its date too, as `pack` leaves a catalog's
     /// unchanged stickers); true when they were. A file of another size is not read (one in the

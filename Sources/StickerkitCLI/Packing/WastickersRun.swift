@@ -31,8 +31,10 @@ enum WastickersRun {
 
         // 0. The path, before any work. 1. Inputs, and the pack rules that can be told before converting.
         let existing = try PlatformPackSteps.checkOutput(path, overwrite: r.overwrite, archive: "a .wastickers")
-        let (inputs, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: r.options.limits,
-                                                             terminal: terminal)
+        let (found, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: r.options.limits,
+                                                            terminal: terminal)
+        // A tray.png made by hand beside the artwork is the pack's tray, not a sticker.
+        let (inputs, handMade) = PlatformPackSteps.handMadePictures(found, target: .whatsapp)
         let files = inputs.map(\.path)
         try PlatformPackSteps.checkReport(r, inputs: inputs)
         if !WastickersPack.stickerRange.contains(files.count) {
@@ -63,6 +65,10 @@ enum WastickersRun {
         // the stickers that converted make a pack.
         var trayPNG = givenTray, traySource = r.icon
         if trayPNG == nil, let made = PlatformPackSteps.recordedPicture(WastickersPack.trayName, in: r.inputs) { (trayPNG, traySource) = (made.png, made.path) }
+        if trayPNG == nil, let file = handMade[WastickersPack.trayName] {
+            (trayPNG, traySource) = (try tray(of: PlatformPackSteps.read(file, limits: r.options.limits), named: file.path, limits: r.options.limits),
+                                     file.path)
+        }
         for input in packed where trayPNG == nil {
             if let png = try? tray(of: PlatformPackSteps.read(input, limits: r.options.limits), named: input.path, limits: r.options.limits) {
                 (trayPNG, traySource) = (png, input.path)
