@@ -67,6 +67,16 @@ struct BatchReport: Encodable, Sendable {
         return (try? enc.encode(report)).map { [UInt8]($0) + [0x0A] }
     }
 
+    /// Writes a report where `pack --report ARGUMENT` asks: standard output for `-`, else the file,
+    /// atomically; one line naming the file when it cannot be written.
+    static func deliver<Report: Encodable>(_ report: Report, to argument: String) throws(CommandFailure) {
+        if argument == "-" { return writeToStandardOutput(report) }
+        guard let json = json(report) else { throw CommandFailure.failed(argument, "cannot write the report: it does not encode as JSON") }
+        do throws(FileError) { try AtomicFile.write(json, to: CommandLineBytes.path(for: argument)) } catch {
+            throw CommandFailure.failed(argument, "cannot write the report: \(error.problem)")
+        }
+    }
+
     /// Writes a report's JSON to standard output (`--report -`).
     static func writeToStandardOutput<Report: Encodable>(_ report: Report) {
         if let json = json(report) { FileHandle.standardOutput.write(Data(json)) }

@@ -310,13 +310,7 @@ struct Pack: ParsableCommand {
                                               keptByStickerkit: kept, inputs: files.count + folders.count + found.missing.count,
                                               frameFolders: folders.count, converted: converted, upToDate: upToDate, failed: failed,
                                               iconSetWritten: iconSet != nil, seconds: Date().timeIntervalSince(started)))
-            if reportOption.toStandardOutput {
-                BatchReport.writeToStandardOutput(r)
-            } else {
-                do { try r.write(to: report) } catch {
-                    throw CommandFailure.failed(report, "cannot write the report: \(error)")
-                }
-            }
+            try BatchReport.deliver(r, to: report)
         }
         if failed > 0 { throw ExitCode(1) }
     }

@@ -93,13 +93,15 @@ enum LinePackRun {
                 + "\(StickerChecker.grouped(bytes.count)) bytes; main and chat tab images from \(pictures.source)" + converted.counts
             terminal.result(line + PlatformPackSteps.failedSuffix(failed))
         }
-        try PlatformPackSteps.write(ArchivePackReport(
-            archive: r.output, platform: StickerTarget.line.name, maxBytes: r.options.maxBytes,
-            stickers: packed.enumerated().map { .init(entry: LinePack.stickerName($0.offset), input: $0.element.path) },
-            picturesFrom: pictures.source, warnings: terminal.warnings, inputs: converted.reports,
-            summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
-                           upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
-                           seconds: Date().timeIntervalSince(started))), for: r)
+        if let report = r.report {
+            try BatchReport.deliver(ArchivePackReport(
+                archive: r.output, platform: StickerTarget.line.name, maxBytes: r.options.maxBytes,
+                stickers: packed.enumerated().map { .init(entry: LinePack.stickerName($0.offset), input: $0.element.path) },
+                picturesFrom: pictures.source, warnings: terminal.warnings, inputs: converted.reports,
+                summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
+                               upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
+                               seconds: Date().timeIntervalSince(started))), to: report)
+        }
         if failed > 0 { throw ExitCode(1) }
     }
 

@@ -32,9 +32,4 @@ struct PackReport: Encodable {
     var warnings: [String]
     var inputs: [BatchReport.File]
     var summary: Summary
-
-    func write(to path: String) throws {
-        guard let json = BatchReport.json(self) else { throw CocoaError(.coderInvalidValue) }
-        try AtomicFile.write(json, to: path)
-    }
 }

@@ -179,16 +179,6 @@ enum PlatformPackSteps {
         try PathChecks.checkReport(path, inputs: inputs, outputFolder: BytePath(r.cache))
     }
 
-    /// Writes `report` where `r` asks (`--report FILE`, or standard output).
-    static func write(_ report: ArchivePackReport, for r: PlatformPackRequest) throws {
-        guard let path = r.report else { return }
-        if r.reportsToStandardOutput { return BatchReport.writeToStandardOutput(report) }
-        guard let json = BatchReport.json(report) else { return }
-        do throws(FileError) { try AtomicFile.write(json, to: CommandLineBytes.path(for: path)) } catch {
-            throw CommandFailure.failed(path, "cannot write the report: \(error.problem)")
-        }
-    }
-
     /// What ends a line when inputs failed: "; 2 inputs failed" (nothing when none did).
     static func failedSuffix(_ failed: Int) -> String {
         failed > 0 ? "; \(failed) input\(failed == 1 ? "" : "s") failed" : ""

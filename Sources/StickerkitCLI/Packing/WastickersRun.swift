@@ -96,13 +96,15 @@ enum WastickersRun {
             line += PlatformPackSteps.failedSuffix(failed)
             terminal.result(line)
         }
-        try PlatformPackSteps.write(ArchivePackReport(
-            archive: r.output, platform: StickerTarget.whatsapp.name, maxBytes: r.options.maxBytes,
-            stickers: packed.enumerated().map { .init(entry: WastickersPack.stickerName($0.offset), input: $0.element.path) },
-            picturesFrom: traySource ?? "", warnings: terminal.warnings, inputs: converted.reports,
-            summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
-                           upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
-                           seconds: Date().timeIntervalSince(started))), for: r)
+        if let report = r.report {
+            try BatchReport.deliver(ArchivePackReport(
+                archive: r.output, platform: StickerTarget.whatsapp.name, maxBytes: r.options.maxBytes,
+                stickers: packed.enumerated().map { .init(entry: WastickersPack.stickerName($0.offset), input: $0.element.path) },
+                picturesFrom: traySource ?? "", warnings: terminal.warnings, inputs: converted.reports,
+                summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
+                               upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
+                               seconds: Date().timeIntervalSince(started))), to: report)
+        }
         if failed > 0 { throw ExitCode(1) }
     }
 
