@@ -40,9 +40,10 @@ enum LinePackRun {
 
         // 2. The pictures given with --icon, before converting: an image that cannot make them
         // stops the run at once. Without it, they come from the first sticker packed (4).
-        let given = try r.icon.map { icon -> Pictures in
+        var iconData: [UInt8]? = nil, given: Pictures? = nil
+        if let icon = r.icon {
             let data = try PathChecks.readFile(CommandLineBytes.path(for: icon), failing: .failed, limits: limits)
-            return try pictures(of: data, named: icon, animatedSet: true, limits: limits)
+            (iconData, given) = (data, try pictures(of: data, named: icon, animatedSet: true, limits: limits))
         }
 
         // 3. Convert, as `resize --platform line` does, --jobs at a time, through the cache.
@@ -64,8 +65,7 @@ enum LinePackRun {
         }
         var made = try given.map { g -> Pictures in
             // A still set's main image is a still: an animation given is shown by its first frame.
-            guard !animatedSet && g.animatedMain, let icon = r.icon else { return g }
-            let data = try PathChecks.readFile(CommandLineBytes.path(for: icon), failing: .failed, limits: limits)
+            guard !animatedSet && g.animatedMain, let icon = r.icon, let data = iconData else { return g }
             return try pictures(of: data, named: icon, animatedSet: false, limits: limits)
         }
         if made == nil { made = recordedPictures(in: r.inputs) }
@@ -109,20 +109,25 @@ enum LinePackRun {
     /// line naming why not (exit 1). The main image is an APNG when `data` is an animation and
     /// the set is one of animations (`animatedSet`), else a still of its first frame.
     static func pictures(of data: [UInt8], named source: String, animatedSet: Bool, limits: Limits) throws -> Pictures {
+        let files = try render(StickerTarget.line.packIcons, of: data, named: source, animatedSet: animatedSet, limits: limits)
+        return Pictures(main: files[0], tab: files[1], animatedMain: LinePack.isAnimation(files[0]), source: source)
+    }
+
+    /// The files of LINE's pictures `icons` (some of `StickerTarget.line.packIcons`, in order) made
+    /// from the image file `data`, or one line naming why not (exit 1).
+    static func render(_ icons: [PackIcon], of data: [UInt8], named source: String, animatedSet: Bool, limits: Limits) throws -> [[UInt8]] {
         var target = StickerTarget.line
-        if !animatedSet { target.packIcons = target.packIcons.map { var icon = $0; icon.animates = false; return icon } }
+        target.packIcons = animatedSet ? icons : icons.map { var icon = $0; icon.animates = false; return icon }
         let made: [Result<[UInt8], StickerError>]
         do { made = try PackIconRenderer.render(file: data, target: target, limits: limits) } catch {
             throw CommandFailure.failed(source, "\(error)")
         }
-        var files: [[UInt8]] = []
-        for (icon, result) in zip(target.packIcons, made) {
+        return try zip(target.packIcons, made).map { icon, result in
             switch result {
-            case .success(let b): files.append(b)
+            case .success(let b): return b
             case .failure(let e): throw CommandFailure.failed(source, "\(icon.role): \(e)")
             }
         }
-        return Pictures(main: files[0], tab: files[1], animatedMain: LinePack.isAnimation(files[0]), source: source)
     }
 
     /// The main and chat tab images made from the pictures found by hand beside the artwork
@@ -133,12 +138,17 @@ enum LinePackRun {
         guard let mainFile = files[names[0]] ?? files[names[1]], let tabFile = files[names[1]] ?? files[names[0]] else {
             preconditionFailure("at least one picture")
         }
-        let main = try pictures(of: PlatformPackSteps.read(mainFile, limits: limits), named: mainFile.path, animatedSet: animatedSet,
+        guard tabFile != mainFile else {
+            return try pictures(of: PlatformPackSteps.read(mainFile, limits: limits), named: mainFile.path, animatedSet: animatedSet,
                                 limits: limits)
-        guard tabFile != mainFile else { return main }
-        let tab = try pictures(of: PlatformPackSteps.read(tabFile, limits: limits), named: tabFile.path, animatedSet: animatedSet,
-                               limits: limits)
-        return Pictures(main: main.main, tab: tab.tab, animatedMain: main.animatedMain, source: mainFile.path + " and " + tabFile.path)
+        }
+        // Each file makes its own picture alone (a tab.png is never made into a main image).
+        let icons = StickerTarget.line.packIcons
+        let main = try render([icons[0]], of: PlatformPackSteps.read(mainFile, limits: limits), named: mainFile.path,
+                              animatedSet: animatedSet, limits: limits)[0]
+        let tab = try render([icons[1]], of: PlatformPackSteps.read(tabFile, limits: limits), named: tabFile.path,
+                             animatedSet: animatedSet, limits: limits)[0]
+        return Pictures(main: main, tab: tab, animatedMain: LinePack.isAnimation(main), source: mainFile.path + " and " + tabFile.path)
     }
 
     /// The main and chat tab images `icons --platform line` wrote into an input folder, both
