@@ -37,20 +37,14 @@ extension CheckRun {
             }
             archives += found.archives.map(checkArchive)
         }
-        // A WhatsApp pack is checked by WhatsApp's rules, whatever app was asked for: say so.
-        if target != .whatsapp {
-            for i in archives.indices {
-                archives[i].findings.insert(.init(.warning, .format, "a WhatsApp pack: checked by WhatsApp's rules, not "
-                                                  + target.displayName + "'s"), at: 0)
-            }
+        // A WhatsApp pack is checked by WhatsApp's rules and a LINE set by LINE's, whatever app
+        // was asked for: say so.
+        func ruledBy(_ app: StickerTarget, _ what: String, _ findings: inout [StickerFinding]) {
+            guard app != target else { return }
+            findings.insert(.init(.warning, .format, "\(what): checked by \(app.displayName)'s rules, not \(target.displayName)'s"), at: 0)
         }
-        // So is a LINE set by LINE's.
-        if target != .line {
-            for i in lineSets.indices {
-                lineSets[i].findings.insert(.init(.warning, .format, "a LINE set: checked by LINE's rules, not "
-                                                  + target.displayName + "'s"), at: 0)
-            }
-        }
+        for i in archives.indices { ruledBy(.whatsapp, "a WhatsApp pack", &archives[i].findings) }
+        for i in lineSets.indices { ruledBy(.line, "a LINE set", &lineSets[i].findings) }
         return (CheckReport(stickers: stickers, packs: [], wastickers: archives, lineSets: lineSets), failed, skipped)
     }
 }
