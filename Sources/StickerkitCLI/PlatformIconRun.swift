@@ -15,14 +15,14 @@ import StickerPackaging
 /// one line each: paths in the way, then pictures that cannot be made, then files that would be
 /// replaced.
 enum PlatformIconRun {
-    static func run(image: String, output: String, target: StickerTarget, overwrite: Bool, quiet: Bool, limits: Limits) throws {
+    static func run(image: String, output: String, target: StickerTarget, overwrite: Bool, terminal: Terminal, quiet: Bool,
+                    limits: Limits) throws {
         guard !target.packIcons.isEmpty else {
             throw CommandFailure.usage("--platform", "\(target.displayName) packs have no pack picture to make")
         }
         let folder = CommandLineBytes.path(for: output)
         let imagePath = CommandLineBytes.path(for: image)
         try PathChecks.checkOutputFolder(folder, inputs: [imagePath])
-        let terminal = Terminal(quiet: quiet)
         let source = (try? FileStatus.of(imagePath)) ?? nil
         var inTheWay: [CommandFailure] = []
         var existing: [FileStatus?] = []

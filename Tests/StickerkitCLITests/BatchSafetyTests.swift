@@ -180,6 +180,40 @@ final class BatchSafetyTests: XCTestCase {
         }
     }
 
+    /// Ctrl-C while `pack` builds the new catalog beside the old one (here copying a large file the
+    /// user keeps in it): the half-built copy is removed there and then, not left hidden beside the
+    /// catalog until a later run, and the catalog is as it was.
+    func testInterruptWhileACatalogIsBuiltLeavesNoHalfBuiltCopy() throws {
+        let art = tmp.appendingPathComponent("art"), catalog = tmp.appendingPathComponent("My.xcstickers")
+        try BatchSafety.stage(["oc_saxophone_palette.png", "oc_teddybear.png"], into: art)
+        let args = ["pack", art.path, "-o", catalog.path, "--cache", tmp.appendingPathComponent("cache").path, "--quiet", "--force"]
+        XCTAssertEqual(try CLI.run(args).status, 0)
+        // 512 MB of the user's (sparse here; the copy writes it out) make the copy take a while.
+        let big = catalog.appendingPathComponent("Sticker Pack.stickerpack/recordings.bin")
+        XCTAssertTrue(FileManager.default.createFile(atPath: big.path, contents: Data("mine".utf8)))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 512 << 20)
+        try handle.close()
+        func listing() throws -> [String: Int] {
+            var sizes: [String: Int] = [:]
+            for p in BatchSafety.paths(catalog) {
+                sizes[p] = try FileManager.default.attributesOfItem(atPath: catalog.appendingPathComponent(p).path)[.size] as? Int
+            }
+            return sizes
+        }
+        let before = try listing()
+        func beside() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? []).filter { $0.hasPrefix(".My.xcstickers.") }
+        }
+
+        let logs = tmp.appendingPathComponent("run")
+        let p = try BatchSafety.start(args, logs: logs)
+        try BatchSafety.interrupt(p, logs: logs, once: { beside().contains { $0.hasPrefix(".My.xcstickers.tmp-") } })
+        XCTAssertEqual(beside(), [], "the half-built catalog was left beside it")
+        XCTAssertEqual(try listing(), before)
+        XCTAssertEqual(try Data(contentsOf: big).prefix(4), Data("mine".utf8))
+    }
+
     func testForceChangedSettingsAndChangedInputsRedoTheWork() throws {
         let inputs = tmp.appendingPathComponent("in"), out = tmp.appendingPathComponent("out")
         try BatchSafety.stage(["oc_saxophone_palette.png", "oc_teddybear.png"], into: inputs)

@@ -167,14 +167,7 @@ public struct IconSetFiles: Sendable {
         } catch {
             throw PackError.cannotWrite(path: parent.path, reason: CatalogFiles.reason(error))
         }
-        let tmp = CatalogFiles.sibling(of: dest, kind: "tmp")
-        do {
-            try write(into: tmp.path)
-        } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw error
-        }
-        try CatalogFiles.replace(dest, with: tmp)
+        try CatalogFiles.replace(dest) { tmp in try write(into: tmp.path) }
     }
 
     /// Whether a set may be written as the folder `directory` (the checks of `replace`, made

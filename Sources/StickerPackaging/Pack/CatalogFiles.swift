@@ -61,27 +61,37 @@ enum CatalogFiles {
         return dest.deletingLastPathComponent().appendingPathComponent(".\(dest.lastPathComponent).\(kind)-\(token)")
     }
 
-    /// Moves `new` to `dest`; an existing `dest` is moved aside first and deleted only after
-    /// the rename succeeded (restored if it failed).
-    static func replace(_ dest: URL, with new: URL) throws {
+    /// Builds a new version of the folder `dest` in a hidden sibling (`.NAME.tmp-PID-…`, which
+    /// `build` fills) and renames it into place; an existing `dest` is moved aside first
+    /// (`.NAME.old-PID-…`) and deleted only after the rename succeeded (restored if it failed).
+    /// Nothing changes at `dest` when `build` throws. Both siblings are `PendingFolders` while
+    /// they exist, so an interrupted process removes them on its way out.
+    static func replace(_ dest: URL, building build: (URL) throws -> Void) throws {
         let fm = FileManager.default
-        do {
-            guard fm.fileExists(atPath: dest.path) else {
-                try fm.moveItem(at: new, to: dest)
-                return
-            }
-            let old = sibling(of: dest, kind: "old")
-            try fm.moveItem(at: dest, to: old)
+        let new = sibling(of: dest, kind: "tmp")
+        try PendingFolders.track(new) {
             do {
-                try fm.moveItem(at: new, to: dest)
+                try build(new)
+                try PendingFolders.swap(dest, {
+                    guard fm.fileExists(atPath: dest.path) else {
+                        try fm.moveItem(at: new, to: dest)
+                        return nil
+                    }
+                    let old = sibling(of: dest, kind: "old")
+                    try fm.moveItem(at: dest, to: old)
+                    do {
+                        try fm.moveItem(at: new, to: dest)
+                    } catch {
+                        try? fm.moveItem(at: old, to: dest)
+                        throw error
+                    }
+                    return old
+                }, then: { old in try? fm.removeItem(at: old) })
             } catch {
-                try? fm.moveItem(at: old, to: dest)
-                throw error
+                try? fm.removeItem(at: new)
+                if let e = error as? PackError { throw e }
+                throw PackError.cannotWrite(path: dest.path, reason: reason(error))
             }
-            try? fm.removeItem(at: old)
-        } catch {
-            try? fm.removeItem(at: new)
-            throw PackError.cannotWrite(path: dest.path, reason: reason(error))
         }
     }
 

@@ -106,14 +106,7 @@ public struct StickerCatalog: Sendable {
 
         let iconSetUnchanged = iconSet?.isWritten(in: dest.appendingPathComponent(Self.iconSetFolderName).path) ?? false
         try FileManager.default.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let tmp = CatalogFiles.sibling(of: dest, kind: "tmp")
-        do {
-            try build(plan, at: tmp, from: existing)
-        } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw error
-        }
-        try CatalogFiles.replace(dest, with: tmp)
+        try CatalogFiles.replace(dest) { tmp in try build(plan, at: tmp, from: existing) }
 
         var warnings = plan.warnings
         let hasIconSet = iconSet != nil || !(existing?.iconSets.isEmpty ?? true)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StickerPackaging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +8,8 @@ import Darwin
 #endif
 
 /// While it is handling (from `init` to `stop()`), on SIGINT or SIGTERM: stop starting new
-/// writes, remove every temporary file still being written, say so, and exit with 130 / 143.
+/// writes, remove every temporary file still being written (`AtomicFile`) and every catalog or
+/// icon set folder still being built (`PendingFolders`), say so, and exit with 130 / 143.
 /// Finished outputs stay; a rerun continues from there.
 ///
 /// The command that writes holds the handler for as long as it writes
@@ -23,6 +25,7 @@ final class Interrupts {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 AtomicFile.stopAndRemovePending()
+                PendingFolders.stopAndRemove()
                 terminal.finishProgress()
                 terminal.error("stickerkit: interrupted; finished stickers are kept, partial ones removed (rerun to continue)")
                 // `_exit`, not `exit`: the job threads are still running, and `exit` would

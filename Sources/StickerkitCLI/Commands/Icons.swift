@@ -64,9 +64,13 @@ struct Icons: ParsableCommand {
 
     func run() throws {
         let limits = Limits(maxMemory: maxMemory * 1_000_000)
+        let terminal = Terminal(quiet: quiet)
+        // Ctrl-C: exit 130, the set or picture being written removed, whatever was there kept.
+        let interrupts = Interrupts(terminal: terminal)
+        defer { interrupts.stop() }
         if !platform.target.isMessages {
-            return try PlatformIconRun.run(image: image, output: output, target: platform.target, overwrite: overwrite, quiet: quiet,
-                                           limits: limits)
+            return try PlatformIconRun.run(image: image, output: output, target: platform.target, overwrite: overwrite,
+                                           terminal: terminal, quiet: quiet, limits: limits)
         }
         let dir = Icons.iconSetPath(output)
         // Every path problem before the image is read: the folder the set goes in must be a
@@ -80,7 +84,6 @@ struct Icons: ParsableCommand {
             throw PackFailure.beforeWork(e, writing: .iconSet)
         }
         let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit, limits: limits)
-        let terminal = Terminal(quiet: quiet)
         for w in set.warnings { terminal.warn(image, w.description) }
         do {
             try set.replace(dir, overwrite: overwrite)
