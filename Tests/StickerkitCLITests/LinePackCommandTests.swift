@@ -297,6 +297,52 @@ final class LinePackCommandTests: XCTestCase {
 
     /// A main.png and tab.png made by hand beside the artwork (LINE's own names) are the set's
     /// pictures, fitted to LINE's sizes, never stickers; one alone makes both.
+    /// A LINE set stickerkit packed, packed again (alone, or with new artwork): its stickers and
+    /// pictures are taken as they are. They were converted again from the first sticker, each
+    /// sticker given a second margin (8 stills: 257,134 bytes of archive became 223,506) and the
+    /// pictures made anew from 01.png instead of the image given to the first pack.
+    func testASetPackedAgainKeepsItsStickersAndPictures() throws {
+        let old = tmp.appendingPathComponent("Old.zip")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "line"] + stills + ["-o", old.path, "--icon", sample("rocket_640x427.jpg"),
+                                                                             "--cache", tmp.appendingPathComponent("c1").path]).status, 0)
+        let before = try entries(old)
+        let new = tmp.appendingPathComponent("New.zip")
+        let r = try CLI.run(["pack", "--platform", "line", old.path, "-o", new.path, "--cache", tmp.appendingPathComponent("c2").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("main and chat tab images from \(old.path)/main.png; 0 converted, 0 up to date, 8 kept from stickerkit's archives\n"),
+                      r.stdout)
+        let after = try entries(new)
+        XCTAssertEqual(after.map(\.name), before.map(\.name))
+        for (a, b) in zip(after, before) { XCTAssertEqual(a.bytes, b.bytes, a.name) }
+
+        // With eight new stills: the old eight as they were, then the new ones converted.
+        let more = tmp.appendingPathComponent("more")
+        try FileManager.default.createDirectory(at: more, withIntermediateDirectories: true)
+        for (k, path) in stills.enumerated() { try FileManager.default.copyItem(atPath: path, toPath: more.appendingPathComponent("\(k)-" + (path as NSString).lastPathComponent).path) }
+        let mixed = tmp.appendingPathComponent("Mixed.zip"), report = tmp.appendingPathComponent("report.json")
+        let m = try CLI.run(["pack", "--platform", "line", old.path, more.path, "-o", mixed.path, "--cache", tmp.appendingPathComponent("c3").path,
+                             "--report", report.path])
+        XCTAssertEqual(m.status, 0, m.stderr)
+        XCTAssertTrue(m.stdout.hasSuffix("; 8 converted, 0 up to date, 8 kept from stickerkit's archives\n"), m.stdout)
+        let files = try entries(mixed)
+        assertLineSet(files, count: 16, animated: false, animatedMain: false)
+        XCTAssertEqual(files.prefix(8).map(\.bytes), before.prefix(8).map(\.bytes))
+        XCTAssertEqual(files.suffix(2).map(\.bytes), before.suffix(2).map(\.bytes))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let inputs = try XCTUnwrap(json["inputs"] as? [[String: Any]])
+        let outputs = inputs.compactMap { ($0["outputs"] as? [[String: Any]])?.first }
+        XCTAssertEqual(outputs.prefix(8).map { $0["reason"] as? String }, Array(repeating: "kept as it is: a LINE sticker stickerkit packed", count: 8))
+        XCTAssertEqual(outputs.suffix(8).map { $0["status"] as? String }, Array(repeating: "written", count: 8))
+
+        // Another tool's ZIP of the same stickers is artwork: converted (margin and all).
+        let other = tmp.appendingPathComponent("other.zip")
+        try Data(StoredZip(entries: before.map { .init(name: $0.name, bytes: $0.bytes) }).bytes()).write(to: other)
+        let o = try CLI.run(["pack", "--platform", "line", other.path, "-o", tmp.appendingPathComponent("FromOther.zip").path,
+                             "--cache", tmp.appendingPathComponent("c4").path])
+        XCTAssertEqual(o.status, 0, o.stderr)
+        XCTAssertTrue(o.stdout.hasSuffix("; 8 converted, 0 up to date\n"), o.stdout)
+    }
+
     func testHandMadePicturesBesideTheArtworkAreTheSetsPictures() throws {
         let art = tmp.appendingPathComponent("art")
         try FileManager.default.createDirectory(at: art, withIntermediateDirectories: true)

@@ -310,6 +310,33 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: repacked), before)
     }
 
+    /// A pack stickerkit wrote, packed again: its stickers (lossy WebP, which a second encode
+    /// would blur further), tray icon, title and author are kept; they were converted again, the
+    /// tray made from the first sticker and the title taken from the new archive's name.
+    func testAPackPackedAgainKeepsItsStickersTrayAndTitle() throws {
+        let old = tmp.appendingPathComponent("Old.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", old.path, "--icon", sample("rocket_640x427.jpg"),
+                                                                                 "--title", "Cats", "--author", "Ann"]).status, 0)
+        let new = tmp.appendingPathComponent("New.wastickers")
+        let r = try CLI.run(["pack", "--platform", "whatsapp", old.path, "-o", new.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(old.path)/tray.png; 0 converted, 0 up to date, 3 kept from stickerkit's archives\n"),
+                      r.stdout)
+        let a = tmp.appendingPathComponent("a"), b = tmp.appendingPathComponent("b")
+        let names = try CLI.unzip(old, into: a)
+        XCTAssertEqual(try CLI.unzip(new, into: b), names)
+        for name in names {
+            XCTAssertEqual(try Data(contentsOf: b.appendingPathComponent(name)), try Data(contentsOf: a.appendingPathComponent(name)), name)
+        }
+        // Given, the title and author are the new ones.
+        let titled = tmp.appendingPathComponent("Titled.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp", old.path, "-o", titled.path, "--title", "Dogs"]).status, 0)
+        let c = tmp.appendingPathComponent("c")
+        _ = try CLI.unzip(titled, into: c)
+        XCTAssertEqual(try String(contentsOf: c.appendingPathComponent("title.txt"), encoding: .utf8), "Dogs")
+        XCTAssertEqual(try String(contentsOf: c.appendingPathComponent("author.txt"), encoding: .utf8), "Ann")
+    }
+
     /// `resize` converts a pack's stickers (a pack made for one app, converted for another, as
     /// sticker-convert does): it said "a ZIP archive … unzip it first". Each sticker is an input
     /// of its own, named `PACK/ENTRY`, written into a folder named after the pack; the tray icon,

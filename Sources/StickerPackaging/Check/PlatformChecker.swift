@@ -110,7 +110,7 @@ public enum PlatformChecker {
     /// `bytes` as `icon`: a PNG still of exactly its size, within its byte cap; or, for a picture
     /// that animates (`PackIcon.animates`: LINE's main image), an APNG checked as an animated
     /// sticker of `target.animationTarget(for:)`.
-    static func check(_ bytes: [UInt8], path: String, packIcon icon: PackIcon, target: StickerTarget) -> StickerCheckReport {
+    public static func check(_ bytes: [UInt8], path: String, packIcon icon: PackIcon, target: StickerTarget) -> StickerCheckReport {
         var findings: [StickerFinding] = []
         let outline: ImageOutline
         do {

@@ -43,17 +43,21 @@ struct Pack: ParsableCommand {
         sticker-maker apps import: the stickers converted as `resize --platform whatsapp` does \
         (01.webp, 02.webp, … in input order), tray.png (96×96, from --icon, else the tray.png \
         `icons --platform whatsapp` wrote into an input folder, else a tray.png of your own there \
-        (never a sticker), else from the first input packed), title.txt (--title, else NAME) and author.txt (--author, else "stickerkit"). \
+        (never a sticker), else the tray of a .wastickers stickerkit wrote that is packed again, \
+        else from the first input packed), title.txt (--title, else that pack's, else NAME) and \
+        author.txt (--author, else that pack's, else "stickerkit"). \
         WhatsApp takes 3 to 30 stickers, all stills or all animations: anything else is one error \
         line and no archive (exit 1). A file at -o that is not a .wastickers stickerkit wrote is \
         replaced only with --overwrite. Its stickers are cached as a catalog's are (--cache, \
-        --force); --report says which input each entry came from.
+        --force); --report says which input each entry came from. The stickers of a pack \
+        stickerkit wrote for the same app, packed again, are kept as they are. \
         With --platform line, -o names a NAME.zip instead, the archive LINE Creators Market takes in \
         one upload: the stickers converted as `resize --platform line` does (01.png, 02.png, … in \
         input order), main.png (240×240, an APNG for animations) and tab.png (96×74), both from \
         --icon, else those `icons --platform line` wrote into an input folder, else a main.png and \
-        tab.png of your own there (one makes both; never stickers), else from the first input \
-        packed. LINE sells 8, 16, 24, 32 or 40 stills, or 8, 16 or 24 animations, in an \
+        tab.png of your own there (one makes both; never stickers), else those of a LINE set \
+        stickerkit packed that is packed again (its stickers kept as they are too), else from the \
+        first input packed. LINE sells 8, 16, 24, 32 or 40 stills, or 8, 16 or 24 animations, in an \
         archive of at most 20 MB: anything else is one error line and no archive (exit 1). A file at \
         -o that is not an archive stickerkit wrote is replaced only with --overwrite; its stickers \
         are cached as a catalog's are.

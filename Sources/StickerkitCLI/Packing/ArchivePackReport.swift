@@ -3,7 +3,8 @@ import StickerKit
 
 /// `pack --platform whatsapp|line --report FILE.json`: the archive written, which input each of
 /// its stickers came from, every warning, and per input what was read and converted (as `resize
-/// --report` writes it; a sticker taken from the cache as it was has no new measurements).
+/// --report` writes it; a sticker taken from the cache as it was has no new measurements, one
+/// kept as it is from a pack stickerkit wrote for the same app is `skipped` with that reason).
 struct ArchivePackReport: Encodable {
     struct Sticker: Encodable {
         /// The archive's entry (`01.webp`, `01.png`, …).
@@ -16,6 +17,8 @@ struct ArchivePackReport: Encodable {
         var inputs: Int
         var converted: Int
         var upToDate: Int
+        /// Stickers kept as they are from packs stickerkit wrote for the same app.
+        var kept: Int
         var failed: Int
         /// The archive's bytes, and whether the file at `-o` already held exactly them.
         var bytes: Int

@@ -55,8 +55,9 @@ enum LinePackRun {
         let failed = missing + converted.failed
 
         // 4. The set's rules, then its pictures: given, else those `icons --platform line` wrote
-        // into an input folder, else made from the first input packed (a file that failed has
-        // said why once, above, and is never a picture).
+        // into an input folder, else made by hand beside the artwork, else those of a LINE set
+        // stickerkit packed that is packed again, else made from the first input packed (a file
+        // that failed has said why once, above, and is never a picture).
         let animatedSet = !stickers.isEmpty && stickers.allSatisfy(\.animated)
         do { try LinePack.check(count: stickers.count, animations: stickers.filter(\.animated).count) } catch {
             var line = error.description
@@ -70,6 +71,7 @@ enum LinePackRun {
         }
         if made == nil { made = recordedPictures(in: r.inputs) }
         if made == nil, !handMade.isEmpty { made = try handMadePictures(handMade, animatedSet: animatedSet, limits: limits) }
+        if made == nil { made = packedPictures(of: packed, animatedSet: animatedSet, limits: limits) }
         for input in packed where made == nil {
             if let data = try? PlatformPackSteps.read(input, limits: limits) {
                 made = try? pictures(of: data, named: input.path, animatedSet: animatedSet, limits: limits)
@@ -99,7 +101,7 @@ enum LinePackRun {
                 stickers: packed.enumerated().map { .init(entry: LinePack.stickerName($0.offset), input: $0.element.path) },
                 picturesFrom: pictures.source, warnings: terminal.warnings, inputs: converted.reports,
                 summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
-                               upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
+                               upToDate: converted.upToDate, kept: converted.kept, failed: failed, bytes: bytes.count, unchanged: unchanged,
                                seconds: Date().timeIntervalSince(started))), to: report)
         }
         if failed > 0 { throw ExitCode(1) }
@@ -149,6 +151,17 @@ enum LinePackRun {
         let tab = try render([icons[1]], of: PlatformPackSteps.read(tabFile, limits: limits), named: tabFile.path,
                              animatedSet: animatedSet, limits: limits)[0]
         return Pictures(main: main, tab: tab, animatedMain: LinePack.isAnimation(main), source: mainFile.path + " and " + tabFile.path)
+    }
+
+    /// The main and chat tab images of a LINE set stickerkit packed whose stickers are packed
+    /// again (`PlatformPackSteps.packedPicture`), both as they are, when its main image is of
+    /// the new set's kind.
+    static func packedPictures(of packed: [InputFile], animatedSet: Bool, limits: Limits) -> Pictures? {
+        let icons = StickerTarget.line.packIcons
+        guard let main = PlatformPackSteps.packedPicture(icons[0], of: packed, target: .line, limits: limits),
+              let tab = PlatformPackSteps.packedPicture(icons[1], of: packed, target: .line, limits: limits),
+              LinePack.isAnimation(main.png) == animatedSet else { return nil }
+        return Pictures(main: main.png, tab: tab.png, animatedMain: animatedSet, source: main.path)
     }
 
     /// The main and chat tab images `icons --platform line` wrote into an input folder, both

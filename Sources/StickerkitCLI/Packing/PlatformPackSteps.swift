@@ -67,27 +67,63 @@ enum PlatformPackSteps {
     }
 
     /// What converting a pack's inputs gave: the stickers that pass the platform's rules, in input
-    /// order, how many inputs gave none (each said in one line), and how many stickers were
-    /// converted this run and taken from the cache as they were; and each input's report.
+    /// order, how many inputs gave none (each said in one line), how many stickers were converted
+    /// this run, taken from the cache as they were, and taken as they are from an archive
+    /// stickerkit packed for the same app; and each input's report.
     struct Conversion {
         var reports: [BatchReport.File] = []
         var stickers: [Checked] = []
         var failed = 0
         var converted = 0
         var upToDate = 0
+        var kept = 0
 
-        /// "; 2 converted, 6 up to date".
-        var counts: String { "; \(converted) converted, \(upToDate) up to date" }
+        /// "; 2 converted, 6 up to date" (and ", 8 kept from stickerkit's archives" when some were).
+        var counts: String {
+            "; \(converted) converted, \(upToDate) up to date" + (kept > 0 ? ", \(kept) kept from stickerkit's archives" : "")
+        }
     }
 
     /// `inputs` converted as `resize --platform` converts them, through the pack's cache (`cache`,
     /// `PackCache.convert`: a rerun converts only inputs or settings that changed; `force` all),
     /// each sticker then checked by `target`'s rules from its own structure.
+    ///
+    /// A sticker of an archive stickerkit packed for `target` (`pack --platform line Old.zip -o
+    /// New.zip`) is taken as it is when it still passes `target`'s rules: converting it again
+    /// would only lose quality (WhatsApp's lossy WebP, a palette made again) and, for LINE, put a
+    /// second margin around the artwork.
     static func convert(_ inputs: [InputFile], cache: String, options: ConversionOptions, jobs: Int, force: Bool,
                         target: StickerTarget, terminal: Terminal, quiet: Bool) -> Conversion {
-        let reports = PackCache(directory: cache).convert(inputs, options: options, jobs: jobs, force: force, terminal: terminal, quiet: quiet)
-        var result = Conversion(reports: reports)
-        for (input, report) in zip(inputs, reports) {
+        var kept: [Int: Checked] = [:]
+        var ours: [BytePath: Bool] = [:]
+        for (i, input) in inputs.enumerated() where input.entry != nil {
+            let packed = ours[input.location] ?? (ArchiveInputs.stickerkitPack(at: input.location) == target)
+            ours[input.location] = packed
+            guard packed, let bytes = try? read(input, limits: options.limits) else { continue }
+            let check = PlatformChecker.check(bytes, path: input.path, target: target)
+            if !check.findings.contains(where: { $0.severity == .error }) {
+                kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames)
+            }
+        }
+        let rest = inputs.indices.filter { kept[$0] == nil }
+        let reports = PackCache(directory: cache).convert(rest.map { inputs[$0] }, options: options, jobs: jobs, force: force,
+                                                          terminal: terminal, quiet: quiet)
+        var reportOf = Dictionary(uniqueKeysWithValues: zip(rest, reports))
+        var result = Conversion()
+        for (i, input) in inputs.enumerated() {
+            if let sticker = kept[i] {
+                result.kept += 1
+                result.stickers.append(sticker)
+                var output = BatchReport.Output(path: input.path, size: .regular,
+                                                status: .skipped(reason: "kept as it is: a \(target.displayName) sticker stickerkit packed"))
+                output.sizeLabel = target.sizeName
+                let facts = sticker.check.facts
+                result.reports.append(BatchReport.File(input: input.path, format: ImageFormat.allCases.first { $0.displayName == facts.format }, width: facts.width, height: facts.height,
+                                                       frames: facts.frames, warnings: [], error: nil, outputs: [output]))
+                continue
+            }
+            guard let report = reportOf.removeValue(forKey: i) else { continue }
+            result.reports.append(report)
             // An input with no sticker was named by the runner (its error, or why it was skipped).
             guard let out = report.outputs.first(where: { $0.status.hasSticker }) else {
                 result.failed += 1
@@ -135,6 +171,21 @@ enum PlatformPackSteps {
                   record.outputSHA256 == SHA256.hex(bytes) else { continue }
             let path = folder.appending(name)
             return (bytes, path.string ?? path.display)
+        }
+        return nil
+    }
+
+    /// The pack picture `icon` of the first archive among `inputs`' that stickerkit packed for
+    /// `target` (`pack --platform line Old.zip -o New.zip`), as it is, when it still passes the
+    /// platform's rules for it: the picture that pack was given, which the new one keeps.
+    static func packedPicture(_ icon: PackIcon, of inputs: [InputFile], target: StickerTarget, limits: Limits) -> (png: [UInt8], path: String)? {
+        var seen = Set<BytePath>()
+        for input in inputs where input.entry != nil && seen.insert(input.location).inserted {
+            guard ArchiveInputs.stickerkitPack(at: input.location) == target,
+                  let bytes = try? ArchiveInputs.bytes(ofEntry: icon.fileName, in: input.location, limits: limits).get() else { continue }
+            let shown = InputFile(location: input.location, relative: BytePath(icon.fileName), entry: icon.fileName).path
+            let check = PlatformChecker.check(bytes, path: shown, packIcon: icon, target: target)
+            if !check.findings.contains(where: { $0.severity == .error }) { return (bytes, shown) }
         }
         return nil
     }

@@ -60,14 +60,20 @@ enum WastickersRun {
             stickers.append(.init(webp: c.bytes, animated: animated))
         }
 
-        // 4. The tray icon, unless given: from the first input packed whose artwork makes one (a
-        // file that failed has said why once, above, and is never the tray). The archive, when
-        // the stickers that converted make a pack.
+        // 4. The tray icon, unless given: the one `icons --platform whatsapp` recorded in an
+        // input folder, else a tray.png made by hand beside the artwork, else the tray of a pack
+        // stickerkit wrote that is packed again, else from the first input packed whose artwork
+        // makes one (a file that failed has said why once, above, and is never the tray). The
+        // archive, when the stickers that converted make a pack.
         var trayPNG = givenTray, traySource = r.icon
         if trayPNG == nil, let made = PlatformPackSteps.recordedPicture(WastickersPack.trayName, in: r.inputs) { (trayPNG, traySource) = (made.png, made.path) }
         if trayPNG == nil, let file = handMade[WastickersPack.trayName] {
             (trayPNG, traySource) = (try tray(of: PlatformPackSteps.read(file, limits: r.options.limits), named: file.path, limits: r.options.limits),
                                      file.path)
+        }
+        if trayPNG == nil, let icon = StickerTarget.whatsapp.packIcons.first,
+           let kept = PlatformPackSteps.packedPicture(icon, of: packed, target: .whatsapp, limits: r.options.limits) {
+            (trayPNG, traySource) = (kept.png, kept.path)
         }
         for input in packed where trayPNG == nil {
             if let png = try? tray(of: PlatformPackSteps.read(input, limits: r.options.limits), named: input.path, limits: r.options.limits) {
@@ -79,7 +85,11 @@ enum WastickersRun {
             line += PlatformPackSteps.failedSuffix(failed)
             throw CommandFailure.failed(r.output, line)
         }
-        let pack = WastickersPack(title: title ?? defaultTitle(r.output), author: author ?? defaultAuthor,
+        // Title and author, unless given: those of a pack stickerkit wrote that is packed again,
+        // else the archive's name and stickerkit.
+        let limits = r.options.limits
+        let pack = WastickersPack(title: title ?? packedText(WastickersPack.titleName, of: packed, limits: limits) ?? defaultTitle(r.output),
+                                  author: author ?? packedText(WastickersPack.authorName, of: packed, limits: limits) ?? defaultAuthor,
                                   trayPNG: trayPNG ?? [], stickers: stickers)
         let bytes: [UInt8]
         do { bytes = try pack.archive() } catch {
@@ -102,10 +112,25 @@ enum WastickersRun {
                 stickers: packed.enumerated().map { .init(entry: WastickersPack.stickerName($0.offset), input: $0.element.path) },
                 picturesFrom: traySource ?? "", warnings: terminal.warnings, inputs: converted.reports,
                 summary: .init(stickers: stickers.count, inputs: inputs.count + missing, converted: converted.converted,
-                               upToDate: converted.upToDate, failed: failed, bytes: bytes.count, unchanged: unchanged,
+                               upToDate: converted.upToDate, kept: converted.kept, failed: failed, bytes: bytes.count, unchanged: unchanged,
                                seconds: Date().timeIntervalSince(started))), to: report)
         }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The title or author (`name`: `title.txt`, `author.txt`) of the first pack stickerkit wrote
+    /// among the archives `packed` stickers come from, when it is what `--title` and `--author`
+    /// take (one line, not empty, at most `WastickersPack.maxTextLength` characters).
+    static func packedText(_ name: String, of packed: [InputFile], limits: Limits) -> String? {
+        var seen = Set<BytePath>()
+        for input in packed where input.entry != nil && seen.insert(input.location).inserted {
+            guard ArchiveInputs.stickerkitPack(at: input.location) == .whatsapp else { continue }
+            guard let bytes = try? ArchiveInputs.bytes(ofEntry: name, in: input.location, limits: limits).get(),
+                  bytes.count <= 4 * WastickersPack.maxTextLength, let text = String(bytes: bytes, encoding: .utf8),
+                  (try? validate(title: text, author: nil)) != nil else { return nil }
+            return text
+        }
+        return nil
     }
 
     /// The title when --title is not given: the archive's name without `.wastickers`.
