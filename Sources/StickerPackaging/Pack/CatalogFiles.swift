@@ -19,11 +19,44 @@ enum CatalogFiles {
         try write([UInt8](data), to: url)
     }
 
+    /// Writes `bytes` as a new file at `url`: whatever is there is unlinked first, never written
+    /// through. A new catalog's tree shares its unchanged files with the old one (`linkTree`), so
+    /// writing into one of them in place would change the catalog on disk before it is replaced.
     static func write(_ bytes: [UInt8], to url: URL) throws {
         do {
+            if unlink(url.path) != 0 && errno != ENOENT { throw PackError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
             try Data(bytes).write(to: url)
+        } catch let e as PackError {
+            throw e
         } catch {
             throw PackError.cannotWrite(path: url.path, reason: reason(error))
+        }
+    }
+
+    /// The tree `source` again at `dest` (which must not exist), each file a hard link to the
+    /// file it repeats, so that building a new version of a catalog costs no copy of the files
+    /// it keeps (a catalog holding 2 GB of the user's files took 3.0–3.4 s to copy on every run).
+    /// Folders are made anew and symbolic links made again (never followed). Where a link cannot
+    /// be made (a file system without them), a regular file is copied; anything else (a pipe, a
+    /// socket, a device) is refused by name: reading a pipe to copy it waited forever.
+    /// Every later write into `dest` must replace a file, never write through it (`write`).
+    static func linkTree(from source: URL, to dest: URL) throws {
+        let fm = FileManager.default
+        try fm.createDirectory(at: dest, withIntermediateDirectories: false)
+        for name in try fm.contentsOfDirectory(atPath: source.path) {
+            let from = source.appendingPathComponent(name), to = dest.appendingPathComponent(name)
+            switch try fm.attributesOfItem(atPath: from.path)[.type] as? FileAttributeType {
+            case .typeDirectory?:
+                try linkTree(from: from, to: to)
+            case .typeSymbolicLink?:
+                try fm.createSymbolicLink(atPath: to.path, withDestinationPath: fm.destinationOfSymbolicLink(atPath: from.path))
+            case let type:
+                if linkat(AT_FDCWD, from.path, AT_FDCWD, to.path, 0) == 0 { continue }
+                guard type == .typeRegular else {
+                    throw PackError.cannotWrite(path: from.path, reason: "not a regular file, folder or link (\(String(cString: strerror(errno)))); move it out of the catalog")
+                }
+                try fm.copyItem(at: from, to: to)
+            }
         }
     }
 

@@ -119,12 +119,13 @@ public struct StickerCatalog: Sendable {
                               iconSetUnchanged: iconSetUnchanged)
     }
 
-    /// Builds the new catalog at `root`: a copy of the existing one with the plan applied.
+    /// Builds the new catalog at `root`: the existing one again (its files linked, not copied:
+    /// `CatalogFiles.linkTree`) with the plan applied, every file it changes written anew.
     private func build(_ plan: CatalogPlan, at root: URL, from existing: ExistingCatalog?) throws {
         let fm = FileManager.default
         do {
             if let existing {
-                try fm.copyItem(at: existing.url, to: root)
+                try CatalogFiles.linkTree(from: existing.url, to: root)
             } else {
                 try fm.createDirectory(at: root, withIntermediateDirectories: false)
             }
