@@ -10,8 +10,11 @@ import Darwin
 /// put there, and is then named, never held whole (a 1.5 GB file in a sticker's folder held
 /// 3.1 GB during `check` and `preview`, 4.6 GB during `pack`).
 enum BoundedRead: Equatable {
-    /// No regular file there (or it cannot be read).
+    /// Nothing there (or it cannot be read).
     case missing
+    /// Something that is not a regular file (`kind`: "a FIFO", "a folder", …), never opened: a
+    /// pipe would wait for a writer.
+    case notAFile(kind: String)
     /// A file past the bound, not read.
     case tooLarge(bytes: Int)
     case bytes([UInt8])
@@ -22,7 +25,7 @@ enum BoundedRead: Equatable {
 
     /// The file at `url` when it is a regular file of at most `limit` bytes.
     static func of(_ url: URL, limit: Int) -> BoundedRead {
-        guard let size = regularFileSize(url) else { return .missing }
+        guard let size = regularFileSize(url) else { return otherKind(url).map { .notAFile(kind: $0) } ?? .missing }
         if size > limit { return .tooLarge(bytes: size) }
         guard let data = FileManager.default.contents(atPath: url.path) else { return .missing }
         return .bytes([UInt8](data))
@@ -31,7 +34,7 @@ enum BoundedRead: Equatable {
     /// The image at `url` when one input of its size may be held under the default memory
     /// budget, as the CLI reads a file given to `check` (`StickerConverter.checkFileSize`).
     static func image(_ url: URL) -> BoundedRead {
-        guard let size = regularFileSize(url) else { return .missing }
+        guard let size = regularFileSize(url) else { return otherKind(url).map { .notAFile(kind: $0) } ?? .missing }
         if (try? StickerConverter.checkFileSize(size, head: [], limits: .default)) == nil { return .tooLarge(bytes: size) }
         return of(url, limit: .max)
     }
@@ -47,6 +50,23 @@ enum BoundedRead: Equatable {
         guard stat(url.path, &s) == 0, s.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int(s.st_size)
     }
+
+    /// What is at `url` (links followed) when it is there but not a regular file: "a folder",
+    /// "a FIFO", "a socket", "a device"; nil otherwise.
+    static func otherKind(_ url: URL) -> String? {
+        var s = stat()
+        guard stat(url.path, &s) == 0 else { return nil }
+        switch s.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        default: return "a device"
+        }
+    }
+
+    /// Why a file that is `kind` was not read.
+    static func notAFileMessage(_ kind: String) -> String { "not a regular file (\(kind)); not read" }
 
     /// The bytes read, or nil.
     var bytes: [UInt8]? {

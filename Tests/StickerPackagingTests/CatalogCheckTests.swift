@@ -1,4 +1,7 @@
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 import PNGEncoding
 import StickerKit
 @testable import StickerPackaging
@@ -148,6 +151,27 @@ final class CatalogCheckTests: XCTestCase {
         try grow(dest.appendingPathComponent(".stickerkit.json"), to: UInt64(BoundedRead.maxJSONBytes + 1))
         XCTAssertThrowsError(try ExistingCatalog(dest)) { error in
             XCTAssertEqual("\(error)", "\(PackError.unreadableCatalogFile(path: dest.appendingPathComponent(".stickerkit.json").path, reason: BoundedRead.jsonTooLarge(BoundedRead.maxJSONBytes + 1)))")
+        }
+    }
+
+    /// Pipes in place of a sticker's image, a sequence's frame, an icon and a Contents.json are
+    /// each named as what they are, never opened (a pipe waits for a writer); the sticker's was
+    /// called an "empty file (0 bytes)".
+    func testPipesAreNamedNotOpened() throws {
+        let dest = try makeCatalog()
+        let pipes = ["Sticker Pack.stickerpack/cat.sticker/cat.png", "Sticker Pack.stickerpack/wave.stickersequence/wave-002.png",
+                     StickerCatalog.iconSetFolderName + "/ipad-67x50@2x.png", "Sticker Pack.stickerpack/dog.sticker/Contents.json"]
+        for rel in pipes {
+            try FileManager.default.removeItem(at: dest.appendingPathComponent(rel))
+            XCTAssertEqual(mkfifo(dest.appendingPathComponent(rel).path, 0o644), 0)
+        }
+        let r = CatalogChecker.check(catalog: dest.path)
+        let all = r.findings + r.stickers.flatMap(\.findings)
+        let message = "not a regular file (a FIFO); not read"
+        XCTAssertEqual(r.stickers.first { $0.path.hasSuffix("cat.png") }?.findings.map(\.message), [message])
+        for rel in pipes.dropFirst() {
+            XCTAssertTrue(all.contains { $0.path == dest.path + "/" + rel && $0.message.hasPrefix(message) },
+                          "\(rel): \(all.map { "\($0.code) \($0.path ?? "") \($0.message)" })")
         }
     }
 

@@ -211,6 +211,31 @@ final class PackCatalogTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: dest.appendingPathComponent("Sticker Pack.stickerpack/a.sticker/a.png")), Data(png(1)))
     }
 
+    /// A pipe in place of a sticker's image is not opened: the sticker's folder is then not what
+    /// stickerkit wrote, so it is kept as edited. Opening the pipe to hash it waited for a writer,
+    /// forever (`pack` hung); here the test gives up after 60 s and writes into it itself.
+    func testAPipeInPlaceOfAStickersImageIsNotOpened() throws {
+        let dest = tmp.appendingPathComponent("P.xcstickers")
+        try StickerCatalog(gridSize: .regular, stickers: [sticker("a"), sticker("b", seed: 1)]).write(to: dest.path)
+        let image = dest.appendingPathComponent("Sticker Pack.stickerpack/a.sticker/a.png")
+        try FileManager.default.removeItem(at: image)
+        XCTAssertEqual(mkfifo(image.path, 0o644), 0)
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var changes: CatalogChanges?
+        let catalog = StickerCatalog(gridSize: .regular, stickers: [sticker("a", seed: 2), sticker("b", seed: 1)])
+        Thread {
+            changes = try? catalog.write(to: dest.path)
+            done.signal()
+        }.start()
+        if done.wait(timeout: .now() + 60) == .timedOut {
+            XCTFail("the write waits on the pipe")
+            let fd = open(image.path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+            done.wait()
+        }
+        XCTAssertEqual(changes?.entries.map(\.outcome), [.keptEdited, .unchanged])
+    }
+
     func testUnlistedHandMadeStickersGetListedAndMissingOnesDropped() throws {
         let dest = tmp.appendingPathComponent("P.xcstickers")
         try StickerCatalog(gridSize: .regular, stickers: [sticker("a")]).write(to: dest.path)

@@ -54,6 +54,10 @@ extension CatalogChecker {
             walk.add(.error, .unreadable, rel, StickerCheckReport.tooLargeMessage(size))
             return
         }
+        if case .notAFile(let kind) = read {
+            walk.add(.error, .unreadable, rel, BoundedRead.notAFileMessage(kind))
+            return
+        }
         guard let bytes = read.bytes else {
             walk.add(.error, .missingFile, rel, "named by the icon set's Contents.json but missing")
             return

@@ -35,6 +35,7 @@ extension CatalogChecker {
         let path = walk.shown(rel + "/" + file)
         let read = BoundedRead.image(walk.url(rel + "/" + file))
         if case .tooLarge(let size) = read { return .tooLarge(path: path, bytes: size) }
+        if case .notAFile(let kind) = read { return .unreadable(path: path, bytes: 0, BoundedRead.notAFileMessage(kind)) }
         var report = StickerChecker.check(read.bytes ?? [], path: path, rules: rules)
         if let g = gridFinding(report.facts, grid, path: path) { report.findings.append(g) }
         report.accessibilityLabel = label
@@ -92,6 +93,10 @@ extension CatalogChecker {
             let read = BoundedRead.image(walk.url(frameRel))
             if case .tooLarge(let size) = read {
                 walk.add(.error, .unreadable, frameRel, StickerCheckReport.tooLargeMessage(size))
+                continue
+            }
+            if case .notAFile(let kind) = read {
+                walk.add(.error, .unreadable, frameRel, BoundedRead.notAFileMessage(kind))
                 continue
             }
             guard let data = read.bytes else {

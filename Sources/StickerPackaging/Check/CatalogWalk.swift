@@ -41,6 +41,10 @@ struct CatalogWalk {
             add(.error, .invalidJSON, rel, BoundedRead.jsonTooLarge(size))
             return nil
         }
+        if case .notAFile(let kind) = read {
+            add(.error, .invalidJSON, rel, BoundedRead.notAFileMessage(kind) + ": Xcode cannot read it")
+            return nil
+        }
         guard let bytes = read.bytes else {
             add(missing, .missingContents, rel, "no Contents.json: \(what)")
             return nil

@@ -122,7 +122,8 @@ enum StickerFolderDigest {
         /// The size of the file at `url` as text, then its bytes, read a megabyte at a time (a
         /// file that cannot be read adds size 0 and nothing, as an empty one).
         mutating func addFile(_ url: URL) {
-            guard let handle = try? FileHandle(forReadingFrom: url), let size = BoundedRead.regularFileSize(url) else {
+            // The size first: opening a pipe waits for a writer, and a catalog may hold anything.
+            guard let size = BoundedRead.regularFileSize(url), let handle = try? FileHandle(forReadingFrom: url) else {
                 add("0")
                 return
             }
