@@ -19,7 +19,11 @@ final class Interrupts {
     private static let signals = [SIGINT, SIGTERM]
     private let sources: [any DispatchSourceSignal]
 
-    init(terminal: Terminal) {
+    /// What the line on stderr says after "stickerkit: interrupted; " for a batch of stickers.
+    static let batchOutcome = "finished stickers are kept, partial ones removed (rerun to continue)"
+
+    /// `outcome` ends the line said on stderr: what was kept and what removed.
+    init(terminal: Terminal, outcome: String = Interrupts.batchOutcome) {
         sources = Interrupts.signals.map { sig in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -27,7 +31,7 @@ final class Interrupts {
                 AtomicFile.stopAndRemovePending()
                 PendingFolders.stopAndRemove()
                 terminal.finishProgress()
-                terminal.error("stickerkit: interrupted; finished stickers are kept, partial ones removed (rerun to continue)")
+                terminal.error("stickerkit: interrupted; " + outcome)
                 // `_exit`, not `exit`: the job threads are still running, and `exit` would
                 // run the process's exit handlers and destructors under them. Every output
                 // is already on disk or removed; only buffered standard output is left.

@@ -66,7 +66,7 @@ struct Icons: ParsableCommand {
         let limits = Limits(maxMemory: maxMemory * 1_000_000)
         let terminal = Terminal(quiet: quiet)
         // Ctrl-C: exit 130, the set or picture being written removed, whatever was there kept.
-        let interrupts = Interrupts(terminal: terminal)
+        let interrupts = Interrupts(terminal: terminal, outcome: "nothing half written is left (pictures finished before it are kept)")
         defer { interrupts.stop() }
         if !platform.target.isMessages {
             return try PlatformIconRun.run(image: image, output: output, target: platform.target, overwrite: overwrite,
