@@ -315,6 +315,13 @@ final class LinePackCommandTests: XCTestCase {
         XCTAssertEqual(after.map(\.name), before.map(\.name))
         for (a, b) in zip(after, before) { XCTAssertEqual(a.bytes, b.bytes, a.name) }
 
+        // Under a smaller budget, those past it are converted again.
+        let over = before.prefix(8).filter { $0.bytes.count > 30_000 }.count
+        XCTAssertGreaterThan(over, 0)
+        let small = try CLI.run(["pack", "--platform", "line", old.path, "-o", tmp.appendingPathComponent("Small.zip").path, "--max-kb", "30",
+                                 "--cache", tmp.appendingPathComponent("c2").path])
+        XCTAssertTrue(small.stdout.hasSuffix("; \(over) converted, 0 up to date, \(8 - over) kept from stickerkit's archives\n"), small.stdout)
+
         // With eight new stills: the old eight as they were, then the new ones converted.
         let more = tmp.appendingPathComponent("more")
         try FileManager.default.createDirectory(at: more, withIntermediateDirectories: true)

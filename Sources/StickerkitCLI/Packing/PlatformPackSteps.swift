@@ -89,7 +89,8 @@ enum PlatformPackSteps {
     /// each sticker then checked by `target`'s rules from its own structure.
     ///
     /// A sticker of an archive stickerkit packed for `target` (`pack --platform line Old.zip -o
-    /// New.zip`) is taken as it is when it still passes `target`'s rules: converting it again
+    /// New.zip`) is taken as it is when it still passes `target`'s rules and the run's budget
+    /// (`options.maxBytes`; a sticker past a smaller one is converted again): converting it again
     /// would only lose quality (WhatsApp's lossy WebP, a palette made again) and, for LINE, put a
     /// second margin around the artwork.
     static func convert(_ inputs: [InputFile], cache: String, options: ConversionOptions, jobs: Int, force: Bool,
@@ -99,7 +100,8 @@ enum PlatformPackSteps {
         for (i, input) in inputs.enumerated() where input.entry != nil {
             let packed = ours[input.location] ?? (ArchiveInputs.stickerkitPack(at: input.location) == target)
             ours[input.location] = packed
-            guard packed, let bytes = try? read(input, limits: options.limits) else { continue }
+            // Within the run's budget too (a smaller --max-kb converts it again).
+            guard packed, let bytes = try? read(input, limits: options.limits), bytes.count <= options.maxBytes else { continue }
             let check = PlatformChecker.check(bytes, path: input.path, target: target)
             if !check.findings.contains(where: { $0.severity == .error }) {
                 kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames)
