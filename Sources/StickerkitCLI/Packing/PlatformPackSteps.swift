@@ -96,12 +96,10 @@ enum PlatformPackSteps {
     static func convert(_ inputs: [InputFile], cache: String, options: ConversionOptions, jobs: Int, force: Bool,
                         target: StickerTarget, terminal: Terminal, quiet: Bool) -> Conversion {
         var kept: [Int: Checked] = [:]
-        var ours: [BytePath: Bool] = [:]
-        for (i, input) in inputs.enumerated() where input.entry != nil {
-            let packed = ours[input.location] ?? (ArchiveInputs.stickerkitPack(at: input.location) == target)
-            ours[input.location] = packed
+        let ours = Set(stickerkitArchives(among: inputs, target: target))
+        for (i, input) in inputs.enumerated() where input.entry != nil && ours.contains(input.location) {
             // Within the run's budget too (a smaller --max-kb converts it again).
-            guard packed, let bytes = try? read(input, limits: options.limits), bytes.count <= options.maxBytes else { continue }
+            guard let bytes = try? read(input, limits: options.limits), bytes.count <= options.maxBytes else { continue }
             let check = PlatformChecker.check(bytes, path: input.path, target: target)
             if !check.findings.contains(where: { $0.severity == .error }) {
                 kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames)
@@ -181,15 +179,23 @@ enum PlatformPackSteps {
     /// `target` (`pack --platform line Old.zip -o New.zip`), as it is, when it still passes the
     /// platform's rules for it: the picture that pack was given, which the new one keeps.
     static func packedPicture(_ icon: PackIcon, of inputs: [InputFile], target: StickerTarget, limits: Limits) -> (png: [UInt8], path: String)? {
-        var seen = Set<BytePath>()
-        for input in inputs where input.entry != nil && seen.insert(input.location).inserted {
-            guard ArchiveInputs.stickerkitPack(at: input.location) == target,
-                  let bytes = try? ArchiveInputs.bytes(ofEntry: icon.fileName, in: input.location, limits: limits).get() else { continue }
-            let shown = InputFile(location: input.location, relative: BytePath(icon.fileName), entry: icon.fileName).path
+        for archive in stickerkitArchives(among: inputs, target: target) {
+            guard let bytes = try? ArchiveInputs.bytes(ofEntry: icon.fileName, in: archive, limits: limits).get() else { continue }
+            let shown = InputFile(location: archive, relative: BytePath(icon.fileName), entry: icon.fileName).path
             let check = PlatformChecker.check(bytes, path: shown, packIcon: icon, target: target)
             if !check.findings.contains(where: { $0.severity == .error }) { return (bytes, shown) }
         }
         return nil
+    }
+
+    /// The archives `inputs`' entries come from that stickerkit packed for `target`
+    /// (`ArchiveInputs.stickerkitPack`), each once, in input order.
+    static func stickerkitArchives(among inputs: [InputFile], target: StickerTarget) -> [BytePath] {
+        var seen = Set<BytePath>(), archives: [BytePath] = []
+        for input in inputs where input.entry != nil && seen.insert(input.location).inserted {
+            if ArchiveInputs.stickerkitPack(at: input.location) == target { archives.append(input.location) }
+        }
+        return archives
     }
 
     /// `inputs` without the pack pictures made by hand beside the artwork, and those pictures by

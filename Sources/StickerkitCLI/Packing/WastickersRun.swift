@@ -122,15 +122,11 @@ enum WastickersRun {
     /// among the archives `packed` stickers come from, when it is what `--title` and `--author`
     /// take (one line, not empty, at most `WastickersPack.maxTextLength` characters).
     static func packedText(_ name: String, of packed: [InputFile], limits: Limits) -> String? {
-        var seen = Set<BytePath>()
-        for input in packed where input.entry != nil && seen.insert(input.location).inserted {
-            guard ArchiveInputs.stickerkitPack(at: input.location) == .whatsapp else { continue }
-            guard let bytes = try? ArchiveInputs.bytes(ofEntry: name, in: input.location, limits: limits).get(),
-                  bytes.count <= 4 * WastickersPack.maxTextLength, let text = String(bytes: bytes, encoding: .utf8),
-                  (try? validate(title: text, author: nil)) != nil else { return nil }
-            return text
-        }
-        return nil
+        guard let archive = PlatformPackSteps.stickerkitArchives(among: packed, target: .whatsapp).first,
+              let bytes = try? ArchiveInputs.bytes(ofEntry: name, in: archive, limits: limits).get(),
+              bytes.count <= 4 * WastickersPack.maxTextLength, let text = String(bytes: bytes, encoding: .utf8),
+              (try? validate(title: text, author: nil)) != nil else { return nil }
+        return text
     }
 
     /// The title when --title is not given: the archive's name without `.wastickers`.
