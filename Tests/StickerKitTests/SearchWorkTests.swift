@@ -38,6 +38,29 @@ final class SearchWorkTests: XCTestCase {
         XCTAssertEqual(w.chosen, 1)
     }
 
+    /// 5,000 frames of a 4-colour square moving over a 32² screen (`scripts/check-bombs`' slowest
+    /// input), at 408 px: at one frame in three, 12 and 13 colours make the same file, and the
+    /// flat "slope" of those two sizes promised that 256 colours would fit, a real encode of 1.5
+    /// MB (eight real encodes in all, about a second each, 9.8–10.5 s of CPU on a 2-core Xeon
+    /// host against the 10 s). Two counts that made one file now set no slope: six
+    /// encodes, the same sticker.
+    func testTwoCountsThatMadeOneFileSetNoSlope() throws {
+        let colours = [RGBA(0, 0, 0, 255), RGBA(255, 0, 0, 255), RGBA(0, 255, 0, 255), RGBA(0, 0, 255, 255)]
+        let frames = (0..<5_000).map { k -> Image in
+            var img = Image(width: 32, height: 32)
+            for y in 0..<32 { for x in 0..<32 { img[x, y] = colours[0] } }
+            let at = k % 24
+            for y in at..<(at + 8) { for x in at..<(at + 8) { img[x, y] = colours[1 + k % 3] } }
+            return img
+        }
+        let bytes = try PNGEncoder.encodeAnimation(frames: frames, delays: Array(repeating: Delay(milliseconds: 40), count: frames.count),
+                                                   effort: .fast)
+        let r = try StickerConverter.convert(bytes, options: ConversionOptions(sizes: [.regular]))
+        let sticker = try r.outputs[0].result.get()
+        XCTAssertLessThanOrEqual(sticker.bytes.count, ByteBudget.messages)
+        XCTAssertLessThanOrEqual(r.timings.search.encodes, 6, "\(r.timings.search)")
+    }
+
     /// A still has no animation search.
     func testStillCountsNothing() throws {
         let img = BudgetSearchTests.photoLike(120, seed: 3)

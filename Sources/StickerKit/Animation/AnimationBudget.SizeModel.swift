@@ -82,7 +82,9 @@ extension AnimationBudget {
             // sample's shape can be far off for animations unlike their sampled windows).
             let side = below != nil ? known.keys.filter { $0 < n }.sorted().suffix(2).map { $0 }
                                     : known.keys.filter { $0 > n }.sorted().prefix(2).map { $0 }
-            if side.count == 2 {
+            // Two counts that made the same file say nothing of the slope (their palettes differ
+            // only by colours no pixel takes): the sample's shape goes on from the nearer.
+            if side.count == 2, known[side[0]] != known[side[1]] {
                 let (k0, k1) = (side[0], side[1])
                 let s0 = log(Double(max(1, known[k0]!))), s1 = log(Double(max(1, known[k1]!)))
                 let slope = min(1.5, max(0.1, (s1 - s0) / (log(Double(k1)) - log(Double(k0)))))
