@@ -118,7 +118,8 @@ enum PlatformPackSteps {
                                                 status: .skipped(reason: "kept as it is: a \(target.displayName) sticker stickerkit packed"))
                 output.sizeLabel = target.sizeName
                 let facts = sticker.check.facts
-                result.reports.append(BatchReport.File(input: input.path, format: ImageFormat.allCases.first { $0.displayName == facts.format }, width: facts.width, height: facts.height,
+                let format = ImageFormat.allCases.first { $0.displayName == facts.format }
+                result.reports.append(BatchReport.File(input: input.path, format: format, width: facts.width, height: facts.height,
                                                        frames: facts.frames, warnings: [], error: nil, outputs: [output]))
                 continue
             }
