@@ -188,6 +188,19 @@ final class PackCatalogTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: oldRecord), recordBefore, "the old catalog's record was written through")
         XCTAssertNotEqual(try Data(contentsOf: packJSON), jsonBefore)
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: tmp.path)), ["P.xcstickers", "old-pack.json", "old-record.json"])
+
+        // A folder of the user's made private keeps its permissions (it came out 755), its
+        // file too.
+        let privateFolder = dest.appendingPathComponent("private"), secret = privateFolder.appendingPathComponent("a.txt")
+        try FileManager.default.createDirectory(at: privateFolder, withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: secret)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: privateFolder.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
+        try StickerCatalog(gridSize: .regular, stickers: [sticker("a"), sticker("b", seed: 4)]).write(to: dest.path)
+        func mode(_ url: URL) throws -> Int? { try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int }
+        XCTAssertEqual(try mode(privateFolder), 0o700)
+        XCTAssertEqual(try mode(secret), 0o600)
+        XCTAssertEqual(try Data(contentsOf: secret), Data("x".utf8))
     }
 
     /// A pipe someone left in a catalog is kept as it is; copying it read from it, and the write
