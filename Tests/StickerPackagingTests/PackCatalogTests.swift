@@ -249,6 +249,25 @@ final class PackCatalogTests: XCTestCase {
         XCTAssertEqual(changes?.entries.map(\.outcome), [.keptEdited, .unchanged])
     }
 
+    /// A folder of the user's made read-only inside the catalog: the version moved aside could
+    /// not be removed (its entries stay), and all of it was left beside the catalog as
+    /// `.P.xcstickers.old-…`. Root writes into read-only folders anyway, so this runs as another
+    /// user only (`runuser -u nobody` on the test binary: fails without the fix, passes with it).
+    func testAReadOnlyFolderOfTheUsersLeavesNoOldVersionBeside() throws {
+        try XCTSkipIf(geteuid() == 0, "root removes entries of read-only folders: run the tests as another user to see this")
+        let dest = tmp.appendingPathComponent("P.xcstickers")
+        try StickerCatalog(gridSize: .regular, stickers: [sticker("a")]).write(to: dest.path)
+        let locked = dest.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: locked.appendingPathComponent("a.txt"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+        try StickerCatalog(gridSize: .regular, stickers: [sticker("a", seed: 1)]).write(to: dest.path)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), ["P.xcstickers"], "a version left beside it")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: locked.path)[.posixPermissions] as? Int, 0o555)
+        XCTAssertEqual(try Data(contentsOf: locked.appendingPathComponent("a.txt")), Data("x".utf8))
+    }
+
     func testUnlistedHandMadeStickersGetListedAndMissingOnesDropped() throws {
         let dest = tmp.appendingPathComponent("P.xcstickers")
         try StickerCatalog(gridSize: .regular, stickers: [sticker("a")]).write(to: dest.path)

@@ -65,6 +65,29 @@ enum CatalogFiles {
         }
     }
 
+    /// Removes the folder `url` and all it holds, as far as it can: a version moved aside or
+    /// half built, ours to delete. A folder of the user's made read-only (555) inside it kept its
+    /// entries, and the whole version was left beside the catalog (`.NAME.old-…`); such folders
+    /// are made writable and the removal tried again. Links are never followed.
+    static func removeTree(_ url: URL) {
+        let fm = FileManager.default
+        if (try? fm.removeItem(at: url)) != nil || !exists(url) { return }
+        func unlock(_ folder: URL) {
+            var s = stat()
+            guard lstat(folder.path, &s) == 0, s.st_mode & S_IFMT == S_IFDIR else { return }
+            _ = chmod(folder.path, (s.st_mode & 0o7777) | S_IRWXU)
+            for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] { unlock(folder.appendingPathComponent(name)) }
+        }
+        unlock(url)
+        try? fm.removeItem(at: url)
+    }
+
+    /// Whether anything is at `url` (a link itself, not followed).
+    private static func exists(_ url: URL) -> Bool {
+        var s = stat()
+        return lstat(url.path, &s) == 0
+    }
+
     static func isFolder(_ url: URL) -> Bool {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
@@ -124,9 +147,9 @@ enum CatalogFiles {
                         throw error
                     }
                     return old
-                }, then: { old in try? fm.removeItem(at: old) })
+                }, then: { old in removeTree(old) })
             } catch {
-                try? fm.removeItem(at: new)
+                removeTree(new)
                 if let e = error as? PackError { throw e }
                 throw PackError.cannotWrite(path: dest.path, reason: reason(error))
             }
@@ -150,7 +173,7 @@ enum CatalogFiles {
                 if kind == "old" && !fm.fileExists(atPath: dest.path) {
                     try? fm.moveItem(at: url, to: dest)
                 } else {
-                    try? fm.removeItem(at: url)
+                    removeTree(url)
                 }
             }
         }

@@ -74,7 +74,7 @@ public enum PendingFolders {
     /// few times.
     private static func remove(_ url: URL) {
         for _ in 0..<5 {
-            try? FileManager.default.removeItem(at: url)
+            CatalogFiles.removeTree(url)
             if (try? url.checkResourceIsReachable()) != true { return }
         }
     }
