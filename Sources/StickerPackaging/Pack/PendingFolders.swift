@@ -10,8 +10,7 @@ import Foundation
 /// write starts after it, and the folders under way are removed.
 public enum PendingFolders {
     /// What every writer shares. `@unchecked Sendable`: `building` and `stopping` are read or
-    /// written only between `lock()` and `unlock()` of the one `NSLock` (`withLock`,
-    /// `stopAndRemove`, `resume`).
+    /// written only inside `withLock`, between `lock()` and `unlock()` of the one `NSLock`.
     private final class Shared: @unchecked Sendable {
         let lock = NSLock()
         var building: Set<URL> = []
@@ -23,18 +22,16 @@ public enum PendingFolders {
     /// Stops every later catalog or icon set write (each throws `PackError.cannotWrite`, saying
     /// it was interrupted) and removes the folders under way. For a signal handler about to exit.
     public static func stopAndRemove() {
-        shared.lock.lock()
-        shared.stopping = true
-        let folders = shared.building
-        shared.lock.unlock()
+        let folders = withLock { s in
+            s.stopping = true
+            return s.building
+        }
         for url in folders { remove(url) }
     }
 
     /// Lets writes start again after `stopAndRemove()`: for tests, which go on in one process.
     static func resume() {
-        shared.lock.lock()
-        shared.stopping = false
-        shared.lock.unlock()
+        withLock { $0.stopping = false }
     }
 
     /// Runs `body` with `url` registered as under way; it is unregistered when `body` returns.

@@ -153,15 +153,19 @@ enum LinePackRun {
         return Pictures(main: main, tab: tab, animatedMain: LinePack.isAnimation(main), source: mainFile.path + " and " + tabFile.path)
     }
 
-    /// The main and chat tab images of a LINE set stickerkit packed whose stickers are packed
-    /// again (`PlatformPackSteps.packedPicture`), both as they are, when its main image is of
-    /// the new set's kind.
+    /// The main and chat tab images of the first LINE set stickerkit packed whose stickers are
+    /// packed again and whose two pictures still pass LINE's rules
+    /// (`PlatformPackSteps.packedPicture`), both as they are and both of one set, when its main
+    /// image is of the new set's kind.
     static func packedPictures(of packed: [InputFile], animatedSet: Bool, limits: Limits) -> Pictures? {
         let icons = StickerTarget.line.packIcons
-        guard let main = PlatformPackSteps.packedPicture(icons[0], of: packed, target: .line, limits: limits),
-              let tab = PlatformPackSteps.packedPicture(icons[1], of: packed, target: .line, limits: limits),
-              LinePack.isAnimation(main.png) == animatedSet else { return nil }
-        return Pictures(main: main.png, tab: tab.png, animatedMain: animatedSet, source: main.path)
+        for archive in PlatformPackSteps.stickerkitArchives(among: packed, target: .line) {
+            guard let main = PlatformPackSteps.packedPicture(icons[0], in: archive, target: .line, limits: limits),
+                  let tab = PlatformPackSteps.packedPicture(icons[1], in: archive, target: .line, limits: limits) else { continue }
+            return LinePack.isAnimation(main.png) == animatedSet
+                ? Pictures(main: main.png, tab: tab.png, animatedMain: animatedSet, source: main.path) : nil
+        }
+        return nil
     }
 
     /// The main and chat tab images `icons --platform line` wrote into an input folder, both

@@ -176,17 +176,14 @@ enum PlatformPackSteps {
         return nil
     }
 
-    /// The pack picture `icon` of the first archive among `inputs`' that stickerkit packed for
-    /// `target` (`pack --platform line Old.zip -o New.zip`), as it is, when it still passes the
-    /// platform's rules for it: the picture that pack was given, which the new one keeps.
-    static func packedPicture(_ icon: PackIcon, of inputs: [InputFile], target: StickerTarget, limits: Limits) -> (png: [UInt8], path: String)? {
-        for archive in stickerkitArchives(among: inputs, target: target) {
-            guard let bytes = try? ArchiveInputs.bytes(ofEntry: icon.fileName, in: archive, limits: limits).get() else { continue }
-            let shown = InputFile(location: archive, relative: BytePath(icon.fileName), entry: icon.fileName).path
-            let check = PlatformChecker.check(bytes, path: shown, packIcon: icon, target: target)
-            if !check.findings.contains(where: { $0.severity == .error }) { return (bytes, shown) }
-        }
-        return nil
+    /// The pack picture `icon` of `archive`, a pack stickerkit wrote for `target` whose stickers
+    /// are packed again (`stickerkitArchives`), as it is, when it still passes the platform's
+    /// rules for it: the picture that pack was given, which the new one keeps.
+    static func packedPicture(_ icon: PackIcon, in archive: BytePath, target: StickerTarget, limits: Limits) -> (png: [UInt8], path: String)? {
+        guard let bytes = try? ArchiveInputs.bytes(ofEntry: icon.fileName, in: archive, limits: limits).get() else { return nil }
+        let shown = InputFile(location: archive, relative: BytePath(icon.fileName), entry: icon.fileName).path
+        let check = PlatformChecker.check(bytes, path: shown, packIcon: icon, target: target)
+        return check.findings.contains { $0.severity == .error } ? nil : (bytes, shown)
     }
 
     /// The archives `inputs`' entries come from that stickerkit packed for `target`

@@ -28,10 +28,11 @@ enum WastickersRun {
         let interrupts = Interrupts(terminal: terminal)
         defer { interrupts.stop() }
         let path = CommandLineBytes.path(for: r.output)
+        let limits = r.options.limits
 
         // 0. The path, before any work. 1. Inputs, and the pack rules that can be told before converting.
         let existing = try PlatformPackSteps.checkOutput(path, overwrite: r.overwrite, archive: "a .wastickers")
-        let (found, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: r.options.limits,
+        let (found, missing) = try PlatformPackSteps.inputs(r.inputs, existing: existing, output: path, cache: r.cache, limits: limits,
                                                             terminal: terminal)
         // A tray.png made by hand beside the artwork is the pack's tray, not a sticker.
         let (inputs, handMade) = PlatformPackSteps.handMadePictures(found, target: .whatsapp)
@@ -43,7 +44,7 @@ enum WastickersRun {
 
         // 2. The tray icon given with --icon, before converting: a picture that cannot make one
         // stops the run at once. Without it, the tray comes from the first sticker packed (4).
-        let givenTray = try r.icon.map { try tray(from: $0, limits: r.options.limits) }
+        let givenTray = try r.icon.map { try tray(from: $0, limits: limits) }
 
         // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time, through the cache.
         // The file's own structure says what WhatsApp will see: its rules, and still or animated.
@@ -68,15 +69,16 @@ enum WastickersRun {
         var trayPNG = givenTray, traySource = r.icon
         if trayPNG == nil, let made = PlatformPackSteps.recordedPicture(WastickersPack.trayName, in: r.inputs) { (trayPNG, traySource) = (made.png, made.path) }
         if trayPNG == nil, let file = handMade[WastickersPack.trayName] {
-            (trayPNG, traySource) = (try tray(of: PlatformPackSteps.read(file, limits: r.options.limits), named: file.path, limits: r.options.limits),
+            (trayPNG, traySource) = (try tray(of: PlatformPackSteps.read(file, limits: limits), named: file.path, limits: limits),
                                      file.path)
         }
         if trayPNG == nil, let icon = StickerTarget.whatsapp.packIcons.first,
-           let kept = PlatformPackSteps.packedPicture(icon, of: packed, target: .whatsapp, limits: r.options.limits) {
+           let kept = PlatformPackSteps.stickerkitArchives(among: packed, target: .whatsapp).lazy
+               .compactMap({ PlatformPackSteps.packedPicture(icon, in: $0, target: .whatsapp, limits: limits) }).first {
             (trayPNG, traySource) = (kept.png, kept.path)
         }
         for input in packed where trayPNG == nil {
-            if let png = try? tray(of: PlatformPackSteps.read(input, limits: r.options.limits), named: input.path, limits: r.options.limits) {
+            if let png = try? tray(of: PlatformPackSteps.read(input, limits: limits), named: input.path, limits: limits) {
                 (trayPNG, traySource) = (png, input.path)
             }
         }
@@ -87,7 +89,6 @@ enum WastickersRun {
         }
         // Title and author, unless given: those of a pack stickerkit wrote that is packed again,
         // else the archive's name and stickerkit.
-        let limits = r.options.limits
         let pack = WastickersPack(title: title ?? packedText(WastickersPack.titleName, of: packed, limits: limits) ?? defaultTitle(r.output),
                                   author: author ?? packedText(WastickersPack.authorName, of: packed, limits: limits) ?? defaultAuthor,
                                   trayPNG: trayPNG ?? [], stickers: stickers)
