@@ -107,14 +107,17 @@ final class MemoryBoundTests: XCTestCase {
     /// A GIF with a `width × height` screen, a 256-colour table (index 0 transparent) and one
     /// frame per entry: its rectangle, disposal (1 keep, 2 clear, 3 restore) and a seed for its
     /// indices (a quarter of them transparent). The LZW data sends a clear code before every
-    /// pixel, so it stays 9-bit codes without a dictionary.
-    static func gif(width: Int, height: Int, frames: [(rect: PixelRect, disposal: Int, seed: UInt64)]) -> [UInt8] {
+    /// pixel, so it stays 9-bit codes without a dictionary. Each frame is shown for 40 ms, or
+    /// for its entry of `centiseconds`.
+    static func gif(width: Int, height: Int, frames: [(rect: PixelRect, disposal: Int, seed: UInt64)],
+                    centiseconds: [Int]? = nil) -> [UInt8] {
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
         var out = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x87, 0, 0]
         for i in 0..<256 { out += [UInt8(i), UInt8((i * 7) & 255), UInt8(255 - i)] }
         out += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
-        for f in frames {
-            out += [0x21, 0xF9, 4, UInt8(f.disposal << 2 | 1), 4, 0, 0, 0]
+        for (i, f) in frames.enumerated() {
+            let cs = centiseconds?[i] ?? 4
+            out += [0x21, 0xF9, 4, UInt8(f.disposal << 2 | 1)] + le16(cs) + [0, 0]
             out += [0x2C] + le16(f.rect.x) + le16(f.rect.y) + le16(f.rect.width) + le16(f.rect.height) + [0, 8]
             var rand = BudgetSearchTests.Rand(state: f.seed)
             var data: [UInt8] = [], acc = 0, bits = 0

@@ -56,9 +56,13 @@ public struct ImageOutline: Sendable, Equatable {
 
     /// The plan of the file in `bytes` (a memory-mapped file is read only where its structure
     /// lies, plus one byte per GIF sub-block).
-    public static func read(_ bytes: UnsafeRawBufferPointer) -> ImageOutline? {
+    /// With `everyFrame`, an APNG's walk goes on past its first image data through every frame
+    /// control, so that `storedDelays` holds every frame's delay (a GIF's or WebP's plan holds
+    /// them all anyway).
+    public static func read(_ bytes: UnsafeRawBufferPointer, everyFrame: Bool = false) -> ImageOutline? {
         guard let format = ImageFormat.identify(bytes) else { return nil }
         var walk = OutlineWalk(bytes, inspecting: false)
+        walk.walksAllFrames = everyFrame
         // Damage ends the walk; the plan keeps what came before it.
         try? walk.walk(format)
         return walk.sofar

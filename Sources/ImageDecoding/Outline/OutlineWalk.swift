@@ -40,8 +40,8 @@ struct OutlineWalk {
     var webpICC = false
     /// An APNG frame after the first disposes to PREVIOUS (the decoder saves the pixels under it).
     var apngRestoresPrevious = false
-    /// Walk an APNG's chunks past the first IDAT to gather every `fcTL` rectangle (the memory
-    /// estimate; a plan stops at the first IDAT).
+    /// Walk an APNG's chunks past the first IDAT to gather every `fcTL` rectangle and delay (the
+    /// memory estimate, `ImageOutline.read(everyFrame:)`; a plan stops at the first IDAT).
     var walksAllFrames = false
 
     init(_ bytes: UnsafeRawBufferPointer, inspecting: Bool) {

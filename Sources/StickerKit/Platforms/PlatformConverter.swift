@@ -17,17 +17,25 @@ import StickerEncoding
 enum PlatformConverter {
     /// The one sticker of `data` for `options.target`, under the key `options.sizes.first`
     /// (`.regular` when none): the caller's batch names outputs by it. `plan` shares what the
-    /// file's fixed memory leaves (`ConversionMemory.available`).
-    static func convert(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan) throws -> ConversionResult {
+    /// file's fixed memory leaves (`ConversionMemory.available`). `predicting` false fits every
+    /// frame instead of the ones the container's delays say are kept (`fitRetimed`): the same
+    /// sticker, for tests to compare.
+    static func convert(_ data: [UInt8], options: ConversionOptions, plan: MemoryPlan, predicting: Bool = true) throws -> ConversionResult {
         let clock = StageClock()
         // The box (LINE) depends on whether the file is animated: the outline says, the decode
         // confirms (fitted again in the rare file where they differ).
-        let outline = data.withUnsafeBytes { ImageOutline.read($0) }
+        let outline = data.withUnsafeBytes { ImageOutline.read($0, everyFrame: true) }
         let guess = (outline?.frameCount ?? 1) > 1 || outline?.format == .apng
-        var source = try fit(data, animated: guess, options: options, plan: plan, clock: clock)
+        func kept(animated: Bool) -> Set<Int>? {
+            guard predicting, let outline else { return nil }
+            return DelayRetiming.predictedFrames(storedDelays: outline.storedDelays, frameCount: outline.frameCount,
+                                                 animated: animated, target: options.target, tooLong: options.tooLong)
+        }
+        var source = try fitRetimed(data, predicted: kept(animated: guess), animated: guess, options: options, plan: plan, clock: clock)
         let animated = source.facts.frameCount > 1 || source.facts.format == .apng
         if animated != guess, options.target.box(animated: animated) != options.target.box(animated: guess) {
-            source = try fit(data, animated: animated, options: options, plan: plan, clock: clock)
+            source = try fitRetimed(data, predicted: kept(animated: animated), animated: animated, options: options, plan: plan,
+                                    clock: clock)
         }
         return try result(source, data: data, animated: animated, options: options, plan: plan, clock: clock)
     }
@@ -59,13 +67,34 @@ enum PlatformConverter {
                                 timings: clock.timings)
     }
 
-    /// The source's frames fitted for `options.target` (its box for `animated` or not).
+    /// The source's frames fitted for `options.target` (its box for `animated` or not); with
+    /// `keeping`, only those frames.
     private static func fit(_ data: [UInt8], animated: Bool, options: ConversionOptions, plan: MemoryPlan, clock: StageClock,
-                            firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {
+                            firstOf known: StickerConverter.SourceFacts? = nil, keeping: Set<Int>? = nil) throws -> PlatformFrames {
         let box = options.target.box(animated: animated)
         return try clock.measure(\.resize) {
-            try PlatformFrames.fit(data, options: options, side: side(options.target), box: box, budget: plan.fittedFrames, firstOf: known)
+            try PlatformFrames.fit(data, options: options, side: side(options.target), box: box, budget: plan.fittedFrames,
+                                   firstOf: known, keeping: keeping)
         }
+    }
+
+    /// `fit` of only the `predicted` frames: those the retiming by delays keeps
+    /// (`DelayRetiming`), as the container's stored delays predict it (a 200 s GIF of 5,000
+    /// frames sped up to WhatsApp's 10 s at 30 fps keeps 294, and the other 4,706 are decoded
+    /// but never fitted). When the delays as decoded keep a frame the prediction did not (a
+    /// damaged file may decode otherwise than its container says), every frame is fitted again:
+    /// the sticker is the same either way.
+    static func fitRetimed(_ data: [UInt8], predicted: Set<Int>?, animated: Bool, options: ConversionOptions,
+                           plan: MemoryPlan, clock: StageClock) throws -> PlatformFrames {
+        let source = try fit(data, animated: animated, options: options, plan: plan, clock: clock, keeping: predicted)
+        guard predicted != nil, source.refusal == nil else { return source }
+        let decodedAnimated = source.facts.frameCount > 1 || source.facts.format == .apng
+        if case .success(let kept) = DelayRetiming.of(source.all, animated: decodedAnimated, target: options.target,
+                                                      tooLong: options.tooLong),
+           !kept.frames.allSatisfy({ source.holds($0.index) }) {
+            return try fit(data, animated: animated, options: options, plan: plan, clock: clock)
+        }
+        return source
     }
 
     private static func convert(_ source: PlatformFrames, data: [UInt8], animated: Bool, options: ConversionOptions,
@@ -74,34 +103,17 @@ enum PlatformConverter {
         // WhatsApp's container: one frame is a still there (`StickerContainer.holdsAnimation`).
         let animationContainer = target.container(animated: true)
         let oneFrameIsStill = !animationContainer.holdsAnimation(frames: 1)
-        var frames = Timeline.displayed(source.all)
-        var warnings = source.warnings
-        var tooLong: TooLongPolicy? = nil
-        let inputMs = Timeline.times(frames).last ?? 0
+        let retiming: DelayRetiming
+        switch DelayRetiming.of(source.all, animated: animated, target: target, tooLong: options.tooLong) {
+        case .failure(let e): return .failure(e)
+        case .success(let r): retiming = r
+        }
+        var frames = retiming.frames
+        var warnings = source.warnings + retiming.warnings
+        let tooLong = retiming.tooLong
+        let inputMs = retiming.inputMs
         if animated {
-            if let limit = target.maxDurationMs, inputMs > limit {
-                switch options.tooLong {
-                case .fail:
-                    return .failure(.tooLong(durationMs: inputMs, limitMs: limit, platform: target.displayName))
-                case .speedup:
-                    frames = Timeline.speedUp(frames, toMilliseconds: limit)
-                    warnings.append("\(DurationText.seconds(inputMs)) s is over \(target.displayName)'s \(DurationText.seconds(limit)) s limit: played \(DurationText.factor(Double(inputMs) / Double(limit)))× as fast (--too-long speedup)")
-                case .trim:
-                    frames = Timeline.trim(frames, toMilliseconds: limit)
-                    warnings.append("\(DurationText.seconds(inputMs)) s is over \(target.displayName)'s \(DurationText.seconds(limit)) s limit: cut to its first \(DurationText.seconds(limit)) s (--too-long trim)")
-                }
-                tooLong = options.tooLong
-            }
-            // Frames shown for 10 ms or less would be shown for 100 ms (`Delay.displayed`): never
-            // write one, whatever the platform's own limit.
-            let fpsLimit = min(target.maxFPS ?? Self.fastestFPS, Self.fastestFPS)
-            let before = frames.count
-            frames = Timeline.thin(frames, maxFPS: fpsLimit)
-            if frames.count < before, target.maxFPS != nil {
-                warnings.append(String(format: "%d of %d frames kept for %@'s %.0f fps limit", frames.count, before,
-                                       target.displayName as NSString, fpsLimit))
-            }
-            let shortestMs = Int((1000 / fpsLimit).rounded(.up))
+            let shortestMs = DelayRetiming.shortestMs(target)
             frames = try fitFrameCount(frames, source: source, target: target, tooLong: options.tooLong,
                                        shortestMs: shortestMs, warnings: &warnings)
             if target.frameCount != nil, frames.count == 1 {
@@ -219,10 +231,6 @@ enum PlatformConverter {
         }
         return frames
     }
-
-    /// The highest frame rate written when a platform names none: frames of 11 ms and more are
-    /// shown as long as they say.
-    static let fastestFPS = 90.0
 
     /// `CodecBudgetSearch` over the picks, with the chosen file's quality measured against the
     /// fitted frames (decoded again where ImageDecoding reads the container).

@@ -10,11 +10,18 @@ import StickerEncoding
 /// frame's damage is exact (`RowDamage.between` the fitted frame and the one before), as
 /// `FittedFrames` of frames in memory has it.
 ///
-/// The retimed sticker is a list of `PickedFrame`s over the store; `walk` gives the picked
-/// frames in order (one store walk per ascending run of picks).
+/// The retimed sticker is a list of `PickedFrame`s over the source's frames; `walk` gives the
+/// picked frames in order (one store walk per ascending run of picks). A fit may keep only some
+/// frames (`fit(keeping:)`, the ones a retiming by delays keeps): picks name source frames, and
+/// only stored ones may be picked.
 final class PlatformFrames {
-    /// The frames as fitted, delays as shown.
+    /// The frames as fitted (those of `stored`).
     let store: FittedFrames
+    /// The source frames the store holds, ascending (every frame unless the fit kept only some).
+    let stored: [Int]
+    /// Every source frame's delay, as shown from the second frame on (the first as
+    /// `SourceFacts.firstFrameDelay` says).
+    let delays: [Delay]
     let facts: StickerConverter.SourceFacts
     /// The fitter's notes (enlargement, adjusted options).
     let warnings: [String]
@@ -24,8 +31,11 @@ final class PlatformFrames {
     var width: Int { store.width }
     var height: Int { store.height }
 
-    private init(store: FittedFrames, facts: StickerConverter.SourceFacts, warnings: [String], refusal: StickerError? = nil) {
+    private init(store: FittedFrames, stored: [Int], delays: [Delay], facts: StickerConverter.SourceFacts, warnings: [String],
+                 refusal: StickerError? = nil) {
         self.store = store
+        self.stored = stored
+        self.delays = delays
         self.facts = facts
         self.warnings = warnings
         self.refusal = refusal
@@ -34,9 +44,11 @@ final class PlatformFrames {
     /// Decodes `data` and fits its frames into `box` (else the `side` square), held within
     /// `budget` bytes. With `firstOf` (the facts of a decode already made), only the first
     /// frame is fitted: a still made of an animation whose frames are all the same (with `trim`
-    /// the crop still covers every frame).
+    /// the crop still covers every frame). With `keeping`, only those frames (and every frame's
+    /// delay) are kept: the others are decoded, since each draws on the canvas the next sees, but
+    /// not fitted, and a kept frame is fitted with the damage of the frames skipped before it.
     static func fit(_ data: [UInt8], options: ConversionOptions, side: Int, box: CanvasBox?, budget: Int,
-                    firstOf known: StickerConverter.SourceFacts? = nil) throws -> PlatformFrames {
+                    firstOf known: StickerConverter.SourceFacts? = nil, keeping kept: Set<Int>? = nil) throws -> PlatformFrames {
         let decodeOptions = DecodeReduction.decodeOptions(options)
         /// One decode; only the first frame when `first`.
         func decode(first: Bool, _ body: (CanvasFrame) throws -> Void) throws -> StickerConverter.SourceFacts? {
@@ -63,41 +75,83 @@ final class PlatformFrames {
         // rest is decoded, not fitted (`ChangeCount.refuses`).
         var change: ChangeCount?
         var store: FittedFrames?
-        /// Every fitted frame in order, with its exact damage and its delay as decoded.
-        func fitted(_ body: (CanvasFrame, Int, Image, RowDamage?) throws -> Void) throws -> (StickerConverter.SourceFacts?, [String]) {
+        var stored: [Int] = []
+        var delays: [Delay] = []
+        /// Every kept frame in order, fitted, with its position among the kept frames and its
+        /// exact damage since the kept frame before; `skipped` sees each frame not kept.
+        func fitted(_ body: (CanvasFrame, Int, Image, RowDamage?) throws -> Void,
+                    skipped: (CanvasFrame) -> Void = { _ in }) throws -> (StickerConverter.SourceFacts?, [String]) {
             var fitter: BoxFit?
             var previous: Image?
-            var i = 0
+            var i = 0, k = 0
+            // What the frames skipped since the last fitted one changed (`skippedAll`: a frame
+            // without damage, everything).
+            var skippedDamage: RowDamage?
+            var skippedAll = false
             let facts = try decode(first: known != nil) { frame in
+                defer { i += 1 }
                 if let change, let store, change.refuses(store) { return }
+                if let kept, !kept.contains(i) {
+                    if let d = frame.damage {
+                        if skippedDamage == nil { skippedDamage = d } else { skippedDamage!.formUnion(d) }
+                    } else {
+                        skippedAll = true
+                    }
+                    skipped(frame)
+                    return
+                }
                 if fitter == nil {
                     fitter = BoxFit(canvasWidth: frame.canvasWidth, canvasHeight: frame.canvasHeight, side: side, box: box,
                                     options: options, visibleBounds: visible)
                 }
-                let image = fitter!.fit(frame)
-                try body(frame, i, image, previous.map { RowDamage.between(image, $0) })
+                // The fitter redoes what changed since the frame it fitted last.
+                var fitting = frame
+                if skippedAll {
+                    fitting.damage = nil
+                } else if let since = skippedDamage, fitting.damage != nil {
+                    fitting.damage!.formUnion(since)
+                }
+                (skippedDamage, skippedAll) = (nil, false)
+                let image = fitter!.fit(fitting)
+                try body(frame, k, image, previous.map { RowDamage.between(image, $0) })
                 previous = image
-                i += 1
+                k += 1
             }
             return (facts, fitter?.warnings ?? [])
         }
-        let (decoded, warnings) = try fitted { frame, _, image, damage in
+        var index = 0
+        let (decoded, warnings) = try fitted({ frame, _, image, damage in
             if store == nil {
                 store = FittedFrames(width: image.width, height: image.height, budget: budget)
                 change = ChangeCount(options.limits, width: image.width, height: image.height)
             }
             change!.add(frame, damage)
             store!.append(image, damage: damage, delay: frame.delay)
+            stored.append(index)
+            delays.append(frame.delay)
+            index += 1
+        }, skipped: { frame in
+            // Its decode is the work of every replay; its fitting is never done.
+            if let store { change!.add(frame, RowDamage(rows: store.height)) }
+            delays.append(frame.delay)
+            index += 1
+        })
+        if store == nil, kept != nil {
+            // None of the frames to keep was decoded (a file that decodes to fewer frames than
+            // its container says): every frame, for the caller to retime.
+            return try fit(data, options: options, side: side, box: box, budget: budget, firstOf: known)
         }
         guard let store, let facts = known ?? decoded else { throw ImageError(nil, SniffError.emptyFile) }
         if let change, change.refuses(store) {
-            return PlatformFrames(store: store, facts: facts, warnings: warnings, refusal: change.error(frames: facts.frameCount))
+            return PlatformFrames(store: store, stored: stored, delays: delays, facts: facts, warnings: warnings,
+                                  refusal: change.error(frames: facts.frameCount))
         }
-        store.delays[0] = facts.firstFrameDelay
+        delays[0] = facts.firstFrameDelay
+        if stored.first == 0 { store.delays[0] = facts.firstFrameDelay }
         store.replaying { _, body in
             _ = try fitted { _, i, image, damage in try image.pixels.withUnsafeBytes { try body(i, $0, damage) } }
         }
-        return PlatformFrames(store: store, facts: facts, warnings: warnings)
+        return PlatformFrames(store: store, stored: stored, delays: delays, facts: facts, warnings: warnings)
     }
 
     /// A still decoded row by row (`ImageDecoder.decodeRows`) into a `BoxRowFit`, the image never
@@ -135,26 +189,44 @@ final class PlatformFrames {
         let facts = StickerConverter.SourceFacts(format: info.format, width: info.sourceWidth, height: info.sourceHeight,
                                                  frameCount: 1, loopCount: info.loopCount, warnings: info.warnings,
                                                  firstFrameDelay: .zero)
-        return PlatformFrames(store: store, facts: facts, warnings: first.warnings)
+        return PlatformFrames(store: store, stored: [0], delays: [.zero], facts: facts, warnings: first.warnings)
     }
 
-    /// Every frame once, in order, shown as long as it is.
+    /// Every source frame once, in order, shown as long as it is.
     var all: [PickedFrame] {
-        store.delays.enumerated().map { PickedFrame(index: $0.offset, delay: $0.element) }
+        delays.enumerated().map { PickedFrame(index: $0.offset, delay: $0.element) }
+    }
+
+    /// Whether the store holds source frame `index`.
+    func holds(_ index: Int) -> Bool { position(of: index) != nil }
+
+    /// Where source frame `index` is in the store, nil when it was not kept.
+    private func position(of index: Int) -> Int? {
+        if stored.count == delays.count { return stored.indices.contains(index) ? index : nil }
+        var lo = 0, hi = stored.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if stored[mid] < index { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < stored.count && stored[lo] == index ? lo : nil
     }
 
     /// Gives each of `picks` in order: its position in `picks` and the frame's RGBA bytes (valid
     /// during the call). The store is walked once per ascending run of picks (a loop played
     /// several times in a row is several runs), each walk ending at its run's last frame.
     func walk(_ picks: [PickedFrame], _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
+        let at = picks.map { pick in
+            guard let p = position(of: pick.index) else { preconditionFailure("PlatformFrames: frame \(pick.index) was not kept") }
+            return p
+        }
         var start = 0
         while start < picks.count {
             var end = start + 1
-            while end < picks.count, picks[end].index >= picks[end - 1].index { end += 1 }
+            while end < picks.count, at[end] >= at[end - 1] { end += 1 }
             var k = start
             do {
                 try store.forEach { i, pixels, _ in
-                    while k < end, picks[k].index == i {
+                    while k < end, at[k] == i {
                         try body(k, pixels)
                         k += 1
                     }
@@ -207,7 +279,7 @@ final class PlatformFrames {
     /// when the picks are every frame in order, else a store of the picks (damage between
     /// consecutive picks) within `budget`, replayed from this one when it gives up.
     func fitted(_ picks: [PickedFrame], budget: Int) throws -> FittedFrames {
-        if picks.map(\.index) == Array(0..<store.count) {
+        if picks.map(\.index) == stored {
             store.delays = picks.map(\.delay)
             return store
         }
