@@ -309,7 +309,7 @@ final class LinePackCommandTests: XCTestCase {
         let new = tmp.appendingPathComponent("New.zip")
         let r = try CLI.run(["pack", "--platform", "line", old.path, "-o", new.path, "--cache", tmp.appendingPathComponent("c2").path])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasSuffix("main and chat tab images from \(old.path)/main.png; 0 converted, 0 up to date, 8 kept from stickerkit's archives\n"),
+        XCTAssertTrue(r.stdout.hasSuffix("main and chat tab images from \(old.path)/main.png; 0 converted, 0 up to date, 8 kept as stickerkit made them\n"),
                       r.stdout)
         let after = try entries(new)
         XCTAssertEqual(after.map(\.name), before.map(\.name))
@@ -320,7 +320,7 @@ final class LinePackCommandTests: XCTestCase {
         XCTAssertGreaterThan(over, 0)
         let small = try CLI.run(["pack", "--platform", "line", old.path, "-o", tmp.appendingPathComponent("Small.zip").path, "--max-kb", "30",
                                  "--cache", tmp.appendingPathComponent("c2").path])
-        XCTAssertTrue(small.stdout.hasSuffix("; \(over) converted, 0 up to date, \(8 - over) kept from stickerkit's archives\n"), small.stdout)
+        XCTAssertTrue(small.stdout.hasSuffix("; \(over) converted, 0 up to date, \(8 - over) kept as stickerkit made them\n"), small.stdout)
 
         // With eight new stills: the old eight as they were, then the new ones converted.
         let more = tmp.appendingPathComponent("more")
@@ -330,7 +330,7 @@ final class LinePackCommandTests: XCTestCase {
         let m = try CLI.run(["pack", "--platform", "line", old.path, more.path, "-o", mixed.path, "--cache", tmp.appendingPathComponent("c3").path,
                              "--report", report.path])
         XCTAssertEqual(m.status, 0, m.stderr)
-        XCTAssertTrue(m.stdout.hasSuffix("; 8 converted, 0 up to date, 8 kept from stickerkit's archives\n"), m.stdout)
+        XCTAssertTrue(m.stdout.hasSuffix("; 8 converted, 0 up to date, 8 kept as stickerkit made them\n"), m.stdout)
         let files = try entries(mixed)
         assertLineSet(files, count: 16, animated: false, animatedMain: false)
         XCTAssertEqual(files.prefix(8).map(\.bytes), before.prefix(8).map(\.bytes))
@@ -348,6 +348,56 @@ final class LinePackCommandTests: XCTestCase {
                              "--cache", tmp.appendingPathComponent("c4").path])
         XCTAssertEqual(o.status, 0, o.stderr)
         XCTAssertTrue(o.stdout.hasSuffix("; 8 converted, 0 up to date\n"), o.stdout)
+    }
+
+    /// Stickers `resize --platform line` wrote, named to `pack --platform line`: taken as they
+    /// are. Each was converted again and given a second margin (the teddy bear's 234×320 with
+    /// 34 px on its left came out 240×320 with 42). One edited since, or one made for another
+    /// app, is artwork: converted.
+    func testStickersResizeWroteForLineArePackedAsTheyAre() throws {
+        let line = tmp.appendingPathComponent("line"), messages = tmp.appendingPathComponent("messages")
+        for (folder, extra) in [(line, ["--platform", "line"]), (messages, ["--size", "regular"])] {
+            let r = try CLI.run(["resize"] + stills + ["-o", folder.path, "--quiet"] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        func named(_ folder: URL) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.sorted()
+                .map { folder.appendingPathComponent($0).path }
+        }
+        let files = try named(line)
+        XCTAssertEqual(files.count, 8)
+        let archive = tmp.appendingPathComponent("Set.zip")
+        let r = try CLI.run(["pack", "--platform", "line"] + files + ["-o", archive.path, "--cache", tmp.appendingPathComponent("c").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("; 0 converted, 0 up to date, 8 kept as stickerkit made them\n"), r.stdout)
+        let packed = try entries(archive)
+        assertLineSet(packed, count: 8, animated: false, animatedMain: false)
+        for (entry, file) in zip(packed, files) { XCTAssertEqual(entry.bytes, [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), file) }
+
+        // Named by a relative path from the folder above, and with a report saying so.
+        let report = tmp.appendingPathComponent("report.json")
+        let relative = try CLI.run(["pack", "--platform", "line"] + files.map { "line/" + ($0 as NSString).lastPathComponent }
+                                   + ["-o", "Relative.zip", "--cache", "c", "--report", report.path], in: tmp)
+        XCTAssertEqual(relative.status, 0, relative.stderr)
+        XCTAssertTrue(relative.stdout.hasSuffix(", 8 kept as stickerkit made them\n"), relative.stdout)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let reasons = try XCTUnwrap(json["inputs"] as? [[String: Any]]).compactMap { ($0["outputs"] as? [[String: Any]])?.first?["reason"] as? String }
+        XCTAssertEqual(reasons, Array(repeating: "kept as it is: a LINE sticker stickerkit wrote", count: 8))
+
+        // One edited since it was written: converted again, the others kept.
+        var edited = [UInt8](try Data(contentsOf: URL(fileURLWithPath: files[0])))
+        edited += Array("tEXt".utf8)   // trailing bytes after IEND: the same image, not the recorded file
+        try Data(edited).write(to: URL(fileURLWithPath: files[0]))
+        let e = try CLI.run(["pack", "--platform", "line"] + files + ["-o", tmp.appendingPathComponent("Edited.zip").path,
+                                                                      "--cache", tmp.appendingPathComponent("c").path])
+        XCTAssertEqual(e.status, 0, e.stderr)
+        XCTAssertTrue(e.stdout.hasSuffix("; 1 converted, 0 up to date, 7 kept as stickerkit made them\n"), e.stdout)
+
+        // Messages' stickers are artwork for LINE.
+        let m = try CLI.run(["pack", "--platform", "line"] + (try named(messages)) + ["-o", tmp.appendingPathComponent("FromMessages.zip").path,
+                                                                                      "--cache", tmp.appendingPathComponent("c").path])
+        XCTAssertEqual(m.status, 0, m.stderr)
+        XCTAssertTrue(m.stdout.hasSuffix("; 8 converted, 0 up to date\n"), m.stdout)
     }
 
     func testHandMadePicturesBesideTheArtworkAreTheSetsPictures() throws {

@@ -320,7 +320,7 @@ final class WastickersCommandTests: XCTestCase {
         let new = tmp.appendingPathComponent("New.wastickers")
         let r = try CLI.run(["pack", "--platform", "whatsapp", old.path, "-o", new.path])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(old.path)/tray.png; 0 converted, 0 up to date, 3 kept from stickerkit's archives\n"),
+        XCTAssertTrue(r.stdout.hasSuffix("tray icon from \(old.path)/tray.png; 0 converted, 0 up to date, 3 kept as stickerkit made them\n"),
                       r.stdout)
         let a = tmp.appendingPathComponent("a"), b = tmp.appendingPathComponent("b")
         let names = try CLI.unzip(old, into: a)

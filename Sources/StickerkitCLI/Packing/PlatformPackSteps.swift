@@ -68,8 +68,8 @@ enum PlatformPackSteps {
 
     /// What converting a pack's inputs gave: the stickers that pass the platform's rules, in input
     /// order, how many inputs gave none (each said in one line), how many stickers were converted
-    /// this run, taken from the cache as they were, and taken as they are from an archive
-    /// stickerkit packed for the same app; and each input's report.
+    /// this run, taken from the cache as they were, and taken as they are (stickerkit made them
+    /// for the same app: `convert`); and each input's report.
     struct Conversion {
         var reports: [BatchReport.File] = []
         var stickers: [Checked] = []
@@ -78,9 +78,9 @@ enum PlatformPackSteps {
         var upToDate = 0
         var kept = 0
 
-        /// "; 2 converted, 6 up to date" (and ", 8 kept from stickerkit's archives" when some were).
+        /// "; 2 converted, 6 up to date" (and ", 8 kept as stickerkit made them" when some were).
         var counts: String {
-            "; \(converted) converted, \(upToDate) up to date" + (kept > 0 ? ", \(kept) kept from stickerkit's archives" : "")
+            "; \(converted) converted, \(upToDate) up to date" + (kept > 0 ? ", \(kept) kept as stickerkit made them" : "")
         }
     }
 
@@ -88,18 +88,27 @@ enum PlatformPackSteps {
     /// `PackCache.convert`: a rerun converts only inputs or settings that changed; `force` all),
     /// each sticker then checked by `target`'s rules from its own structure.
     ///
-    /// A sticker of an archive stickerkit packed for `target` (`pack --platform line Old.zip -o
-    /// New.zip`) is taken as it is when it still passes `target`'s rules and the run's budget
-    /// (`options.maxBytes`; a sticker past a smaller one is converted again): converting it again
-    /// would only lose quality (WhatsApp's lossy WebP, a palette made again) and, for LINE, put a
-    /// second margin around the artwork.
+    /// A sticker stickerkit made for `target` is taken as it is when it still passes `target`'s
+    /// rules and the run's budget (`options.maxBytes`; a sticker past a smaller one is converted
+    /// again): one of an archive stickerkit packed for `target` (`pack --platform line Old.zip
+    /// -o New.zip`), or a file named that `resize --platform` wrote for `target`
+    /// (`recordedSticker`). Converting it again would only lose quality (WhatsApp's lossy WebP, a
+    /// palette made again) and, for LINE, put a second margin around the artwork.
     static func convert(_ inputs: [InputFile], cache: String, options: ConversionOptions, jobs: Int, force: Bool,
                         target: StickerTarget, terminal: Terminal, quiet: Bool) -> Conversion {
         var kept: [Int: Checked] = [:]
+        var wrote = Set<Int>()
         let ours = Set(stickerkitArchives(among: inputs, target: target))
-        for (i, input) in inputs.enumerated() where input.entry != nil && ours.contains(input.location) {
+        for (i, input) in inputs.enumerated() {
+            let bytes: [UInt8]?
+            if input.entry != nil {
+                bytes = ours.contains(input.location) ? try? read(input, limits: options.limits) : nil
+            } else {
+                bytes = recordedSticker(input.location, target: target, limits: options.limits)
+                if bytes != nil { wrote.insert(i) }
+            }
             // Within the run's budget too (a smaller --max-kb converts it again).
-            guard let bytes = try? read(input, limits: options.limits), bytes.count <= options.maxBytes else { continue }
+            guard let bytes, bytes.count <= options.maxBytes else { continue }
             let check = PlatformChecker.check(bytes, path: input.path, target: target)
             if !check.findings.contains(where: { $0.severity == .error }) {
                 kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames)
@@ -114,8 +123,9 @@ enum PlatformPackSteps {
             if let sticker = kept[i] {
                 result.kept += 1
                 result.stickers.append(sticker)
+                let made = wrote.contains(i) ? "wrote" : "packed"
                 var output = BatchReport.Output(path: input.path, size: .regular,
-                                                status: .skipped(reason: "kept as it is: a \(target.displayName) sticker stickerkit packed"))
+                                                status: .skipped(reason: "kept as it is: a \(target.displayName) sticker stickerkit \(made)"))
                 output.sizeLabel = target.sizeName
                 let facts = sticker.check.facts
                 let format = ImageFormat.allCases.first { $0.displayName == facts.format }
@@ -146,6 +156,30 @@ enum PlatformPackSteps {
             result.stickers.append(Checked(input: input, bytes: bytes, check: check, inputFrames: report.frames))
         }
         return result
+    }
+
+    /// The bytes of the file at `path` when `resize --platform` (or another run for `target`)
+    /// wrote it for `target`: a manifest in its folder, or in a folder above it (outputs mirror
+    /// their input folders), lists it with `target` in its settings, and it is still the file
+    /// recorded (size, then SHA-256). Nil for anything else, which is artwork to convert.
+    static func recordedSticker(_ path: BytePath, target: StickerTarget, limits: Limits) -> [UInt8]? {
+        let file = BatchRunner.absolute(path)
+        var folder = file.parent
+        // Eight folders up at most: a manifest's outputs lie below it, and a sticker is rarely deeper.
+        for _ in 0..<8 {
+            if let relative = file.relative(to: folder),
+               let record = Manifest.records(inFolder: folder).first(where: { $0.output == relative }) {
+                guard record.settings.split(separator: " ").contains(Substring("platform=\(target.name)")),
+                      let status = (try? FileStatus.of(file, followingLinks: false)) ?? nil,
+                      status.kind == .regular, status.bytes == record.outputBytes,
+                      let bytes = try? PathChecks.readFile(file, failing: .failed, limits: limits),
+                      record.outputSHA256 == SHA256.hex(bytes) else { return nil }
+                return bytes
+            }
+            if folder.isEmpty || folder == BytePath("/") { break }
+            folder = folder.parent
+        }
+        return nil
     }
 
     /// The bytes of `input`: its file, or its entry read out of its archive.
