@@ -99,12 +99,13 @@ enum PlatformPackSteps {
         var kept: [Int: Checked] = [:]
         var wrote = Set<Int>()
         let ours = Set(stickerkitArchives(among: inputs, target: target))
+        var records: [BytePath: [ManifestRecord]] = [:]
         for (i, input) in inputs.enumerated() {
             let bytes: [UInt8]?
             if input.entry != nil {
                 bytes = ours.contains(input.location) ? try? read(input, limits: options.limits) : nil
             } else {
-                bytes = recordedSticker(input.location, target: target, limits: options.limits)
+                bytes = recordedSticker(input.location, target: target, limits: options.limits, records: &records)
                 if bytes != nil { wrote.insert(i) }
             }
             // Within the run's budget too (a smaller --max-kb converts it again).
@@ -162,13 +163,15 @@ enum PlatformPackSteps {
     /// wrote it for `target`: a manifest in its folder, or in a folder above it (outputs mirror
     /// their input folders), lists it with `target` in its settings, and it is still the file
     /// recorded (size, then SHA-256). Nil for anything else, which is artwork to convert.
-    static func recordedSticker(_ path: BytePath, target: StickerTarget, limits: Limits) -> [UInt8]? {
+    /// `records` keeps each folder's manifest records, read once for all the inputs.
+    static func recordedSticker(_ path: BytePath, target: StickerTarget, limits: Limits,
+                                records: inout [BytePath: [ManifestRecord]]) -> [UInt8]? {
         let file = BatchRunner.absolute(path)
         var folder = file.parent
         // Eight folders up at most: a manifest's outputs lie below it, and a sticker is rarely deeper.
         for _ in 0..<8 {
-            if let relative = file.relative(to: folder),
-               let record = Manifest.records(inFolder: folder).first(where: { $0.output == relative }) {
+            if records[folder] == nil { records[folder] = Manifest.records(inFolder: folder) }
+            if let relative = file.relative(to: folder), let record = records[folder]!.first(where: { $0.output == relative }) {
                 guard record.settings.split(separator: " ").contains(Substring("platform=\(target.name)")),
                       let status = (try? FileStatus.of(file, followingLinks: false)) ?? nil,
                       status.kind == .regular, status.bytes == record.outputBytes,
