@@ -310,6 +310,35 @@ final class WastickersCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: repacked), before)
     }
 
+    /// The WebPs `resize --platform whatsapp` wrote, named to `pack --platform whatsapp`: taken as
+    /// they are (a second lossy encode would blur them); one past a smaller `--max-kb` is
+    /// converted again.
+    func testStickersResizeWroteForWhatsAppArePackedAsTheyAre() throws {
+        let out = tmp.appendingPathComponent("wa")
+        XCTAssertEqual(try CLI.run(["resize"] + stills + ["-o", out.path, "--platform", "whatsapp", "--quiet"]).status, 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".webp") }.sorted()
+            .map { out.appendingPathComponent($0).path }
+        XCTAssertEqual(files.count, 3)
+        let archive = tmp.appendingPathComponent("Cats.wastickers")
+        let r = try CLI.run(["pack", "--platform", "whatsapp"] + files + ["-o", archive.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("; 0 converted, 0 up to date, 3 kept as stickerkit made them\n"), r.stdout)
+        let unzipped = tmp.appendingPathComponent("unzipped")
+        let names = try CLI.unzip(archive, into: unzipped).filter { $0.hasSuffix(".webp") }
+        XCTAssertEqual(names.count, 3)
+        for (name, file) in zip(names, files) {
+            XCTAssertEqual(try Data(contentsOf: unzipped.appendingPathComponent(name)), try Data(contentsOf: URL(fileURLWithPath: file)), name)
+        }
+        // A smaller budget than a sticker's size converts it again.
+        let sizes = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)).count }
+        let kb = (sizes.max()! - 1) / 1000
+        let small = try CLI.run(["pack", "--platform", "whatsapp"] + files + ["-o", tmp.appendingPathComponent("Small.wastickers").path,
+                                                                          "--max-kb", String(kb)])
+        XCTAssertEqual(small.status, 0, small.stderr)
+        let over = sizes.filter { $0 > kb * 1000 }.count
+        XCTAssertTrue(small.stdout.hasSuffix("; \(over) converted, 0 up to date, \(3 - over) kept as stickerkit made them\n"), small.stdout)
+    }
+
     /// A pack stickerkit wrote, packed again: its stickers (lossy WebP, which a second encode
     /// would blur further), tray icon, title and author are kept; they were converted again, the
     /// tray made from the first sticker and the title taken from the new archive's name.
