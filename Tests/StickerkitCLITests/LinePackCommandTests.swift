@@ -370,8 +370,17 @@ final class LinePackCommandTests: XCTestCase {
         let r = try CLI.run(["pack", "--platform", "line"] + files + ["-o", archive.path, "--cache", tmp.appendingPathComponent("c").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.hasSuffix("; 0 converted, 0 up to date, 8 kept as stickerkit made them\n"), r.stdout)
+        // The pictures are made from the first sticker's own artwork, not from the sticker (whose
+        // margin they would hold inside their own).
+        let first = try XCTUnwrap(stills.first { ($0 as NSString).lastPathComponent.hasPrefix("exif_orientation_6_portrait") })
+        XCTAssertEqual((files[0] as NSString).lastPathComponent, "exif_orientation_6_portrait.png")
+        XCTAssertTrue(r.stdout.contains("main and chat tab images from \(first);"), r.stdout)
         let packed = try entries(archive)
         assertLineSet(packed, count: 8, animated: false, animatedMain: false)
+        let fromArtwork = tmp.appendingPathComponent("FromArtwork.zip")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "line"] + stills + ["-o", fromArtwork.path, "--cache", tmp.appendingPathComponent("c0").path,
+                                                                             "--icon", first]).status, 0)
+        XCTAssertEqual(packed.suffix(2).map(\.bytes), try entries(fromArtwork).suffix(2).map(\.bytes), "main.png and tab.png")
         for (entry, file) in zip(packed, files) { XCTAssertEqual(entry.bytes, [UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), file) }
 
         // Named by a relative path from the folder above, and with a report saying so.

@@ -57,7 +57,8 @@ enum LinePackRun {
         // 4. The set's rules, then its pictures: given, else those `icons --platform line` wrote
         // into an input folder, else made by hand beside the artwork, else those of a LINE set
         // stickerkit packed that is packed again, else made from the first input packed (a file
-        // that failed has said why once, above, and is never a picture).
+        // that failed has said why once, above, and is never a picture; for a sticker
+        // `resize --platform line` wrote, from the artwork it was made from, still as recorded).
         let animatedSet = !stickers.isEmpty && stickers.allSatisfy(\.animated)
         do { try LinePack.check(count: stickers.count, animations: stickers.filter(\.animated).count) } catch {
             var line = error.description
@@ -72,9 +73,12 @@ enum LinePackRun {
         if made == nil { made = recordedPictures(in: r.inputs) }
         if made == nil, !handMade.isEmpty { made = try handMadePictures(handMade, animatedSet: animatedSet, limits: limits) }
         if made == nil { made = packedPictures(of: packed, animatedSet: animatedSet, limits: limits) }
-        for input in packed where made == nil {
-            if let data = try? PlatformPackSteps.read(input, limits: limits) {
-                made = try? pictures(of: data, named: input.path, animatedSet: animatedSet, limits: limits)
+        for sticker in converted.stickers where made == nil {
+            if let artwork = sticker.artwork(limits: limits) {
+                made = try? pictures(of: artwork.bytes, named: artwork.path, animatedSet: animatedSet, limits: limits)
+            }
+            if made == nil, let data = try? PlatformPackSteps.read(sticker.input, limits: limits) {
+                made = try? pictures(of: data, named: sticker.input.path, animatedSet: animatedSet, limits: limits)
             }
         }
         guard let pictures = made else {

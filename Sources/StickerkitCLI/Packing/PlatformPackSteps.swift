@@ -64,6 +64,20 @@ enum PlatformPackSteps {
         var bytes: [UInt8]
         var check: StickerCheckReport
         var inputFrames: Int?
+        /// For a sticker kept as `resize --platform` wrote it, its manifest record (which names
+        /// the artwork it was made from).
+        var record: ManifestRecord? = nil
+
+        /// The artwork the kept sticker was made from, when it is still the file recorded (size
+        /// and SHA-256): what a pack picture is better made from than the sticker, whose margin
+        /// the picture would put inside its own.
+        func artwork(limits: Limits) -> (bytes: [UInt8], path: String)? {
+            guard let record, let hash = record.inputSHA256,
+                  let status = (try? FileStatus.of(record.input)) ?? nil, status.kind == .regular, status.bytes == record.inputBytes,
+                  let bytes = try? PathChecks.readFile(record.input, failing: .failed, limits: limits),
+                  SHA256.hex(bytes) == hash else { return nil }
+            return (bytes, record.input.string ?? record.input.display)
+        }
     }
 
     /// What converting a pack's inputs gave: the stickers that pass the platform's rules, in input
@@ -97,22 +111,23 @@ enum PlatformPackSteps {
     static func convert(_ inputs: [InputFile], cache: String, options: ConversionOptions, jobs: Int, force: Bool,
                         target: StickerTarget, terminal: Terminal, quiet: Bool) -> Conversion {
         var kept: [Int: Checked] = [:]
-        var wrote = Set<Int>()
         let ours = Set(stickerkitArchives(among: inputs, target: target))
         var records: [BytePath: [ManifestRecord]] = [:]
+        var recordOf: [Int: ManifestRecord] = [:]
         for (i, input) in inputs.enumerated() {
             let bytes: [UInt8]?
             if input.entry != nil {
                 bytes = ours.contains(input.location) ? try? read(input, limits: options.limits) : nil
             } else {
-                bytes = recordedSticker(input.location, target: target, limits: options.limits, records: &records)
-                if bytes != nil { wrote.insert(i) }
+                let found = recordedSticker(input.location, target: target, limits: options.limits, records: &records)
+                bytes = found?.bytes
+                recordOf[i] = found?.record
             }
             // Within the run's budget too (a smaller --max-kb converts it again).
             guard let bytes, bytes.count <= options.maxBytes else { continue }
             let check = PlatformChecker.check(bytes, path: input.path, target: target)
             if !check.findings.contains(where: { $0.severity == .error }) {
-                kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames)
+                kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames, record: recordOf[i])
             }
         }
         let rest = inputs.indices.filter { kept[$0] == nil }
@@ -124,7 +139,7 @@ enum PlatformPackSteps {
             if let sticker = kept[i] {
                 result.kept += 1
                 result.stickers.append(sticker)
-                let made = wrote.contains(i) ? "wrote" : "packed"
+                let made = sticker.record != nil ? "wrote" : "packed"
                 var output = BatchReport.Output(path: input.path, size: .regular,
                                                 status: .skipped(reason: "kept as it is: a \(target.displayName) sticker stickerkit \(made)"))
                 output.sizeLabel = target.sizeName
@@ -159,13 +174,13 @@ enum PlatformPackSteps {
         return result
     }
 
-    /// The bytes of the file at `path` when `resize --platform` (or another run for `target`)
-    /// wrote it for `target`: a manifest in its folder, or in a folder above it (outputs mirror
-    /// their input folders), lists it with `target` in its settings, and it is still the file
-    /// recorded (size, then SHA-256). Nil for anything else, which is artwork to convert.
-    /// `records` keeps each folder's manifest records, read once for all the inputs.
+    /// The bytes of the file at `path`, and its record, when `resize --platform` (or another run
+    /// for `target`) wrote it for `target`: a manifest in its folder, or in a folder above it
+    /// (outputs mirror their input folders), lists it with `target` in its settings, and it is
+    /// still the file recorded (size, then SHA-256). Nil for anything else, which is artwork to
+    /// convert. `records` keeps each folder's manifest records, read once for all the inputs.
     static func recordedSticker(_ path: BytePath, target: StickerTarget, limits: Limits,
-                                records: inout [BytePath: [ManifestRecord]]) -> [UInt8]? {
+                                records: inout [BytePath: [ManifestRecord]]) -> (bytes: [UInt8], record: ManifestRecord)? {
         let file = BatchRunner.absolute(path)
         var folder = file.parent
         // Eight folders up at most: a manifest's outputs lie below it, and a sticker is rarely deeper.
@@ -177,7 +192,7 @@ enum PlatformPackSteps {
                       status.kind == .regular, status.bytes == record.outputBytes,
                       let bytes = try? PathChecks.readFile(file, failing: .failed, limits: limits),
                       record.outputSHA256 == SHA256.hex(bytes) else { return nil }
-                return bytes
+                return (bytes, record)
             }
             if folder.isEmpty || folder == BytePath("/") { break }
             folder = folder.parent
