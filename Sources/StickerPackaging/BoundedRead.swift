@@ -68,6 +68,16 @@ enum BoundedRead: Equatable {
     /// Why a file that is `kind` was not read.
     static func notAFileMessage(_ kind: String) -> String { "not a regular file (\(kind)); not read" }
 
+    /// Why an image that is there was not read (past the bound, or not a regular file), as
+    /// `check` says it; nil when it was read or is missing.
+    var unreadableImageMessage: String? {
+        switch self {
+        case .tooLarge(let bytes): StickerCheckReport.tooLargeMessage(bytes)
+        case .notAFile(let kind): Self.notAFileMessage(kind)
+        case .missing, .bytes: nil
+        }
+    }
+
     /// The bytes read, or nil.
     var bytes: [UInt8]? {
         if case .bytes(let b) = self { return b }

@@ -119,7 +119,6 @@ final class PlatformFrames {
             }
             return (facts, fitter?.warnings ?? [])
         }
-        var index = 0
         let (decoded, warnings) = try fitted({ frame, _, image, damage in
             if store == nil {
                 store = FittedFrames(width: image.width, height: image.height, budget: budget)
@@ -127,14 +126,12 @@ final class PlatformFrames {
             }
             change!.add(frame, damage)
             store!.append(image, damage: damage, delay: frame.delay)
-            stored.append(index)
+            stored.append(delays.count)
             delays.append(frame.delay)
-            index += 1
         }, skipped: { frame in
             // Its decode is the work of every replay; its fitting is never done.
             if let store { change!.add(frame, RowDamage(rows: store.height)) }
             delays.append(frame.delay)
-            index += 1
         })
         if store == nil, kept != nil {
             // None of the frames to keep was decoded (a file that decodes to fewer frames than
@@ -147,7 +144,6 @@ final class PlatformFrames {
                                   refusal: change.error(frames: facts.frameCount))
         }
         delays[0] = facts.firstFrameDelay
-        if stored.first == 0 { store.delays[0] = facts.firstFrameDelay }
         store.replaying { _, body in
             _ = try fitted { _, i, image, damage in try image.pixels.withUnsafeBytes { try body(i, $0, damage) } }
         }

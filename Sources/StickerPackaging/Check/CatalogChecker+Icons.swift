@@ -50,12 +50,8 @@ extension CatalogChecker {
     /// One icon: present, a PNG, exactly its slot's pixels, opaque.
     static func checkIcon(_ rel: String, slot: IconSlot, walk: inout CatalogWalk) {
         let read = BoundedRead.image(walk.url(rel))
-        if case .tooLarge(let size) = read {
-            walk.add(.error, .unreadable, rel, StickerCheckReport.tooLargeMessage(size))
-            return
-        }
-        if case .notAFile(let kind) = read {
-            walk.add(.error, .unreadable, rel, BoundedRead.notAFileMessage(kind))
+        if let why = read.unreadableImageMessage {
+            walk.add(.error, .unreadable, rel, why)
             return
         }
         guard let bytes = read.bytes else {

@@ -91,12 +91,8 @@ extension CatalogChecker {
         for name in frames {
             let frameRel = rel + "/" + name
             let read = BoundedRead.image(walk.url(frameRel))
-            if case .tooLarge(let size) = read {
-                walk.add(.error, .unreadable, frameRel, StickerCheckReport.tooLargeMessage(size))
-                continue
-            }
-            if case .notAFile(let kind) = read {
-                walk.add(.error, .unreadable, frameRel, BoundedRead.notAFileMessage(kind))
+            if let why = read.unreadableImageMessage {
+                walk.add(.error, .unreadable, frameRel, why)
                 continue
             }
             guard let data = read.bytes else {

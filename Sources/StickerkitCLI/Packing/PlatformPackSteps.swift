@@ -72,10 +72,8 @@ enum PlatformPackSteps {
         /// and SHA-256): what a pack picture is better made from than the sticker, whose margin
         /// the picture would put inside its own.
         func artwork(limits: Limits) -> (bytes: [UInt8], path: String)? {
-            guard let record, let hash = record.inputSHA256,
-                  let status = (try? FileStatus.of(record.input)) ?? nil, status.kind == .regular, status.bytes == record.inputBytes,
-                  let bytes = try? PathChecks.readFile(record.input, failing: .failed, limits: limits),
-                  SHA256.hex(bytes) == hash else { return nil }
+            guard let record, let bytes = readIfRecorded(record.input, bytes: record.inputBytes, sha256: record.inputSHA256,
+                                                         followingLinks: true, limits: limits) else { return nil }
             return (bytes, record.input.string ?? record.input.display)
         }
     }
@@ -113,21 +111,20 @@ enum PlatformPackSteps {
         var kept: [Int: Checked] = [:]
         let ours = Set(stickerkitArchives(among: inputs, target: target))
         var records: [BytePath: [ManifestRecord]] = [:]
-        var recordOf: [Int: ManifestRecord] = [:]
         for (i, input) in inputs.enumerated() {
             let bytes: [UInt8]?
+            var record: ManifestRecord?
             if input.entry != nil {
                 bytes = ours.contains(input.location) ? try? read(input, limits: options.limits) : nil
             } else {
                 let found = recordedSticker(input.location, target: target, limits: options.limits, records: &records)
-                bytes = found?.bytes
-                recordOf[i] = found?.record
+                (bytes, record) = (found?.bytes, found?.record)
             }
             // Within the run's budget too (a smaller --max-kb converts it again).
             guard let bytes, bytes.count <= options.maxBytes else { continue }
             let check = PlatformChecker.check(bytes, path: input.path, target: target)
             if !check.findings.contains(where: { $0.severity == .error }) {
-                kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames, record: recordOf[i])
+                kept[i] = Checked(input: input, bytes: bytes, check: check, inputFrames: check.facts.frames, record: record)
             }
         }
         let rest = inputs.indices.filter { kept[$0] == nil }
@@ -188,16 +185,27 @@ enum PlatformPackSteps {
             if records[folder] == nil { records[folder] = Manifest.records(inFolder: folder) }
             if let relative = file.relative(to: folder), let record = records[folder]!.first(where: { $0.output == relative }) {
                 guard record.settings.split(separator: " ").contains(Substring("platform=\(target.name)")),
-                      let status = (try? FileStatus.of(file, followingLinks: false)) ?? nil,
-                      status.kind == .regular, status.bytes == record.outputBytes,
-                      let bytes = try? PathChecks.readFile(file, failing: .failed, limits: limits),
-                      record.outputSHA256 == SHA256.hex(bytes) else { return nil }
+                      let bytes = readIfRecorded(file, bytes: record.outputBytes, sha256: record.outputSHA256, limits: limits)
+                else { return nil }
                 return (bytes, record)
             }
             if folder.isEmpty || folder == BytePath("/") { break }
             folder = folder.parent
         }
         return nil
+    }
+
+    /// The bytes of the file at `path` when it is still the file a manifest recorded there: a
+    /// regular file of `bytes` bytes (checked before it is read: another size is not read) whose
+    /// SHA-256 is `sha256` (a record without one names no file to take). A link at `path` is
+    /// followed only with `followingLinks` (an input is read through its link; an output is ours
+    /// only as the file itself).
+    static func readIfRecorded(_ path: BytePath, bytes: Int, sha256: String?, followingLinks: Bool = false,
+                               limits: Limits? = nil) -> [UInt8]? {
+        guard let sha256, let status = (try? FileStatus.of(path, followingLinks: followingLinks)) ?? nil,
+              status.kind == .regular, status.bytes == bytes,
+              let read = try? PathChecks.readFile(path, failing: .failed, limits: limits), SHA256.hex(read) == sha256 else { return nil }
+        return read
     }
 
     /// The bytes of `input`: its file, or its entry read out of its archive.
@@ -216,13 +224,10 @@ enum PlatformPackSteps {
         let name = BytePath(name)
         for input in inputs {
             let folder = CommandLineBytes.path(for: input)
+            let path = folder.appending(name)
             guard (try? FileStatus.of(folder))??.kind == .directory,
                   let record = Manifest.records(inFolder: folder).first(where: { $0.output == name }),
-                  let status = (try? FileStatus.of(folder.appending(name), followingLinks: false)) ?? nil,
-                  status.kind == .regular, status.bytes == record.outputBytes,   // another size: not read
-                  let bytes = try? FileSystem.readFile(folder.appending(name)),
-                  record.outputSHA256 == SHA256.hex(bytes) else { continue }
-            let path = folder.appending(name)
+                  let bytes = readIfRecorded(path, bytes: record.outputBytes, sha256: record.outputSHA256) else { continue }
             return (bytes, path.string ?? path.display)
         }
         return nil
