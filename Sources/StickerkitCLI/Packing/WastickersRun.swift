@@ -72,8 +72,10 @@ enum WastickersRun {
             (trayPNG, traySource) = (try tray(of: PlatformPackSteps.read(file, limits: limits), named: file.path, limits: limits),
                                      file.path)
         }
+        // The packs stickerkit wrote among the inputs, read once for the tray, title and author.
+        let ownPacks = PlatformPackSteps.stickerkitArchives(among: packed, target: .whatsapp)
         if trayPNG == nil, let icon = StickerTarget.whatsapp.packIcons.first,
-           let kept = PlatformPackSteps.stickerkitArchives(among: packed, target: .whatsapp).lazy
+           let kept = ownPacks.lazy
                .compactMap({ PlatformPackSteps.packedPicture(icon, in: $0, target: .whatsapp, limits: limits) }).first {
             (trayPNG, traySource) = (kept.png, kept.path)
         }
@@ -89,8 +91,8 @@ enum WastickersRun {
         }
         // Title and author, unless given: those of a pack stickerkit wrote that is packed again,
         // else the archive's name and stickerkit.
-        let pack = WastickersPack(title: title ?? packedText(WastickersPack.titleName, of: packed, limits: limits) ?? defaultTitle(r.output),
-                                  author: author ?? packedText(WastickersPack.authorName, of: packed, limits: limits) ?? defaultAuthor,
+        let pack = WastickersPack(title: title ?? packedText(WastickersPack.titleName, of: ownPacks, limits: limits) ?? defaultTitle(r.output),
+                                  author: author ?? packedText(WastickersPack.authorName, of: ownPacks, limits: limits) ?? defaultAuthor,
                                   trayPNG: trayPNG ?? [], stickers: stickers)
         let bytes: [UInt8]
         do { bytes = try pack.archive() } catch {
@@ -119,11 +121,12 @@ enum WastickersRun {
         if failed > 0 { throw ExitCode(1) }
     }
 
-    /// The title or author (`name`: `title.txt`, `author.txt`) of the first pack stickerkit wrote
-    /// among the archives `packed` stickers come from, when it is what `--title` and `--author`
-    /// take (one line, not empty, at most `WastickersPack.maxTextLength` characters).
-    static func packedText(_ name: String, of packed: [InputFile], limits: Limits) -> String? {
-        guard let archive = PlatformPackSteps.stickerkitArchives(among: packed, target: .whatsapp).first,
+    /// The title or author (`name`: `title.txt`, `author.txt`) of the first of `packs` (the packs
+    /// stickerkit wrote that stickers come from, `PlatformPackSteps.stickerkitArchives`), when it
+    /// is what `--title` and `--author` take (one line, not empty, at most
+    /// `WastickersPack.maxTextLength` characters).
+    static func packedText(_ name: String, of packs: [BytePath], limits: Limits) -> String? {
+        guard let archive = packs.first,
               let bytes = try? ArchiveInputs.bytes(ofEntry: name, in: archive, limits: limits).get(),
               bytes.count <= 4 * WastickersPack.maxTextLength, let text = String(bytes: bytes, encoding: .utf8),
               (try? validate(title: text, author: nil)) != nil else { return nil }
