@@ -329,6 +329,15 @@ final class WastickersCommandTests: XCTestCase {
         for (name, file) in zip(names, files) {
             XCTAssertEqual(try Data(contentsOf: unzipped.appendingPathComponent(name)), try Data(contentsOf: URL(fileURLWithPath: file)), name)
         }
+        // The tray is made from the first sticker's own artwork, not from its lossy WebP.
+        let first = try XCTUnwrap(stills.first { ($0 as NSString).lastPathComponent.hasPrefix("oc_saxophone_palette") })
+        XCTAssertEqual((files[0] as NSString).lastPathComponent, "oc_saxophone_palette.webp")
+        XCTAssertTrue(r.stdout.contains("tray icon from \(first);"), r.stdout)
+        let fromArtwork = tmp.appendingPathComponent("FromArtwork.wastickers")
+        XCTAssertEqual(try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", fromArtwork.path, "--icon", first]).status, 0)
+        let given = tmp.appendingPathComponent("given")
+        _ = try CLI.unzip(fromArtwork, into: given)
+        XCTAssertEqual(try Data(contentsOf: unzipped.appendingPathComponent("tray.png")), try Data(contentsOf: given.appendingPathComponent("tray.png")))
         // A smaller budget than a sticker's size converts it again.
         let sizes = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)).count }
         let kb = (sizes.max()! - 1) / 1000

@@ -64,7 +64,8 @@ enum WastickersRun {
         // 4. The tray icon, unless given: the one `icons --platform whatsapp` recorded in an
         // input folder, else a tray.png made by hand beside the artwork, else the tray of a pack
         // stickerkit wrote that is packed again, else from the first input packed whose artwork
-        // makes one (a file that failed has said why once, above, and is never the tray). The
+        // makes one (a file that failed has said why once, above, and is never the tray; for a
+        // sticker `resize --platform whatsapp` wrote, the artwork it was made from). The
         // archive, when the stickers that converted make a pack.
         var trayPNG = givenTray, traySource = r.icon
         if trayPNG == nil, let made = PlatformPackSteps.recordedPicture(WastickersPack.trayName, in: r.inputs) { (trayPNG, traySource) = (made.png, made.path) }
@@ -79,9 +80,13 @@ enum WastickersRun {
                .compactMap({ PlatformPackSteps.packedPicture(icon, in: $0, target: .whatsapp, limits: limits) }).first {
             (trayPNG, traySource) = (kept.png, kept.path)
         }
-        for input in packed where trayPNG == nil {
-            if let png = try? tray(of: PlatformPackSteps.read(input, limits: limits), named: input.path, limits: limits) {
-                (trayPNG, traySource) = (png, input.path)
+        for sticker in converted.stickers where trayPNG == nil {
+            // A sticker `resize --platform whatsapp` wrote: from the artwork it was made from,
+            // still as recorded (not from its lossy WebP).
+            if let artwork = sticker.artwork(limits: limits), let png = try? tray(of: artwork.bytes, named: artwork.path, limits: limits) {
+                (trayPNG, traySource) = (png, artwork.path)
+            } else if let png = try? tray(of: PlatformPackSteps.read(sticker.input, limits: limits), named: sticker.input.path, limits: limits) {
+                (trayPNG, traySource) = (png, sticker.input.path)
             }
         }
         if trayPNG == nil && WastickersPack.stickerRange.contains(stickers.count) {
