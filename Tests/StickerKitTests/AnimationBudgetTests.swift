@@ -228,6 +228,38 @@ final class AnimationBudgetTests: XCTestCase {
         XCTAssertLessThanOrEqual(Double(t.probes.probe(m, 1).bytes.count), t.searchBudget)
     }
 
+    /// The climb from a probe far under the budget tries the top first: on a long timeline
+    /// (more than `realProbeFrames` kept frames) a probe over the search budget stops once it
+    /// has written that many bytes, with its size extrapolated, instead of encoding every frame
+    /// (5,000 frames of a square moving over a 32² screen at 408 px: four such probes, 1.5–3
+    /// times over, 7.8 s of 12.8). Probes that fit are encoded in full, the same files.
+    func testClimbStopsProbesPastTheBudget() throws {
+        let input = Self.animation(frames: 48, side: 96, delay: Delay(numerator: 1, denominator: 24), loops: 0)
+        let free = try search(input, maxBytes: 1_000_000_000).probes
+        let low = free.probe(8, 1), top = free.probe(256, 1)
+        XCTAssertGreaterThan(input.frames.count, AnimationBudget.realProbeFrames)
+        XCTAssertNil(top.estimate, "a long timeline's probes are whole outside the climb")
+        // A budget the 8-colour file fills to 60 %, where 256 colours are far over.
+        let s = try search(input, maxBytes: Int(Double(low.bytes.count) / 0.6 / ProbeAllowance.animation.factor))
+        XCTAssertGreaterThan(Double(top.bytes.count), s.searchBudget * 1.5, "the test needs a top far over")
+        let start = s.probes.probe(8, 1)
+        XCTAssertEqual(start.bytes, low.bytes)
+        var fitting: AnimationBudget.Encoded? = start
+        let b = s.climb(from: start, fitting: &fitting)
+        let stopped = try XCTUnwrap(s.probes.byKey[AnimationBudget.Setting(colors: 256, step: 1)])
+        XCTAssertTrue(stopped.bytes.isEmpty)
+        XCTAssertGreaterThan(Double(try XCTUnwrap(stopped.estimate)), s.searchBudget)
+        for (setting, e) in s.probes.byKey where setting.colors != 8 {
+            if e.estimate != nil {
+                XCTAssertGreaterThan(free.probe(setting.colors, 1).bytes.count, Int(s.searchBudget), "only probes over stop")
+            } else {
+                XCTAssertEqual(e.bytes, free.probe(setting.colors, 1).bytes, "a probe that fits is the whole file")
+            }
+        }
+        XCTAssertTrue(b.fits(Int(s.searchBudget)))
+        XCTAssertEqual(b.bytes, free.probe(b.colors, 1).bytes)
+    }
+
     /// A real encode within `closeEnough` of the target ends the search on real encodes: no
     /// encode between it and the top.
     func testRealEncodeCloseToTheTargetIsTheAnswer() throws {

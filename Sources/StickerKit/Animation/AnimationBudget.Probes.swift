@@ -50,8 +50,10 @@ extension AnimationBudget {
         /// alike: the extrapolation was within 1 % of the real size. Long timelines encode in
         /// full: their real sizes calibrate the predictions, and an extrapolation 15–20 % high
         /// (the rlottie watchface's first frames change more than the rest) or 3 % low (the
-        /// terminal recording) sent their searches to other, worse settings.
-        func probe(_ n: Int, _ step: Int, whole: Bool = false) -> Encoded {
+        /// terminal recording) sent their searches to other, worse settings. With `limit`, the
+        /// encode stops past that many bytes whatever the timeline's length (the climb: there a
+        /// probe over the budget only has to say so, and an estimate serves its interpolation).
+        func probe(_ n: Int, _ step: Int, whole: Bool = false, stoppingPast limit: Int? = nil) -> Encoded {
             let key = Setting(colors: n, step: step)
             if let e = byKey[key], !whole || e.estimate == nil { return e }
             // A colour count whose palette is one already encoded at this frame rate gives the
@@ -68,9 +70,9 @@ extension AnimationBudget {
                 secondsOf[key] = secondsOf[same.key]
                 return e
             }
-            let stops = !whole && timeline.keptCount(step) <= AnimationBudget.realProbeFrames
+            let stops = !whole && (limit != nil || timeline.keptCount(step) <= AnimationBudget.realProbeFrames)
             var seconds = 0.0
-            let e = clock.time(&seconds) { encode(n, step, effort: .fast, stopPast: stops ? stopPast : nil) }
+            let e = clock.time(&seconds) { encode(n, step, effort: .fast, stopPast: stops ? limit ?? stopPast : nil) }
             clock.timings.search.encodes += 1
             clock.timings.search.encodeSeconds += seconds
             secondsOf[key, default: 0] += seconds

@@ -231,7 +231,11 @@ extension AnimationBudget {
                     let guess = Int(exp(log(Double(lo)) + t * (log(Double(hi)) - log(Double(lo)))))
                     mid = min(hi - max(1, (hi - lo) / 8), max(lo + max(1, (hi - lo) / 8), guess))
                 }
-                let e = probes.probe(mid, b.step)
+                // A probe over the search budget stops there: on a long, mostly still timeline
+                // the top and the guesses below it can be 1.1–3 times over (5,000 frames of a
+                // square moving over a 32² screen at 408 px: 256, 43, 28 and 20 colours, 7.8 s
+                // of its 12.8 encoded in full; 4.1 s stopped, the same sticker).
+                let e = probes.probe(mid, b.step, stoppingPast: Int(searchBudget))
                 if e.fits(Int(searchBudget)) {
                     b = e
                     lo = mid
