@@ -51,13 +51,22 @@ public struct FrameFitter {
             previousOutput = out
             return (out, RowDamage.all(width: size, rows: size))
         }
-        let result = resampler.resample(regions: frame.regions, damage: previousOutput == nil ? nil : frame.damage,
-                                        previousOutput: previousOutput?.pixels)
-        guard let (pixels, damage) = result else { return (previousOutput!, none) }
-        let out = Image(width: size, height: size, pixels: pixels)
+        if var pixels = previousOutput?.pixels, let damage = frame.damage {
+            // Written over the frame before in place: a copy of it only while the caller still
+            // holds that frame.
+            previousOutput = nil
+            let changed = resampler.resample(regions: frame.regions, damage: damage, updating: &pixels)
+            let out = Image(width: size, height: size, pixels: pixels)
+            previousOutput = out
+            guard let changed else { return (out, none) }
+            previousSource = nil
+            return (out, changed)
+        }
+        // The first frame, or one whose changes are not known: every pixel.
+        let out = Image(width: size, height: size, pixels: resampler.resample(regions: frame.regions))
         previousOutput = out
         previousSource = nil
-        return (out, damage)
+        return (out, RowDamage.all(width: size, rows: size))
     }
 
     /// The next frame, `size × size`. `image` must be `canvasWidth × canvasHeight`.

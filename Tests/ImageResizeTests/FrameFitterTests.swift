@@ -41,6 +41,43 @@ final class FrameFitterTests: XCTestCase {
         }
     }
 
+    /// Canvas frames given with their damage (a square moving over a patterned canvas; one
+    /// frame unchanged): each output is the still fit of its canvas, the damage returned is
+    /// exactly the output pixels that changed, and outputs the caller keeps stay as they were
+    /// (each frame is written over the one before in place, copied only while it is still held).
+    func testCanvasFramesWithDamageEqualStills() {
+        let w = 24, h = 20
+        var canvases: [Image] = []
+        for k in 0..<10 {
+            var img = Image(width: w, height: h)
+            for y in 0..<h { for x in 0..<w where (x + y) % 5 != 0 { img[x, y] = RGBA(UInt8(x * 10), UInt8(y * 12), 90, 255) } }
+            let p = k == 5 ? 4 : k   // frame 5 repeats frame 4
+            for y in (2 + p)..<(7 + p) { for x in (3 + 2 * p)..<(9 + 2 * p) { img[x, y] = RGBA(250, 20, UInt8(p * 20), 200) } }
+            canvases.append(img)
+        }
+        func spans(_ d: RowDamage, _ rows: Int) -> [Range<Int>?] { (0..<rows).map { d.span($0) } }
+        for options in Self.optionSets {
+            for keeps in [false, true] {
+                var fitter = FrameFitter(canvasWidth: w, canvasHeight: h, options: options)
+                var kept: [Image] = []
+                var last: Image? = nil
+                for (k, canvas) in canvases.enumerated() {
+                    let damage = k == 0 ? nil : RowDamage.between(canvases[k - 1], canvas)
+                    let frame = CanvasFrame(canvasWidth: w, canvasHeight: h, box: PixelRect(x: 0, y: 0, width: w, height: h),
+                                            pixels: canvas, damage: damage, delay: Delay(centiseconds: 4))
+                    let (out, changed) = fitter.fit(frame)
+                    XCTAssertEqual(out, fitStill(canvas, options), "\(options) frame \(k)")
+                    if let last {
+                        XCTAssertEqual(spans(changed, out.height), spans(RowDamage.between(last, out), out.height), "\(options) frame \(k)")
+                    }
+                    last = keeps ? out : fitStill(canvas, options)
+                    if keeps { kept.append(out) }
+                }
+                for (k, out) in kept.enumerated() { XCTAssertEqual(out, fitStill(canvases[k], options), "\(options) kept frame \(k)") }
+            }
+        }
+    }
+
     /// Trim by hand: crop every frame to the union of its visible pixels (computed here with
     /// plain loops), then fit the crops without trim.
     func testTrimWithFedBoundsEqualsFittingHandCroppedFrames() {
