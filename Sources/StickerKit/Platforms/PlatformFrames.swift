@@ -84,19 +84,13 @@ final class PlatformFrames {
             var fitter: BoxFit?
             var previous: Image?
             var i = 0, k = 0
-            // What the frames skipped since the last fitted one changed (`skippedAll`: a frame
-            // without damage, everything).
-            var skippedDamage: RowDamage?
-            var skippedAll = false
+            // What the canvas changed since the frame fitted last (the frames skipped, then this one).
+            var changes = DamageRun()
             let facts = try decode(first: known != nil) { frame in
                 defer { i += 1 }
                 if let change, let store, change.refuses(store) { return }
+                changes.add(frame.damage)
                 if let kept, !kept.contains(i) {
-                    if let d = frame.damage {
-                        if skippedDamage == nil { skippedDamage = d } else { skippedDamage!.formUnion(d) }
-                    } else {
-                        skippedAll = true
-                    }
                     skipped(frame)
                     return
                 }
@@ -106,12 +100,7 @@ final class PlatformFrames {
                 }
                 // The fitter redoes what changed since the frame it fitted last.
                 var fitting = frame
-                if skippedAll {
-                    fitting.damage = nil
-                } else if let since = skippedDamage, fitting.damage != nil {
-                    fitting.damage!.formUnion(since)
-                }
-                (skippedDamage, skippedAll) = (nil, false)
+                fitting.damage = changes.take()
                 let image = fitter!.fit(fitting)
                 try body(frame, k, image, previous.map { RowDamage.between(image, $0) })
                 previous = image
