@@ -74,12 +74,7 @@ enum LinePackRun {
         if made == nil, !handMade.isEmpty { made = try handMadePictures(handMade, animatedSet: animatedSet, limits: limits) }
         if made == nil { made = packedPictures(of: packed, animatedSet: animatedSet, limits: limits) }
         for sticker in converted.stickers where made == nil {
-            if let artwork = sticker.artwork(limits: limits) {
-                made = try? pictures(of: artwork.bytes, named: artwork.path, animatedSet: animatedSet, limits: limits)
-            }
-            if made == nil, let data = try? PlatformPackSteps.read(sticker.input, limits: limits) {
-                made = try? pictures(of: data, named: sticker.input.path, animatedSet: animatedSet, limits: limits)
-            }
+            made = sticker.picture(limits: limits) { try? pictures(of: $0, named: $1, animatedSet: animatedSet, limits: limits) }?.picture
         }
         guard let pictures = made else {
             throw CommandFailure.failed(r.output, "no sticker's artwork makes the main and chat tab images; give an image with --icon"

@@ -71,10 +71,19 @@ enum PlatformPackSteps {
         /// The artwork the kept sticker was made from, when it is still the file recorded (size
         /// and SHA-256): what a pack picture is better made from than the sticker, whose margin
         /// the picture would put inside its own.
-        func artwork(limits: Limits) -> (bytes: [UInt8], path: String)? {
+        private func artwork(limits: Limits) -> (bytes: [UInt8], path: String)? {
             guard let record, let bytes = readIfRecorded(record.input, bytes: record.inputBytes, sha256: record.inputSHA256,
                                                          followingLinks: true, limits: limits) else { return nil }
             return (bytes, record.input.string ?? record.input.display)
+        }
+
+        /// A pack picture `make` makes from this sticker's image (a file's bytes and its path),
+        /// with that path: from its `artwork` when it has one that makes it, else from the input
+        /// itself; nil when neither does.
+        func picture<Picture>(limits: Limits, _ make: ([UInt8], String) -> Picture?) -> (picture: Picture, path: String)? {
+            if let artwork = artwork(limits: limits), let made = make(artwork.bytes, artwork.path) { return (made, artwork.path) }
+            guard let data = try? read(input, limits: limits), let made = make(data, input.path) else { return nil }
+            return (made, input.path)
         }
     }
 

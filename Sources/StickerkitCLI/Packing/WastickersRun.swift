@@ -83,10 +83,8 @@ enum WastickersRun {
         for sticker in converted.stickers where trayPNG == nil {
             // A sticker `resize --platform whatsapp` wrote: from the artwork it was made from,
             // still as recorded (not from its lossy WebP).
-            if let artwork = sticker.artwork(limits: limits), let png = try? tray(of: artwork.bytes, named: artwork.path, limits: limits) {
-                (trayPNG, traySource) = (png, artwork.path)
-            } else if let png = try? tray(of: PlatformPackSteps.read(sticker.input, limits: limits), named: sticker.input.path, limits: limits) {
-                (trayPNG, traySource) = (png, sticker.input.path)
+            if let made = sticker.picture(limits: limits, { try? tray(of: $0, named: $1, limits: limits) }) {
+                (trayPNG, traySource) = (made.picture, made.path)
             }
         }
         if trayPNG == nil && WastickersPack.stickerRange.contains(stickers.count) {
