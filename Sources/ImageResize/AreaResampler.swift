@@ -126,7 +126,7 @@ final class AreaResampler {
     func resample(_ image: Image) -> [UInt8] {
         image.pixels.withUnsafeBytes { src in
             var rows = BoxRows(src.baseAddress, box: PixelRect(x: 0, y: 0, width: image.width, height: image.height))
-            return render(&rows, first: wholeRows.first, end: wholeRows.end, previous: nil)
+            return render(first: wholeRows.first, end: wholeRows.end, previous: nil) { $0.run(upTo: outputHeight, &rows) }
         }
     }
 
@@ -167,22 +167,30 @@ final class AreaResampler {
         guard let (first, end) = recompute(damage) else { return nil }
         return image.pixels.withUnsafeBytes { src in
             var rows = BoxRows(src.baseAddress, box: PixelRect(x: 0, y: 0, width: image.width, height: image.height))
-            return previousOutput.withUnsafeBufferPointer { render(&rows, first: first, end: end, previous: $0.baseAddress!) }
+            return previousOutput.withUnsafeBufferPointer { p in
+                render(first: first, end: end, previous: p.baseAddress!) { $0.run(upTo: outputHeight, &rows) }
+            }
         }
     }
 
     /// The whole output of a canvas of which only `regions` are held (the rest is transparent).
-    /// One region is read in place; several are read through `SparseRows`, and output rows whose
-    /// source rows meet no region are transparent without reading anything.
     func resample(regions: [CanvasRegion]) -> [UInt8] {
+        render(first: wholeRows.first, end: wholeRows.end, previous: nil) { run($0, over: regions) }
+    }
+
+    /// Runs `pass` over every output row, reading `regions`: one region in place, several
+    /// through `SparseRows`, where output rows whose source rows meet no region are transparent
+    /// without reading anything.
+    private func run(_ pass: RenderPass, over regions: [CanvasRegion]) {
         if regions.count == 1 {
-            return regions[0].pixels.pixels.withUnsafeBytes { src in
+            regions[0].pixels.pixels.withUnsafeBytes { src in
                 var rows = BoxRows(src.baseAddress, box: regions[0].rect)
-                return render(&rows, first: wholeRows.first, end: wholeRows.end, previous: nil)
+                pass.run(upTo: outputHeight, &rows)
             }
+        } else {
+            var rows = SparseRows(regions)
+            pass.run(upTo: outputHeight, &rows)
         }
-        var rows = SparseRows(regions)
-        return render(&rows, first: wholeRows.first, end: wholeRows.end, previous: nil)
     }
 
     /// The next frame of such a canvas, written over `output`, the output of the frame before,
@@ -204,16 +212,7 @@ final class AreaResampler {
             }
         }
         output.withUnsafeMutableBufferPointer { out in
-            let pass = RenderPass(self, first: first, end: end, previous: nil, keepsRest: true, output: out.baseAddress!)
-            if regions.count == 1 {
-                regions[0].pixels.pixels.withUnsafeBytes { src in
-                    var rows = BoxRows(src.baseAddress, box: regions[0].rect)
-                    pass.run(upTo: oh, &rows)
-                }
-            } else {
-                var rows = SparseRows(regions)
-                pass.run(upTo: oh, &rows)
-            }
+            run(RenderPass(self, first: first, end: end, previous: nil, keepsRest: true, output: out.baseAddress!), over: regions)
         }
         var changed = RowDamage(rows: oh)
         output.withUnsafeBytes { a in
@@ -256,15 +255,15 @@ final class AreaResampler {
         return dirty ? (first, end) : nil
     }
 
-    /// Output columns `[first[oy], end[oy])` of each output row computed from `source`; the rest
-    /// of the row copied from `previous` (a whole output image), or padding without it (zero, or
-    /// the background). Every output row, in one pass.
-    func render<Source: RowBlocks>(_ source: inout Source, first: [Int], end: [Int], previous: UnsafePointer<UInt8>?) -> [UInt8] {
+    /// A new output: columns `[first[oy], end[oy])` of each output row computed by the pass that
+    /// `feed` runs over the source rows; the rest of the row copied from `previous` (a whole
+    /// output image), or padding without it (zero, or the background). Every output row, in one
+    /// pass.
+    func render(first: [Int], end: [Int], previous: UnsafePointer<UInt8>?, _ feed: (RenderPass) -> Void) -> [UInt8] {
         let total = outputWidth * outputHeight * 4
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             guard let dst = out.baseAddress else { initialized = 0; return }
-            let pass = RenderPass(self, first: first, end: end, previous: previous, output: dst)
-            pass.run(upTo: outputHeight, &source)
+            feed(RenderPass(self, first: first, end: end, previous: previous, output: dst))
             initialized = total
         }
     }
