@@ -64,9 +64,13 @@ public enum WebMEncoder {
                         throw ImageError(nil, WebMEncodingError.frameSize(frame: i, width: pixels.count / 4 / max(1, height),
                                                                           height: height, firstWidth: width, firstHeight: height))
                     }
-                    if !hasAlpha, !Image.isOpaque(rgba: pixels) { hasAlpha = true }
-                    let image = Image(width: width, height: height, pixels: [UInt8](pixels))
-                    try each(i) { alpha ? YUVConversion.writeAlpha(image, into: $0) : YUVConversion.writeColor(image, into: $0) }
+                    if alpha {
+                        try each(i) { YUVConversion.writeAlpha(rgba: pixels, width: width, height: height, into: $0) }
+                        return
+                    }
+                    let opaque = Image.isOpaque(rgba: pixels)
+                    if !opaque { hasAlpha = true }
+                    try each(i) { YUVConversion.writeColor(rgba: pixels, width: width, height: height, opaque: opaque, into: $0) }
                 }
             }
         }

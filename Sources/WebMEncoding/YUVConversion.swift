@@ -18,15 +18,16 @@ enum YUVConversion {
     private static let uR = -9714, uG = -19070, uB = 28784
     private static let vR = 28784, vG = -24103, vB = -4681
 
-    /// Writes the colour picture of `image` into `picture`.
-    static func writeColor(_ image: Image, into picture: PlanarPicture) {
-        let pixels = image.isOpaque ? image.pixels : colorUnderTransparencyFilled(image)
-        let (w, h) = (image.width, image.height)
-        pixels.withUnsafeBufferPointer { filled in
-            image.pixels.withUnsafeBufferPointer { original in
-                writeColor(filled.baseAddress!, alpha: original.baseAddress!, width: w, height: h, into: picture)
-            }
-        }
+    /// Writes the colour picture of the `width × height` RGBA bytes `rgba` into `picture`;
+    /// `opaque` says whether every alpha is 255 (`Image.isOpaque(rgba:)`), which the caller has
+    /// found already. Opaque frames are read in place; others are copied once, to fill the
+    /// colour under their transparent pixels.
+    static func writeColor(rgba: UnsafeRawBufferPointer, width w: Int, height h: Int, opaque: Bool,
+                           into picture: PlanarPicture) {
+        let original = rgba.bindMemory(to: UInt8.self).baseAddress!
+        guard !opaque else { return writeColor(original, alpha: original, width: w, height: h, into: picture) }
+        let filled = colorUnderTransparencyFilled(Image(width: w, height: h, pixels: [UInt8](rgba)))
+        filled.withUnsafeBufferPointer { writeColor($0.baseAddress!, alpha: original, width: w, height: h, into: picture) }
     }
 
     private static func writeColor(_ p: UnsafePointer<UInt8>, alpha: UnsafePointer<UInt8>, width w: Int, height h: Int,
@@ -104,16 +105,14 @@ enum YUVConversion {
         return UInt8(max(0, min(255, 128 + q)))
     }
 
-    /// Writes the alpha picture of `image` (alpha as luma, neutral chroma) into `picture`.
-    static func writeAlpha(_ image: Image, into picture: PlanarPicture) {
-        let (w, h) = (image.width, image.height)
-        image.pixels.withUnsafeBufferPointer { src in
-            let p = src.baseAddress!
-            for y in 0..<h {
-                let out = picture.y + y * picture.yStride
-                let row = p + y * w * 4
-                for x in 0..<w { out[x] = row[x * 4 + 3] }
-            }
+    /// Writes the alpha picture of the `width × height` RGBA bytes `rgba` (alpha as luma, neutral
+    /// chroma) into `picture`.
+    static func writeAlpha(rgba: UnsafeRawBufferPointer, width w: Int, height h: Int, into picture: PlanarPicture) {
+        let p = rgba.bindMemory(to: UInt8.self).baseAddress!
+        for y in 0..<h {
+            let out = picture.y + y * picture.yStride
+            let row = p + y * w * 4
+            for x in 0..<w { out[x] = row[x * 4 + 3] }
         }
         let cw = (w + 1) / 2
         for cy in 0..<(h + 1) / 2 {

@@ -52,7 +52,9 @@ final class YUVConversionTests: XCTestCase {
                 v.withUnsafeMutableBufferPointer { vp in
                     let picture = PlanarPicture(y: yp.baseAddress!, u: up.baseAddress!, v: vp.baseAddress!,
                                                 yStride: w, uStride: cw, vStride: cw, width: w, height: h)
-                    YUVConversion.writeColor(image, into: picture)
+                    image.pixels.withUnsafeBytes {
+                        YUVConversion.writeColor(rgba: $0, width: w, height: h, opaque: image.isOpaque, into: picture)
+                    }
                 }
             }
         }
