@@ -384,6 +384,33 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertTrue(try pack("oc_stop_sign_shadow.png").hasSuffix("; icon set written\n"))
     }
 
+    /// `icons -o New.xcstickers` makes a catalog Xcode opens: its root Contents.json as `pack`
+    /// writes it, beside the icon set; `pack` then adds stickers to it, keeping the set, and
+    /// `check` passes it. A folder that was there before gets no Contents.json it did not have.
+    func testIconsIntoANewCatalogMakeACatalog() throws {
+        let art = tmp.appendingPathComponent("art")
+        try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let catalog = tmp.appendingPathComponent("New.xcstickers")
+        let icon = samples.appendingPathComponent("oc_teddybear.png").path
+        var r = try CLI.run(["icons", icon, "-o", catalog.path, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let info = try json(catalog.appendingPathComponent("Contents.json"))["info"] as? [String: Any]
+        XCTAssertEqual(info?["author"] as? String, "xcode")
+        XCTAssertEqual(info?["version"] as? Int, 1)
+        let set = try snapshot(catalog.appendingPathComponent("iMessage App Icon.stickersiconset"))
+        r = try CLI.run(["pack", art.path, "-o", catalog.path, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try listed(catalog), ["sax.sticker"])
+        XCTAssertEqual(try snapshot(catalog.appendingPathComponent("iMessage App Icon.stickersiconset")), set)
+        XCTAssertEqual(try CLI.run(["check", catalog.path]).status, 0)
+
+        let existing = tmp.appendingPathComponent("Mine.xcstickers")
+        try fm.createDirectory(at: existing, withIntermediateDirectories: false)
+        r = try CLI.run(["icons", icon, "-o", existing.path, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: existing.path), ["iMessage App Icon.stickersiconset"])
+    }
+
     func testPreviewRemovesOnlyItsOwnStaleFiles() throws {
         let stickers = tmp.appendingPathComponent("stickers")
         XCTAssertEqual(try CLI.run(["resize", samples.appendingPathComponent("oc_teddybear.png").path,
