@@ -16,7 +16,8 @@ struct Icons: ParsableCommand {
         when icons come out one flat colour (white artwork on white, or cropped away).
 
         When DIR does not end in .stickersiconset, the set is written to \
-        DIR/iMessage App Icon.stickersiconset — so `-o My.xcstickers` adds it to a sticker catalog. \
+        DIR/iMessage App Icon.stickersiconset — so `-o My.xcstickers` adds it to a sticker catalog \
+        (one it creates gets the catalog's Contents.json too). \
         The set is built beside its place and renamed into it; a set holding icons stickerkit does \
         not write is replaced only with --overwrite.
         With --platform whatsapp (a 96×96 tray icon, tray.png, ≤ 50 KB), telegram (a 100×100 pack \
