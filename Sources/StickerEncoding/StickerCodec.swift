@@ -67,7 +67,11 @@ public enum StickerCodec: Hashable, Sendable {
     /// The whole file for frames given one at a time. WebP and WebM never hold them all (WebP's
     /// animation encoder takes them frame by frame; WebM walks them once per stream and pass);
     /// PNG/APNG, whose writer compares frames, collects them first.
-    public func encode(_ frames: StreamedFrames, quality: EncodeQuality) throws -> EncodedSticker {
+    ///
+    /// With `stopPast`, a codec that can tell part-way that the file will pass that many bytes
+    /// (WebM: its packets so far already do) stops there and throws `EncodeStopped`; the others
+    /// encode the whole file.
+    public func encode(_ frames: StreamedFrames, quality: EncodeQuality, stopPast: Int? = nil) throws -> EncodedSticker {
         let container = container(still: frames.isStill)
         let bytes: [UInt8]
         switch (self, quality) {
@@ -99,8 +103,13 @@ public enum StickerCodec: Hashable, Sendable {
             throw ImageError(nil, StickerEncodingError.noLossless(container: container))
         case (.webm(let options), .level(let q)):
             let level = try checked(q, container)
-            bytes = try WebMEncoder.encode(width: frames.width, height: frames.height, delays: frames.delays,
-                                           rate: .constantQuality(cqLevel: 63 - level), options: options, walk: frames.walk)
+            do {
+                bytes = try WebMEncoder.encode(width: frames.width, height: frames.height, delays: frames.delays,
+                                               rate: .constantQuality(cqLevel: 63 - level), options: options,
+                                               stopPast: stopPast, walk: frames.walk)
+            } catch let s as WebMStopped {
+                throw EncodeStopped(estimatedBytes: s.estimatedBytes)
+            }
         }
         return EncodedSticker(bytes: bytes, container: container, animated: !frames.isStill || container == .webm,
                               quality: quality)

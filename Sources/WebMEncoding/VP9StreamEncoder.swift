@@ -12,22 +12,32 @@ enum VP9StreamEncoder {
     ///   - times: `count + 1` millisecond timestamps (`Delay.millisecondTimeline`).
     ///   - walk: calls its argument once per frame, in order, with the frame's number and a
     ///     function that writes the frame into the picture (once per pass).
+    /// Thrown when `stop` said so: `coded` frames' packets came out, `bytes` in all, `first` of
+    /// them the first frame's.
+    struct Stopped: Error {
+        var coded: Int
+        var bytes: Int
+        var first: Int
+    }
+
+    ///   - stop: asked, once at least two frames' packets are out (of the one pass, or of the
+    ///     last of two), with their bytes so far; true ends the encode with `Stopped`.
     static func encode(count: Int, width: Int, height: Int, times: [Int], settings: VP9StreamSettings,
-                       walk: Walk) throws -> [VP9Packet] {
+                       stop: ((Int) -> Bool)? = nil, walk: Walk) throws -> [VP9Packet] {
         guard settings.twoPass else {
             return try run(pass: VPX_RC_ONE_PASS, stats: nil, count: count, width: width, height: height, times: times,
-                           settings: settings, walk: walk).packets
+                           settings: settings, stop: stop, walk: walk).packets
         }
         let first = try run(pass: VPX_RC_FIRST_PASS, stats: nil, count: count, width: width, height: height, times: times,
-                            settings: settings, walk: walk)
+                            settings: settings, stop: nil, walk: walk)
         return try first.stats.withUnsafeBytes { stats in
             try run(pass: VPX_RC_LAST_PASS, stats: stats, count: count, width: width, height: height, times: times,
-                    settings: settings, walk: walk).packets
+                    settings: settings, stop: stop, walk: walk).packets
         }
     }
 
     private static func run(pass: vpx_enc_pass, stats: UnsafeRawBufferPointer?, count: Int, width: Int, height: Int,
-                            times: [Int], settings: VP9StreamSettings,
+                            times: [Int], settings: VP9StreamSettings, stop: ((Int) -> Bool)?,
                             walk: Walk) throws -> (packets: [VP9Packet], stats: [UInt8]) {
         // libvpx keeps pointers to the context's configuration, so both live at fixed addresses.
         let cfg = UnsafeMutablePointer<vpx_codec_enc_cfg_t>.allocate(capacity: 1)
@@ -96,6 +106,7 @@ enum VP9StreamEncoder {
 
         let deadline = settings.realtime ? CVPX_DL_REALTIME : CVPX_DL_GOOD_QUALITY
         var packets: [VP9Packet] = []
+        var packetBytes = 0
         var statsOut: [UInt8] = []
         func drain() -> Bool {
             var got = false
@@ -108,6 +119,7 @@ enum VP9StreamEncoder {
                     let bytes = Array(UnsafeRawBufferPointer(start: frame.buf, count: frame.sz))
                     packets.append(VP9Packet(bytes: bytes, pts: Int(frame.pts),
                                              keyframe: frame.flags & CVPX_FRAME_IS_KEY != 0))
+                    packetBytes += bytes.count
                 case VPX_CODEC_STATS_PKT:
                     let s = packet.pointee.data.twopass_stats
                     statsOut += UnsafeRawBufferPointer(start: s.buf, count: s.sz)
@@ -130,6 +142,9 @@ enum VP9StreamEncoder {
             try check(status, ctx, "vpx_codec_encode (frame \(i))")
             _ = drain()
             encoded += 1
+            if let stop, packets.count >= 2, stop(packetBytes) {
+                throw Stopped(coded: packets.count, bytes: packetBytes, first: packets[0].bytes.count)
+            }
         }
         guard encoded == count else { throw ImageError(nil, WebMEncodingError.delayCount(frames: encoded, delays: count)) }
         repeat {

@@ -47,7 +47,14 @@ public enum WebMEncoder {
     /// each frame's number and its `width × height` RGBA bytes, in order, one per delay. It is
     /// walked once per VP9 pass of the colour stream and once more for the alpha stream when
     /// the first walk saw a pixel that is not opaque; no frame is held between calls.
+    ///
+    /// With `stopPast`, the encode ends with `WebMStopped` as soon as the packets coded pass that
+    /// many bytes (so the file does too), in the colour stream while every frame so far is
+    /// opaque, else in the alpha stream (the colour stream's bytes counted): the estimate then
+    /// holds the colour stream whole. (A colour stream stopped before a later frame's alpha is
+    /// seen estimates the colour alone.)
     public static func encode(width: Int, height: Int, delays: [Delay], rate: VP9RateControl, options: WebMOptions = .init(),
+                              stopPast: Int? = nil,
                               walk: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> [UInt8] {
         try check(width: width, height: height, delays: delays, rate: rate, options: options)
         let times = Delay.millisecondTimeline(delays)
@@ -78,8 +85,15 @@ public enum WebMEncoder {
                                               speed: options.speed, lookahead: options.lookahead,
                                               keyframeInterval: options.keyframeInterval, twoPass: options.twoPass,
                                               fullRange: false, realtime: options.realtime)
-        let color = try VP9StreamEncoder.encode(count: delays.count, width: width, height: height, times: times,
-                                                settings: colorSettings, walk: { try frames(alpha: false, $0) })
+        let color: [VP9Packet]
+        do {
+            color = try VP9StreamEncoder.encode(count: delays.count, width: width, height: height, times: times,
+                                                settings: colorSettings, stop: stopPast.map { past in { !hasAlpha && $0 > past } },
+                                                walk: { try frames(alpha: false, $0) })
+        } catch let s as VP9StreamEncoder.Stopped {
+            throw WebMStopped(estimatedBytes: extrapolated(s, of: delays.count), framesCoded: s.coded)
+        }
+        let colorBytes = color.reduce(0) { $0 + $1.bytes.count }
         var alpha: [VP9Packet]?
         if hasAlpha {
             var alphaSettings = colorSettings
@@ -90,8 +104,13 @@ public enum WebMEncoder {
             } else if case .bitrate(let kbps) = rate {
                 alphaSettings.rate = .bitrate(kilobitsPerSecond: max(1, kbps / 10))
             }
-            alpha = try VP9StreamEncoder.encode(count: delays.count, width: width, height: height, times: times,
-                                                settings: alphaSettings, walk: { try frames(alpha: true, $0) })
+            do {
+                alpha = try VP9StreamEncoder.encode(count: delays.count, width: width, height: height, times: times,
+                                                    settings: alphaSettings, stop: stopPast.map { past in { colorBytes + $0 > past } },
+                                                    walk: { try frames(alpha: true, $0) })
+            } catch let s as VP9StreamEncoder.Stopped {
+                throw WebMStopped(estimatedBytes: colorBytes + extrapolated(s, of: delays.count), framesCoded: s.coded)
+            }
         }
         guard color.count == delays.count, alpha.map({ $0.count == delays.count }) ?? true,
               alpha.map({ zip($0, color).allSatisfy { $0.keyframe == $1.keyframe } }) ?? true else {
@@ -104,6 +123,14 @@ public enum WebMEncoder {
         }
         let muxer = WebMMuxer(width: width, height: height, hasAlpha: hasAlpha, defaultDuration: defaultDuration(delays))
         return muxer.file(webmFrames, totalMilliseconds: end)
+    }
+
+    /// The bytes of a stream of `count` frames whose first `stopped.coded` came to
+    /// `stopped.bytes`: the first frame (a keyframe, coded alone) once, and every later frame as
+    /// the mean of the later frames coded.
+    static func extrapolated(_ stopped: VP9StreamEncoder.Stopped, of count: Int) -> Int {
+        let later = Double(stopped.bytes - stopped.first) / Double(max(1, stopped.coded - 1))
+        return stopped.first + Int((later * Double(count - 1)).rounded())
     }
 
     /// Nanoseconds every frame lasts (rounded), when all delays are equal and positive.

@@ -200,6 +200,40 @@ final class WebMEncoderTests: XCTestCase {
         }
     }
 
+    /// With `stopPast` under the file's packets, the encode ends part-way with `WebMStopped`,
+    /// its estimate near the packets' real total: in the colour stream for opaque frames, in the
+    /// alpha stream (the colour stream counted whole) for frames with alpha. With `stopPast` at
+    /// the file's size, the same bytes as without.
+    func testStopPastEndsAnEncodeOnceItsPacketsPassIt() throws {
+        let delays = Array(repeating: Delay(milliseconds: 50), count: 24)
+        let options = WebMOptions(speed: 8, twoPass: false, lookahead: 0, realtime: true)
+        for opaque in [true, false] {
+            let frames = (0..<24).map { sticker(96, 96, phase: $0, opaque: opaque) }
+            func encode(stopPast: Int?) throws -> [UInt8] {
+                try WebMEncoder.encode(width: 96, height: 96, delays: delays, rate: .constantQuality(cqLevel: 10),
+                                       options: options, stopPast: stopPast) { body in
+                    for (i, f) in frames.enumerated() { try f.pixels.withUnsafeBytes { try body(i, $0) } }
+                }
+            }
+            let whole = try encode(stopPast: nil)
+            XCTAssertEqual(try encode(stopPast: whole.count), whole, "opaque \(opaque)")
+            let blocks = try read(whole).blocks
+            let color = blocks.reduce(0) { $0 + $1.color.count }
+            let packets = color + blocks.reduce(0) { $0 + ($1.alpha?.count ?? 0) }
+            XCTAssertEqual(blocks.contains { $0.alpha != nil }, !opaque)
+            do {
+                _ = try encode(stopPast: packets * 2 / 3)
+                XCTFail("not stopped (opaque \(opaque))")
+            } catch let stopped as WebMStopped {
+                XCTAssertLessThan(stopped.framesCoded, 24, "opaque \(opaque)")
+                XCTAssertGreaterThan(Double(stopped.estimatedBytes), 0.8 * Double(packets), "opaque \(opaque)")
+                XCTAssertLessThan(Double(stopped.estimatedBytes), 1.25 * Double(packets), "opaque \(opaque)")
+                // With alpha, the colour stream was coded whole before the stop.
+                if !opaque { XCTAssertGreaterThan(stopped.estimatedBytes, color) }
+            }
+        }
+    }
+
     func testBadParametersAreTypedErrors() {
         let f = sticker(16, 16, phase: 0)
         func reason(_ body: () throws -> Any) -> WebMEncodingError? {

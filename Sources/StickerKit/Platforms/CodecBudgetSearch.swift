@@ -22,7 +22,10 @@ import WebPEncoding
 /// `underuse` of the budget sends the search above it, one over the budget below it (and above
 /// the best that fitted), up to `corrections` times — `slowReals` real encodes in all at a slow
 /// WebM setting. A long WebM is written at quicker settings (`writing`, `webmSlowWork`), so that
-/// one sticker stays within about 10 s of CPU.
+/// one sticker stays within about 10 s of CPU. A real encode over the budget only has to say so:
+/// it stops once its packets pass the budget (`StickerCodec.encode(_:quality:stopPast:)`; WebM),
+/// and its whole size, extrapolated from the frames coded, calibrates the probes as a real size
+/// would (StickerKit NOTES.md, "Platforms: Telegram's time").
 ///
 /// WebP's alpha plane is lossless at `alphaQuality` 100 and can outweigh the colour at any level
 /// (the 30-frame balls APNG at 512 px: 825 KB at level 0 with lossless alpha, 226 KB with alpha
@@ -202,17 +205,31 @@ struct CodecBudgetSearch {
         return histogram
     }
 
-    /// `frames` encoded by `codec`; with `painted`, a lossy WebP alpha plane is quantized by
-    /// `PaintedAlpha` and coded lossless in place of libwebp's own levels.
+    /// What an encode made: the file, or, stopped once it was sure to pass the bytes it was
+    /// given (`StickerCodec.encode(_:quality:stopPast:)`), the whole file's estimated size.
+    private enum Made {
+        case file(EncodedSticker)
+        case over(estimatedBytes: Int)
+    }
+
+    /// `frames` encoded by `codec`, stopped past `stopPast` where the codec can tell; with
+    /// `painted`, a lossy WebP alpha plane is quantized by `PaintedAlpha` and coded lossless in
+    /// place of libwebp's own levels. Nil when the encode failed.
     private func encode(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
-                        painted: PaintedAlpha? = nil) -> EncodedSticker? {
+                        painted: PaintedAlpha? = nil, stopPast: Int? = nil) -> Made? {
         clock.measure(\.encode) {
-            if let painted, case .webp(var o) = codec, case .level = quality, o.alphaQuality < 100 {
-                let quantized = painted.quantize(frames, alphaQuality: o.alphaQuality)
-                o.alphaQuality = 100
-                return try? StickerCodec.webp(o).encode(quantized, quality: quality)
+            do {
+                if let painted, case .webp(var o) = codec, case .level = quality, o.alphaQuality < 100 {
+                    let quantized = painted.quantize(frames, alphaQuality: o.alphaQuality)
+                    o.alphaQuality = 100
+                    return .file(try StickerCodec.webp(o).encode(quantized, quality: quality))
+                }
+                return .file(try codec.encode(frames, quality: quality, stopPast: stopPast))
+            } catch let stopped as EncodeStopped {
+                return .over(estimatedBytes: stopped.estimatedBytes)
+            } catch {
+                return nil
             }
-            return try? codec.encode(frames, quality: quality)
         }
     }
 
@@ -232,6 +249,8 @@ struct CodecBudgetSearch {
         func probing(_ level: Int) -> StickerCodec { codec(forLevel: level, probing: !probesAreReal, alphaFloor: alphaFloor) }
         var probes: [Int: Int] = [:]
         var reals: [Int: (sticker: EncodedSticker, seconds: Double)] = [:]
+        /// Levels whose real encode stopped once past the budget, with the whole file's estimated bytes.
+        var overs: [Int: Int] = [:]
         func probe(_ level: Int) -> Double? {
             if let p = probes[level] { return Double(p) * scaleUp }
             let made = counted(sample ?? frames, .level(level), with: probing(level), painted: painted, whole: probesAreReal)
@@ -240,12 +259,21 @@ struct CodecBudgetSearch {
             if probesAreReal { reals[level] = made }
             return Double(made.sticker.bytes.count) * scaleUp
         }
-        func real(_ level: Int) -> EncodedSticker? {
-            if let r = reals[level] { return r.sticker }
-            guard let made = counted(frames, .level(level), with: codec(forLevel: level, probing: false, alphaFloor: alphaFloor),
-                                     painted: painted, whole: true) else { return nil }
-            reals[level] = made
-            return made.sticker
+        /// The real encode at `level`: its bytes and its file, or, when it stopped once past the
+        /// budget (it only has to say so), the whole file's estimated bytes and no file.
+        func real(_ level: Int) -> (bytes: Int, sticker: EncodedSticker?)? {
+            if let r = reals[level] { return (r.sticker.bytes.count, r.sticker) }
+            if let o = overs[level] { return (o, nil) }
+            guard let made = measured(frames, .level(level), with: codec(forLevel: level, probing: false, alphaFloor: alphaFloor),
+                                      painted: painted, whole: true, stopPast: maxBytes) else { return nil }
+            switch made.made {
+            case .file(let sticker):
+                reals[level] = (sticker, made.seconds)
+                return (sticker.bytes.count, sticker)
+            case .over(let estimated):
+                overs[level] = estimated
+                return (estimated, nil)
+            }
         }
         /// Each real encode's bytes over its probe's, by level (`calibration(at:_:)`).
         var ratios: [(level: Int, ratio: Double)] = []
@@ -262,7 +290,7 @@ struct CodecBudgetSearch {
 
         var budget = Double(maxBytes)
         var range = levels
-        var smallest: (bytes: Int, level: Int)? = nil
+        var smallest: (bytes: Int, level: Int, estimated: Bool)? = nil
         var best: EncodedSticker? = nil, bestLevel = levels.lowerBound
         let maxReals = isSlowWrite ? Self.slowReals : Self.corrections + 1
         for attempt in 0...Self.corrections {
@@ -273,16 +301,16 @@ struct CodecBudgetSearch {
             }
             guard let e = real(level) else { return .failed }
             guard let p = probe(level) else { return .failed }
-            ratios.append((level, Double(e.bytes.count) / p))
+            ratios.append((level, Double(e.bytes) / p))
             budget = Double(maxBytes) * Self.margin
-            if e.bytes.count <= maxBytes {
-                best = e
+            if let file = e.sticker, e.bytes <= maxBytes {
+                best = file
                 bestLevel = level
                 // A real file well under the budget: the probes were pessimistic; look higher.
-                guard e.bytes.count < Int(Double(maxBytes) * Self.underuse), level < range.upperBound else { break }
+                guard e.bytes < Int(Double(maxBytes) * Self.underuse), level < range.upperBound else { break }
                 range = (level + 1)...range.upperBound
             } else {
-                if smallest == nil || e.bytes.count < smallest!.bytes { smallest = (e.bytes.count, level) }
+                if smallest == nil || e.bytes < smallest!.bytes { smallest = (e.bytes, level, e.sticker == nil) }
                 // Over: search again below it (above the best fitting level, when there is one),
                 // while the gap is wider than the search's resolution.
                 guard level - range.lowerBound > (best == nil ? 0 : Self.levelResolution) else { break }
@@ -292,7 +320,8 @@ struct CodecBudgetSearch {
         if let b = best { return .found(b, seconds: reals[bestLevel]?.seconds ?? 0) }
         // Nothing fitted: the lowest level, for real, says by how much — unless its sampled
         // probe is far over and a round with fewer frames follows.
-        if sample != nil, smallest == nil, reals[levels.lowerBound] == nil, let p = probe(levels.lowerBound) {
+        if sample != nil, smallest == nil, reals[levels.lowerBound] == nil, overs[levels.lowerBound] == nil,
+           let p = probe(levels.lowerBound) {
             let predicted = p * Self.calibration(at: levels.lowerBound, ratios)
             if !lastRound, predicted > Double(maxBytes) * Self.hopelessFloor { return .hopeless }
             if lastRound, predicted > Double(maxBytes) * Self.hopelessLastFloor {
@@ -300,9 +329,9 @@ struct CodecBudgetSearch {
             }
         }
         guard let e = real(levels.lowerBound) else { return .failed }
-        if e.bytes.count <= maxBytes { return .found(e, seconds: reals[levels.lowerBound]?.seconds ?? 0) }
-        if let s = smallest, s.bytes < e.bytes.count { return .overBudget(smallest: s.bytes, level: s.level) }
-        return .overBudget(smallest: e.bytes.count, level: levels.lowerBound)
+        if let file = e.sticker, e.bytes <= maxBytes { return .found(file, seconds: reals[levels.lowerBound]?.seconds ?? 0) }
+        if let s = smallest, s.bytes < e.bytes { return .overBudget(smallest: s.bytes, level: s.level, estimated: s.estimated) }
+        return .overBudget(smallest: e.bytes, level: levels.lowerBound, estimated: e.sticker == nil)
     }
 
     /// What a probe at `level` is multiplied by to predict the real file, from the `ratios` of the
@@ -393,8 +422,16 @@ struct CodecBudgetSearch {
     /// an encode, of a sample of them or at a faster setting as a prediction of the whole.
     private func counted(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
                          painted: PaintedAlpha? = nil, whole: Bool) -> (sticker: EncodedSticker, seconds: Double)? {
+        guard let m = measured(frames, quality, with: codec, painted: painted, whole: whole),
+              case .file(let sticker) = m.made else { return nil }
+        return (sticker, m.seconds)
+    }
+
+    /// `counted`, for an encode that may stop past `stopPast` (`encode`).
+    private func measured(_ frames: StreamedFrames, _ quality: EncodeQuality, with codec: StickerCodec,
+                          painted: PaintedAlpha? = nil, whole: Bool, stopPast: Int? = nil) -> (made: Made, seconds: Double)? {
         var seconds = 0.0
-        let e = clock.time(&seconds) { encode(frames, quality, with: codec, painted: painted) }
+        let e = clock.time(&seconds) { encode(frames, quality, with: codec, painted: painted, stopPast: stopPast) }
         if !whole {
             clock.timings.search.predictions += 1
             clock.timings.search.predictionSeconds += seconds
