@@ -3,8 +3,4 @@
 /// size extrapolated from the frames encoded.
 public struct EncodeStopped: Error, Equatable {
     public let estimatedBytes: Int
-
-    public init(estimatedBytes: Int) {
-        self.estimatedBytes = estimatedBytes
-    }
 }

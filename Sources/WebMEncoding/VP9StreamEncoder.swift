@@ -12,14 +12,6 @@ enum VP9StreamEncoder {
     ///   - times: `count + 1` millisecond timestamps (`Delay.millisecondTimeline`).
     ///   - walk: calls its argument once per frame, in order, with the frame's number and a
     ///     function that writes the frame into the picture (once per pass).
-    /// Thrown when `stop` said so: `coded` frames' packets came out, `bytes` in all, `first` of
-    /// them the first frame's.
-    struct Stopped: Error {
-        var coded: Int
-        var bytes: Int
-        var first: Int
-    }
-
     ///   - stop: asked, once at least two frames' packets are out (of the one pass, or of the
     ///     last of two), with their bytes so far; true ends the encode with `Stopped`.
     static func encode(count: Int, width: Int, height: Int, times: [Int], settings: VP9StreamSettings,
