@@ -384,6 +384,29 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertTrue(try pack("oc_stop_sign_shadow.png").hasSuffix("; icon set written\n"))
     }
 
+    /// `icons` again with the same image says the set is unchanged and leaves its files as they
+    /// were (not rewritten); another image writes the set anew.
+    func testIconsAgainWithTheSameImageLeaveTheSetAsItIs() throws {
+        let out = tmp.appendingPathComponent("out")
+        let set = out.appendingPathComponent("iMessage App Icon.stickersiconset")
+        let icon = samples.appendingPathComponent("oc_teddybear.png").path
+        var r = try CLI.run(["icons", icon, "-o", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("13 icons written to"), r.stdout)
+        let before = try snapshot(set)
+        let inode = try fm.attributesOfItem(atPath: set.appendingPathComponent("Contents.json").path)[.systemFileNumber] as? Int
+        r = try CLI.run(["icons", icon, "-o", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "icon set unchanged: \(set.path)\n")
+        XCTAssertEqual(try snapshot(set), before)
+        XCTAssertEqual(try fm.attributesOfItem(atPath: set.appendingPathComponent("Contents.json").path)[.systemFileNumber] as? Int,
+                       inode, "not written again")
+        r = try CLI.run(["icons", samples.appendingPathComponent("oc_stop_sign_shadow.png").path, "-o", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("13 icons written to"), r.stdout)
+        XCTAssertNotEqual(try snapshot(set), before)
+    }
+
     /// `icons -o New.xcstickers` makes a catalog Xcode opens: its root Contents.json as `pack`
     /// writes it, beside the icon set; `pack` then adds stickers to it, keeping the set, and
     /// `check` passes it. A folder that was there before gets no Contents.json it did not have.

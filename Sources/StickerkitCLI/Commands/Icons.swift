@@ -19,7 +19,8 @@ struct Icons: ParsableCommand {
         DIR/iMessage App Icon.stickersiconset — so `-o My.xcstickers` adds it to a sticker catalog \
         (one it creates gets the catalog's Contents.json too). \
         The set is built beside its place and renamed into it; a set holding icons stickerkit does \
-        not write is replaced only with --overwrite.
+        not write is replaced only with --overwrite; one that holds these icons already is left \
+        as it is ("icon set unchanged").
         With --platform whatsapp (a 96×96 tray icon, tray.png, ≤ 50 KB), telegram (a 100×100 pack \
         thumbnail, thumbnail.png) or line (a 240×240 main image, main.png, an APNG when the image is \
         an animation, and a 96×74 chat tab image, tab.png), writes that app's pack pictures into \
@@ -86,6 +87,11 @@ struct Icons: ParsableCommand {
         }
         let set = try Icons.render(image, background: try ColorArgument.parse(background), fit: fit, limits: limits)
         for w in set.warnings { terminal.warn(image, w.description) }
+        // A set already there byte for byte (a rerun with the same image) is left as it is.
+        if set.isWritten(in: dir) {
+            if !quiet { terminal.result("icon set unchanged: \(dir)") }
+            return
+        }
         do {
             try set.replace(dir, overwrite: overwrite)
         } catch let e as PackError {
