@@ -407,9 +407,9 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertNotEqual(try snapshot(set), before)
     }
 
-    /// `icons -o New.xcstickers` makes a catalog Xcode opens: its root Contents.json as `pack`
-    /// writes it, beside the icon set; `pack` then adds stickers to it, keeping the set, and
-    /// `check` passes it. A folder that was there before gets no Contents.json it did not have.
+    /// `icons -o New.xcstickers` makes a catalog Xcode opens, built whole beside its place and
+    /// renamed into it: its root Contents.json as `pack` writes it, beside the icon set; `pack`
+    /// then adds stickers to it, keeping the set, and `check` passes it. A folder that was there before gets no Contents.json it did not have.
     func testIconsIntoANewCatalogMakeACatalog() throws {
         let art = tmp.appendingPathComponent("art")
         try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
@@ -421,6 +421,8 @@ final class CatalogWorkflowTests: XCTestCase {
         XCTAssertEqual(info?["author"] as? String, "xcode")
         XCTAssertEqual(info?["version"] as? Int, 1)
         let set = try snapshot(catalog.appendingPathComponent("iMessage App Icon.stickersiconset"))
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp.path).sorted(), ["New.xcstickers", "art"],
+                       "nothing left beside the catalog")
         r = try CLI.run(["pack", art.path, "-o", catalog.path, "-q"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try listed(catalog), ["sax.sticker"])

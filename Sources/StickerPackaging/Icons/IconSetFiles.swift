@@ -153,10 +153,10 @@ public struct IconSetFiles: Sendable {
 
     /// Writes the set as the folder `directory`, replacing the set there at once: built in a
     /// hidden sibling folder, then renamed into place. A set holding files this one does not
-    /// write (hand-made icons) is replaced only with `overwrite`. When this call creates the
-    /// folder the set goes in and that folder is a catalog (`NAME.xcstickers`), the catalog also
-    /// gets its root `Contents.json` once the set is in place, as `pack` writes it: Xcode opens
-    /// it as a catalog, and `pack` adds the stickers to it later.
+    /// write (hand-made icons) is replaced only with `overwrite`. When the folder the set goes in
+    /// is a catalog (`NAME.xcstickers`) that does not exist yet, the whole catalog is built so and
+    /// renamed into place, with its root `Contents.json` as `pack` writes it: Xcode opens it as a
+    /// catalog, and `pack` adds the stickers to it later.
     ///
     /// - Throws: `PackError.iconSetNotStickerkits`, `.notACatalog` when `directory` is a file,
     ///   `.cannotWrite`.
@@ -166,13 +166,18 @@ public struct IconSetFiles: Sendable {
         CatalogFiles.removeLeftovers(of: dest)
         let parent = dest.deletingLastPathComponent()
         let newCatalog = parent.pathExtension == "xcstickers" && !FileManager.default.fileExists(atPath: parent.path)
+        let folder = newCatalog ? parent.deletingLastPathComponent() : parent
         do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw PackError.cannotWrite(path: parent.path, reason: CatalogFiles.reason(error))
+            throw PackError.cannotWrite(path: folder.path, reason: CatalogFiles.reason(error))
         }
-        try CatalogFiles.replace(dest) { tmp in try write(into: tmp.path) }
-        if newCatalog { try CatalogFiles.writeJSON(CatalogContents.Root(), to: parent.appendingPathComponent("Contents.json")) }
+        guard newCatalog else { return try CatalogFiles.replace(dest) { tmp in try write(into: tmp.path) } }
+        CatalogFiles.removeLeftovers(of: parent)
+        try CatalogFiles.replace(parent) { tmp in
+            try write(into: tmp.appendingPathComponent(dest.lastPathComponent).path)
+            try CatalogFiles.writeJSON(CatalogContents.Root(), to: tmp.appendingPathComponent("Contents.json"))
+        }
     }
 
     /// Whether a set may be written as the folder `directory` (the checks of `replace`, made
