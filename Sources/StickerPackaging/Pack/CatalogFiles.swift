@@ -22,7 +22,9 @@ enum CatalogFiles {
     /// Writes `bytes` as a new file at `url`: whatever is there is unlinked first, never written
     /// through. A new catalog's tree shares its unchanged files with the old one (`linkTree`), so
     /// writing into one of them in place would change the catalog on disk before it is replaced.
+    /// Throws, writing nothing, once the process is stopping (`PendingFolders`).
     static func write(_ bytes: [UInt8], to url: URL) throws {
+        try PendingFolders.checkGoingOn(url)
         do {
             if unlink(url.path) != 0 && errno != ENOENT { throw PackError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
             try Data(bytes).write(to: url)
@@ -42,11 +44,14 @@ enum CatalogFiles {
     /// be made (a file system without them), a regular file is copied; anything else (a pipe, a
     /// socket, a device) is refused by name: reading a pipe to copy it waited forever.
     /// Every later write into `dest` must replace a file, never write through it (`write`).
+    /// Once the process is stopping (`PendingFolders`) it throws before its next entry.
     static func linkTree(from source: URL, to dest: URL) throws {
         let fm = FileManager.default
+        try PendingFolders.checkGoingOn(dest)
         try fm.createDirectory(at: dest, withIntermediateDirectories: false)
         for name in try fm.contentsOfDirectory(atPath: source.path) {
             let from = source.appendingPathComponent(name), to = dest.appendingPathComponent(name)
+            try PendingFolders.checkGoingOn(to)
             switch try fm.attributesOfItem(atPath: from.path)[.type] as? FileAttributeType {
             case .typeDirectory?:
                 try linkTree(from: from, to: to)

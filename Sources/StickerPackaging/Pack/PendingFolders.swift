@@ -10,28 +10,57 @@ import Foundation
 /// write starts after it, and the folders under way are removed.
 public enum PendingFolders {
     /// What every writer shares. `@unchecked Sendable`: `building` and `stopping` are read or
-    /// written only inside `withLock`, between `lock()` and `unlock()` of the one `NSLock`.
+    /// written only between `lock()` and `unlock()` of the one `NSCondition`, which is signalled
+    /// whenever a folder stops being under way.
     private final class Shared: @unchecked Sendable {
-        let lock = NSLock()
+        let condition = NSCondition()
         var building: Set<URL> = []
         var stopping = false
     }
 
     private static let shared = Shared()
 
+    /// How long `stopAndRemove()` waits for the writes under way to stop and remove their folders
+    /// themselves before it removes what is left.
+    static let stopWait: TimeInterval = 5
+
     /// Stops every later catalog or icon set write (each throws `PackError.cannotWrite`, saying
-    /// it was interrupted) and removes the folders under way. For a signal handler about to exit.
+    /// it was interrupted) and returns once the folders under way are gone. For a signal handler
+    /// about to exit.
+    ///
+    /// A write under way notices the stop at its next file (`checkGoingOn`), removes its folder
+    /// and unregisters it; this waits for that, up to `stopWait`. Removing a folder while its
+    /// writer still adds to it could not be done reliably: a tree of 20,000 files was refilled
+    /// faster than it was emptied, and the process exited leaving it half built.
     public static func stopAndRemove() {
-        let folders = withLock { s in
-            s.stopping = true
-            return s.building
-        }
-        for url in folders { remove(url) }
+        stopAndRemove(waitingAtMost: stopWait)
+    }
+
+    /// `stopAndRemove()` waiting at most `limit` seconds for the writes under way; what they
+    /// have not removed by then is moved to a new name (where its writer can add nothing more)
+    /// and removed.
+    static func stopAndRemove(waitingAtMost limit: TimeInterval) {
+        let c = shared.condition
+        c.lock()
+        shared.stopping = true
+        let deadline = Date(timeIntervalSinceNow: limit)
+        while !shared.building.isEmpty && c.wait(until: deadline) {}
+        let left = shared.building
+        c.unlock()
+        for url in left { remove(url) }
     }
 
     /// Lets writes start again after `stopAndRemove()`: for tests, which go on in one process.
     static func resume() {
         withLock { $0.stopping = false }
+    }
+
+    /// Throws `PackError.cannotWrite` for `url` (saying it was interrupted) once the process is
+    /// stopping. A write into a folder under way calls it before each file or folder it makes.
+    static func checkGoingOn(_ url: URL) throws {
+        try withLock { s in
+            if s.stopping { throw PackError.cannotWrite(path: url.path, reason: "interrupted") }
+        }
     }
 
     /// Runs `body` with `url` registered as under way; it is unregistered when `body` returns.
@@ -41,7 +70,7 @@ public enum PendingFolders {
             if s.stopping { throw PackError.cannotWrite(path: url.path, reason: "interrupted") }
             s.building.insert(url)
         }
-        defer { withLock { _ = $0.building.remove(url) } }
+        defer { finished(url) }
         return try body()
     }
 
@@ -57,22 +86,32 @@ public enum PendingFolders {
         }
         guard let aside else { return }
         finish(aside)
-        withLock { _ = $0.building.remove(aside) }
+        finished(aside)
+    }
+
+    /// `url` is no longer under way: wakes a `stopAndRemove()` waiting for it.
+    private static func finished(_ url: URL) {
+        withLock { s in
+            s.building.remove(url)
+            shared.condition.broadcast()
+        }
     }
 
     private static func withLock<T>(_ body: (Shared) throws -> T) rethrows -> T {
-        shared.lock.lock()
-        defer { shared.lock.unlock() }
+        shared.condition.lock()
+        defer { shared.condition.unlock() }
         return try body(shared)
     }
 
-    /// Removes `url` and all it holds. The thread building it may still be adding files while
-    /// this runs (a folder emptied and then given a new entry cannot be removed), so it tries a
-    /// few times.
+    /// Removes `url` and all it holds while the thread building it may still be running: first
+    /// renamed (in the same folder, under a name `CatalogFiles.removeLeftovers` still knows),
+    /// so that the writer's later files fail instead of landing in the tree being emptied.
     private static func remove(_ url: URL) {
+        let gone = URL(fileURLWithPath: url.path + "-removing")
+        let target = rename(url.path, gone.path) == 0 ? gone : url
         for _ in 0..<5 {
-            CatalogFiles.removeTree(url)
-            if (try? url.checkResourceIsReachable()) != true { return }
+            CatalogFiles.removeTree(target)
+            if (try? target.checkResourceIsReachable()) != true { return }
         }
     }
 }

@@ -129,6 +129,8 @@ public struct StickerCatalog: Sendable {
             } else {
                 try fm.createDirectory(at: root, withIntermediateDirectories: false)
             }
+        } catch let e as PackError {
+            throw e
         } catch {
             throw PackError.cannotWrite(path: root.path, reason: CatalogFiles.reason(error))
         }
