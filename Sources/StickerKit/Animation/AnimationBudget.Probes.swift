@@ -28,9 +28,16 @@ extension AnimationBudget {
         /// adds both; a setting whose palette was already encoded has that encode's).
         private var secondsOf: [Setting: Double] = [:]
         private var remapped: [(setting: Setting, frames: IndexedFrames)] = []
+        /// The kept frames of the frame rate encoded last (their copies, when the fitted frames
+        /// are made again on every walk, serve its later encodes).
+        private var kept: (step: Int, frames: KeptFrames)?
+        /// Bytes held out of the fitted frames' room by others (the samples' copies), which the
+        /// kept frames' copies leave to them.
+        private let heldBeside: () -> Int
 
         init(_ frames: FittedFrames, timeline: AnimationTimeline, palettes: Palettes, loops: Int, indexedBudget: Int,
-             stopPast: Int, clock: StageClock) {
+             stopPast: Int, clock: StageClock, heldBeside: @escaping () -> Int = { 0 }) {
+            self.heldBeside = heldBeside
             self.stopPast = stopPast
             self.frames = frames
             self.timeline = timeline
@@ -208,8 +215,21 @@ extension AnimationBudget {
         /// The kept frames at `step` remapped to `n` colours, made anew (with `lazy`, on their
         /// first walk).
         private func indexedFrames(_ n: Int, _ step: Int, lazy: Bool) -> IndexedFrames {
-            let kept = KeptFrames(base: frames, indices: timeline.kept(step).indices)
-            return IndexedFrames(kept, mapper: palettes.mapper(n), budget: indexedBudget, lazy: lazy)
+            IndexedFrames(keptFrames(step), mapper: palettes.mapper(n), budget: indexedBudget, lazy: lazy)
+        }
+
+        /// The kept frames at `step`, the same object for every encode of that frame rate while
+        /// it is the last one encoded. When the fitted frames are made again on every walk, the
+        /// first whole walk copies them within the room the fitted frames' budget leaves
+        /// (counted with its stores, and beside what `heldBeside` holds); the encodes after it
+        /// read the copies instead of decoding and fitting again.
+        private func keptFrames(_ step: Int) -> KeptFrames {
+            if let kept, kept.step == step { return kept.frames }
+            let frames = self.frames, beside = heldBeside
+            let k = KeptFrames(base: frames, indices: timeline.kept(step).indices,
+                               copies: .init(make: { frames.storeForCopies() }, fits: { frames.fitsUnpacked(beside: beside()) }))
+            kept = (step, k)
+            return k
         }
 
         /// Keeps `indexed` as the remap of `n` colours at `step`, with the one kept before it

@@ -59,6 +59,10 @@ extension AnimationBudget {
             frames.replays && count * frames.width * frames.height * 4 <= frames.room
         }
 
+        /// Bytes of copies and remaps held past `imageBudget` (the copies `hasRoomWhenReplayed`
+        /// let in, out of the fitted frames' room).
+        var bytesPastBudget: Int { max(0, bytes - imageBudget) }
+
         /// Whether every walk makes the frames again.
         var replays: Bool { frames.replays }
 

@@ -36,8 +36,10 @@ extension AnimationBudget {
             // Other platforms keep alpha painted almost opaque; Messages' palettes are as they were.
             palettes = try Palettes(frames, keepsPaintedAlpha: !options.target.isMessages, clock: clock)
             samples = Samples(frames, timeline: timeline, palettes: palettes, imageBudget: budgets.samples, clock: clock)
+            let samples = self.samples
             probes = Probes(frames, timeline: timeline, palettes: palettes, loops: loopCount, indexedBudget: budgets.indexed,
-                            stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock)
+                            stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock,
+                            heldBeside: { samples.bytesPastBudget })
             model = SizeModel(timeline: timeline, steps: timeline.steps(minFPS: options.minFPS), samples: samples, probes: probes,
                               loops: loopCount, clock: clock)
         }

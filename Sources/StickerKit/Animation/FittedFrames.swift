@@ -68,6 +68,17 @@ final class FittedFrames: FrameSequence {
         }
     }
 
+    /// A store for copies of some of these frames (a timeline's kept frames, `KeptFrames`),
+    /// counted with the stores sharing the budget, so that `room` leaves out what it holds; nil
+    /// while the frames are stored here (a walk then decodes nothing).
+    func storeForCopies() -> FrameStore? {
+        replays ? FrameStore(width: width, height: height, bytesPerPixel: 4, tally: tally) : nil
+    }
+
+    /// Whether the stores sharing the budget, and `extra` bytes held beside them out of the same
+    /// room, are within the part of it kept as it comes (before spans are packed).
+    func fitsUnpacked(beside extra: Int) -> Bool { tally.bytes + extra <= min(budget, tally.uncompressed) }
+
     /// True when frames are made again on every walk (the store would have passed its budget).
     var replays: Bool { store == nil }
     /// Bytes held.
