@@ -58,16 +58,19 @@ public enum PendingFolders {
     /// Throws `PackError.cannotWrite` for `url` (saying it was interrupted) once the process is
     /// stopping. A write into a folder under way calls it before each file or folder it makes.
     static func checkGoingOn(_ url: URL) throws {
-        try withLock { s in
-            if s.stopping { throw PackError.cannotWrite(path: url.path, reason: "interrupted") }
-        }
+        try withLock { try goingOn($0, url) }
+    }
+
+    /// Throws what `checkGoingOn` throws, under the lock already held.
+    private static func goingOn(_ s: Shared, _ url: URL) throws {
+        if s.stopping { throw PackError.cannotWrite(path: url.path, reason: "interrupted") }
     }
 
     /// Runs `body` with `url` registered as under way; it is unregistered when `body` returns.
     /// Throws without running `body` once the process is stopping.
     static func track<T>(_ url: URL, _ body: () throws -> T) throws -> T {
         try withLock { s in
-            if s.stopping { throw PackError.cannotWrite(path: url.path, reason: "interrupted") }
+            try goingOn(s, url)
             s.building.insert(url)
         }
         defer { finished(url) }
@@ -79,7 +82,7 @@ public enum PendingFolders {
     /// returns (the old version moved aside) is under way until `finish` is done with it.
     static func swap(_ path: URL, _ swap: () throws -> URL?, then finish: (URL) -> Void) throws {
         let aside: URL? = try withLock { s in
-            if s.stopping { throw PackError.cannotWrite(path: path.path, reason: "interrupted") }
+            try goingOn(s, path)
             let aside = try swap()
             if let aside { s.building.insert(aside) }
             return aside
