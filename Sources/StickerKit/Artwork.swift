@@ -21,6 +21,13 @@ public enum Artwork {
         return why.message
     }
 
+    /// The frames the file in `bytes` announces in its structure (`ImageOutline.frameCount`,
+    /// read without decoding): more than 1 for an animation, 1 for a still or for bytes whose
+    /// structure does not read.
+    public static func frameCount(of bytes: [UInt8]) -> Int {
+        max(ImageOutline.read(bytes)?.frameCount ?? 1, 1)
+    }
+
     /// The first frame of the image file in `bytes` at full size, decoded as a conversion decodes
     /// it; later frames are not decoded. Throws `ImageError` when the bytes are no image, are
     /// damaged, or exceed `limits`.

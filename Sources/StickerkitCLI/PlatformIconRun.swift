@@ -57,6 +57,7 @@ enum PlatformIconRun {
             }
         }
         try stop(unmade, terminal)
+        if let w = IconWarning.firstFrame(of: data, pictures: target.packIcons) { terminal.warn(image, w.description) }
 
         // The folder exists when any picture is there; its manifest says which are ours.
         let opened = existing.contains { $0 != nil } ? try open(folder, terminal: terminal) : nil

@@ -37,7 +37,8 @@ final class IconsTests: XCTestCase {
         // A 900×600 PNG with translucent edges, a baseline JPEG, an interlaced PNG (a band of
         // rows at a time; all three decode by rows), an animated GIF (its first frame composed
         // row by row from the regions its frames draw) and a JPEG turned by EXIF (decoded
-        // whole): the same files and warnings as from the decoded image.
+        // whole): the same files and warnings as from the decoded image, the GIF's first
+        // warned of being an animation's first frame.
         var art = Image(width: 900, height: 600)
         for y in 0..<600 {
             for x in 0..<900 {
@@ -60,7 +61,8 @@ final class IconsTests: XCTestCase {
                 let fromFile = try IconSetFiles.render(file: data, background: RGBA(20, 40, 60), fit: fit, effort: .fast)
                 let fromImage = try IconSetFiles.render(Artwork.firstFrame(data), background: RGBA(20, 40, 60), fit: fit, effort: .fast)
                 XCTAssertEqual(fromFile.pngs, fromImage.pngs, "\(name) \(fit)")
-                XCTAssertEqual(fromFile.warnings, fromImage.warnings, "\(name) \(fit)")
+                XCTAssertEqual(fromFile.warnings, (name == "gif" ? [.firstFrame(frames: 5, pictures: "every icon")] : []) + fromImage.warnings,
+                               "\(name) \(fit)")
             }
         }
     }
@@ -157,6 +159,34 @@ final class IconsTests: XCTestCase {
         XCTAssertTrue(flat.warnings[0].description.hasPrefix("every icon is one flat colour #FFFFFF"), flat.warnings[0].description)
         // Over black it shows: no warning.
         XCTAssertEqual(try IconSetFiles.render(white, background: RGBA(0, 0, 0), effort: .fast).warnings, [])
+    }
+
+    /// An animation's icons are stills of its first frame, and the set says so; a still's does not.
+    func testAnAnimationsIconsAreStillsOfItsFirstFrameAndSaySo() throws {
+        let animation = TestPNG.apng(64, 64, delays: [(1, 10), (1, 10), (1, 10)])
+        let set = try IconSetFiles.render(file: animation, effort: .fast)
+        XCTAssertEqual(set.warnings.first, .firstFrame(frames: 3, pictures: "every icon"))
+        XCTAssertTrue(set.warnings[0].description.hasPrefix("source is an animation of 3 frames: every icon is a still of its first frame"),
+                      set.warnings[0].description)
+        XCTAssertEqual(set.pngs, try IconSetFiles.render(Artwork.firstFrame(animation), effort: .fast).pngs)
+
+        let still = TestPNG.still(64, 64)
+        XCTAssertFalse(try IconSetFiles.render(file: still, effort: .fast).warnings.contains { if case .firstFrame = $0 { true } else { false } })
+    }
+
+    /// A platform's pack pictures of an animation: warned of when every one is a still (WhatsApp's
+    /// tray icon, Telegram's thumbnail), not when one animates (LINE's main image) or for a still.
+    func testPackPicturesOfAnAnimationSayTheyAreStillsOfItsFirstFrame() {
+        let animation = TestPNG.apng(64, 64, delays: [(1, 10), (1, 10)])
+        XCTAssertEqual(IconWarning.firstFrame(of: animation, pictures: StickerTarget.whatsapp.packIcons),
+                       .firstFrame(frames: 2, pictures: "the tray icon"))
+        XCTAssertEqual(IconWarning.firstFrame(of: animation, pictures: StickerTarget.telegram.packIcons),
+                       .firstFrame(frames: 2, pictures: "the pack thumbnail"))
+        XCTAssertNil(IconWarning.firstFrame(of: animation, pictures: StickerTarget.line.packIcons))
+        let stills = StickerTarget.line.packIcons.map { var icon = $0; icon.animates = false; return icon }
+        XCTAssertEqual(IconWarning.firstFrame(of: animation, pictures: stills),
+                       .firstFrame(frames: 2, pictures: "the main image and the chat tab image"))
+        XCTAssertNil(IconWarning.firstFrame(of: TestPNG.still(64, 64), pictures: StickerTarget.whatsapp.packIcons))
     }
 
     func testReplaceSwapsTheWholeSetAndKeepsHandMadeIcons() throws {

@@ -257,6 +257,27 @@ final class CommandTests: XCTestCase {
         }
     }
 
+    /// Icons and pack pictures made from an animation are stills of its first frame: one warning
+    /// says so (none under --quiet, none for a still).
+    func testIconsOfAnAnimationWarnThatTheyShowItsFirstFrame() throws {
+        let gif = sample("cogs_small_transparent.gif")
+        for (args, pictures) in [(["icons", gif, "-o", tmp.appendingPathComponent("set").path], "every icon"),
+                                 (["icons", "--platform", "whatsapp", gif, "-o", tmp.appendingPathComponent("wa").path], "the tray icon"),
+                                 (["icons", "--platform", "telegram", gif, "-o", tmp.appendingPathComponent("tg").path], "the pack thumbnail")] {
+            let r = try CLI.run(args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let line = "\(gif): warning: source is an animation of 5 frames: \(pictures) is a still of its first frame"
+            XCTAssertEqual(r.stderr.components(separatedBy: "\n").filter { $0.hasPrefix(line) }.count, 1, r.stderr)
+            let quiet = try CLI.run(args + ["--quiet", "--overwrite"])
+            XCTAssertEqual(quiet.status, 0, quiet.stderr)
+            XCTAssertFalse(quiet.stderr.contains("animation"), quiet.stderr)
+        }
+        let line = try CLI.run(["icons", "--platform", "line", gif, "-o", tmp.appendingPathComponent("line").path])
+        XCTAssertFalse(line.stderr.contains("first frame"), "LINE's main image animates: \(line.stderr)")
+        let still = try CLI.run(["icons", "--platform", "whatsapp", sample("oc_teddybear.png"), "-o", tmp.appendingPathComponent("wa2").path])
+        XCTAssertFalse(still.stderr.contains("first frame"), still.stderr)
+    }
+
     /// Pack pictures stickerkit did not write, or that were edited since, are replaced only with
     /// --overwrite (one error line per file, nothing written); the same picture is taken as ours.
     func testIconsKeepAPackPictureTheUserMade() throws {

@@ -30,6 +30,15 @@ final class WastickersCommandTests: XCTestCase {
                                                                             "--icon", sample("noto_1f600_grinning_face_512.png")])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("3 still WhatsApp stickers"), r.stdout)
+        XCTAssertFalse(r.stderr.contains("first frame"), r.stderr)
+        // A tray given as an animation is a still of its first frame, and says so once.
+        let gif = sample("cogs_small_transparent.gif")
+        let animated = try CLI.run(["pack", "--platform", "whatsapp"] + stills + ["-o", tmp.appendingPathComponent("Cogs.wastickers").path,
+                                                                                 "--icon", gif])
+        XCTAssertEqual(animated.status, 0, animated.stderr)
+        XCTAssertEqual(animated.stderr.components(separatedBy: "\n").filter {
+            $0.hasPrefix("\(gif): warning: source is an animation of 5 frames: the tray icon is a still of its first frame")
+        }.count, 1, animated.stderr)
 
         let out = tmp.appendingPathComponent("unzipped")
         let names = try CLI.unzip(archive, into: out)

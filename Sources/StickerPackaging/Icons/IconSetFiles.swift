@@ -27,10 +27,20 @@ public struct IconSetFiles: Sendable {
     /// files: a still that decodes by rows is resized to every slot's size as its rows are
     /// decoded (`Artwork.resizedByRows`), never held whole (a 6000² PNG logo would take 144 MB
     /// as one image); any other is decoded whole within `limits.maxMemory`, a JPEG reduced as far
-    /// as the largest icon allows (`Artwork.firstFrame(_:forPictures:fit:limits:)`). Throws
-    /// `ImageError` when `data` does not decode or its decode would pass the memory budget.
+    /// as the largest icon allows (`Artwork.firstFrame(_:forPictures:fit:limits:)`). An
+    /// animation's first frame is warned of (`IconWarning.firstFrame`): app icons are stills.
+    /// Throws `ImageError` when `data` does not decode or its decode would pass the memory budget.
     public static func render(file data: [UInt8], background: RGBA = RGBA(255, 255, 255), fit: FitMode = .cover,
                               effort: Effort = .default, limits: Limits = .default) throws -> IconSetFiles {
+        var set = try renderFirstFrame(file: data, background: background, fit: fit, effort: effort, limits: limits)
+        let frames = Artwork.frameCount(of: data)
+        if frames > 1 { set.warnings.insert(.firstFrame(frames: frames, pictures: "every icon"), at: 0) }
+        return set
+    }
+
+    /// `render(file:background:fit:effort:limits:)` without the animation's warning.
+    private static func renderFirstFrame(file data: [UInt8], background: RGBA, fit: FitMode, effort: Effort,
+                                         limits: Limits) throws -> IconSetFiles {
         let sizes = Array(Set(IconSlot.messagesAppIcon.map { IconSize(width: $0.pixelWidth, height: $0.pixelHeight) }))
         let targets = sizes.map { ArtworkResize.rectangle(width: $0.width, height: $0.height, fit: fit, background: background) }
         guard let rows = try Artwork.resizedByRows(data, targets: targets, limits: limits) else {

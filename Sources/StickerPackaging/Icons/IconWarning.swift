@@ -1,5 +1,6 @@
 import ImageCore
 import ImageResize
+import StickerKit
 
 /// Something about a rendered icon set the user should look at; each case carries the values its
 /// message names.
@@ -11,6 +12,9 @@ public enum IconWarning: Sendable, Equatable, CustomStringConvertible {
     case enlarged(width: Int, height: Int, factor: Double, slot: String)
     /// These icons came out one flat colour: the artwork does not show in them.
     case flat(icons: [String], color: RGBA, of: Int)
+    /// The source is an animation of `frames` frames, and `pictures` (e.g. "every icon", "the
+    /// tray icon") are stills: they show its first frame alone.
+    case firstFrame(frames: Int, pictures: String)
 
     public var description: String {
         switch self {
@@ -24,7 +28,19 @@ public enum IconWarning: Sendable, Equatable, CustomStringConvertible {
         case let .flat(icons, color, total):
             (icons.count == total ? "every icon is" : "\(icons.count) of \(total) icons (\(icons.prefix(3).joined(separator: ", "))\(icons.count > 3 ? ", …" : "")) are")
                 + " one flat colour \(Self.hex(color)): the artwork does not show — light artwork on a light --background, or cropped away?"
+        case let .firstFrame(frames, pictures):
+            "source is an animation of \(frames) frames: \(pictures) is a still of its first frame; "
+                + "give a still image to choose what shows"
         }
+    }
+
+    /// `.firstFrame` for a platform's pack pictures made from the image file `data`: when it is
+    /// an animation and none of `pictures` animates (`PackIcon.animates`), which are then all
+    /// stills of its first frame; nil otherwise.
+    public static func firstFrame(of data: [UInt8], pictures: [PackIcon]) -> IconWarning? {
+        let frames = Artwork.frameCount(of: data)
+        guard frames > 1, !pictures.isEmpty, !pictures.contains(where: \.animates) else { return nil }
+        return .firstFrame(frames: frames, pictures: "the " + pictures.map(\.role).joined(separator: " and the "))
     }
 
     static func hex(_ c: RGBA) -> String {

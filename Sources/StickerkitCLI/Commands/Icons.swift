@@ -12,8 +12,10 @@ struct Icons: ParsableCommand {
         1024×768), each an opaque PNG of exactly its size (transparency composited over \
         --background), with its Contents.json. --fit cover (default) fills every icon and crops the \
         overflow evenly; --fit contain shows the whole image, centred, padded with the background. \
-        Warns when the source is not square, when icons are enlarged (a source under 1024 px), and \
-        when icons come out one flat colour (white artwork on white, or cropped away).
+        Warns when the source is not square, when icons are enlarged (a source under 1024 px), \
+        when icons come out one flat colour (white artwork on white, or cropped away), and when \
+        the source is an animation (the icons, like every still picture made from one, show its \
+        first frame).
 
         When DIR does not end in .stickersiconset, the set is written to \
         DIR/iMessage App Icon.stickersiconset — so `-o My.xcstickers` adds it to a sticker catalog \

@@ -44,7 +44,7 @@ enum WastickersRun {
 
         // 2. The tray icon given with --icon, before converting: a picture that cannot make one
         // stops the run at once. Without it, the tray comes from the first sticker packed (4).
-        let givenTray = try r.icon.map { try tray(from: $0, limits: limits) }
+        let givenTray = try r.icon.map { try tray(from: $0, limits: limits, terminal: terminal) }
 
         // 3. Convert, as `resize --platform whatsapp` does, --jobs at a time, through the cache.
         // The file's own structure says what WhatsApp will see: its rules, and still or animated.
@@ -148,8 +148,14 @@ enum WastickersRun {
     }
 
     /// The tray icon PNG of the image at `source`, or one line naming why not (exit 1).
-    static func tray(from source: String, limits: Limits) throws -> [UInt8] {
-        try tray(of: PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed, limits: limits), named: source, limits: limits)
+    /// An animation's first frame is warned of (`IconWarning.firstFrame`).
+    static func tray(from source: String, limits: Limits, terminal: Terminal) throws -> [UInt8] {
+        let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed, limits: limits)
+        let png = try tray(of: data, named: source, limits: limits)
+        if let w = IconWarning.firstFrame(of: data, pictures: Array(StickerTarget.whatsapp.packIcons.prefix(1))) {
+            terminal.warn(source, w.description)
+        }
+        return png
     }
 
     /// The tray icon PNG of the image file `data` (named `source` in messages).
