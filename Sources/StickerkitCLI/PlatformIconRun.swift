@@ -13,7 +13,9 @@ import StickerPackaging
 /// exactly what would be written (nothing to do; it is recorded as ours) or with `--overwrite`:
 /// a `tray.png` the user made is never lost. Every problem is found before anything is written,
 /// one line each: paths in the way, then pictures that cannot be made, then files that would be
-/// replaced.
+/// replaced. A picture that animates, made from an animation, is named for its container
+/// (`StickerTarget.fileName(of:animated:)`: Telegram's `thumbnail.webm`); a picture under the
+/// other name, from an earlier run, stays, and a warning says that the app takes one.
 enum PlatformIconRun {
     static func run(image: String, output: String, target: StickerTarget, overwrite: Bool, terminal: Terminal, quiet: Bool,
                     limits: Limits) throws {
@@ -24,10 +26,13 @@ enum PlatformIconRun {
         let imagePath = CommandLineBytes.path(for: image)
         try PathChecks.checkOutputFolder(folder, inputs: [imagePath])
         let source = (try? FileStatus.of(imagePath)) ?? nil
+        let data = try PathChecks.readFile(imagePath, failing: .failed, limits: limits)
+        let animated = PackIconRenderer.isAnimation(file: data)
+        let names = target.packIcons.map { target.fileName(of: $0, animated: animated) }
         var inTheWay: [CommandFailure] = []
         var existing: [FileStatus?] = []
-        for icon in target.packIcons {
-            let path = folder.appending(icon.fileName)
+        for name in names {
+            let path = folder.appending(name)
             do {
                 let status = try FileStatus.of(path, followingLinks: false)
                 if let status, status.kind != .regular {
@@ -43,7 +48,6 @@ enum PlatformIconRun {
             }
         }
         try stop(inTheWay, terminal)
-        let data = try PathChecks.readFile(imagePath, failing: .failed, limits: limits)
         let made: [Result<[UInt8], StickerError>]
         do { made = try PackIconRenderer.render(file: data, target: target, limits: limits) } catch {
             throw CommandFailure.failed(image, "\(error)")
@@ -63,17 +67,17 @@ enum PlatformIconRun {
         let opened = existing.contains { $0 != nil } ? try open(folder, terminal: terminal) : nil
         var upToDate: [Bool] = []
         var replacing: [CommandFailure] = []
-        for (k, icon) in target.packIcons.enumerated() {
-            let path = folder.appending(icon.fileName)
+        for (k, name) in names.enumerated() {
+            let path = folder.appending(name)
             guard existing[k] != nil, let opened else {
                 upToDate.append(false)
                 continue
             }
             // A file of another size is not read: it may be of any size.
-            let same = existing[k]?.bytes == pictures[k].count && (try? opened.folder.read(BytePath(icon.fileName))) == pictures[k]
+            let same = existing[k]?.bytes == pictures[k].count && (try? opened.folder.read(BytePath(name))) == pictures[k]
             upToDate.append(same)
-            if same || overwrite || opened.manifest.record(for: BytePath(icon.fileName)) != nil { continue }
-            let reason = opened.manifest.changedOutputs.contains(BytePath(icon.fileName))
+            if same || overwrite || opened.manifest.record(for: BytePath(name)) != nil { continue }
+            let reason = opened.manifest.changedOutputs.contains(BytePath(name))
                 ? "was written by stickerkit and has changed since" : "already exists and holds another picture"
             replacing.append(.usage(path.display, "\(reason); --overwrite replaces it"))
         }
@@ -98,8 +102,8 @@ enum PlatformIconRun {
                            outputInode: written.id.inode, outputSHA256: SHA256.hex(bytes))
         }
         for (k, icon) in target.packIcons.enumerated() {
-            let name = BytePath(icon.fileName)
-            let path = folder.appending(icon.fileName)
+            let name = BytePath(names[k])
+            let path = folder.appending(names[k])
             do throws(FileError) {
                 if upToDate[k] {
                     // The same picture: recorded as ours (made from this image) if it was not.
@@ -117,6 +121,12 @@ enum PlatformIconRun {
                 throw CommandFailure.failed(path.display, error.problem.description)
             }
             if !quiet { terminal.result("\(target.displayName) \(icon.role) (\(icon.dimensions), \(pictures[k].count) bytes) written to \(path.display)") }
+        }
+        for (k, icon) in target.packIcons.enumerated() {
+            for other in target.fileNames(of: icon) where other != names[k] && place.folder.status(of: BytePath(other)) != nil {
+                terminal.warn(folder.appending(other).display, "stays beside \(names[k]); \(target.displayName) takes one \(icon.role): "
+                              + "remove the one you do not want")
+            }
         }
         do throws(FileError) { try place.manifest.rewriteIfNeeded() } catch {
             terminal.error("\(place.manifest.path.display): error: \(error.problem); the manifest could not be rewritten")

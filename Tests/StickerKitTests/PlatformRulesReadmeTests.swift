@@ -49,7 +49,12 @@ final class PlatformRulesReadmeTests: XCTestCase {
             XCTAssertEqual(row[4], "\(bytes(t.stillBytes)) / \(bytes(t.animationBytes))", "\(t.name) bytes")
             XCTAssertEqual(row[5], t.maxDurationMs.map { "≤ \($0 / 1000) s" } ?? "—", "\(t.name) duration")
             XCTAssertEqual(row[6], t.maxFPS.map { "≤ \(Int($0))" } ?? "—", "\(t.name) fps")
-            let pictures = t.packIcons.map { "\($0.fileName) \($0.dimensions) ≤ \(bytes($0.maxBytes))" }
+            let pictures = t.packIcons.map { icon in
+                // A picture whose animation has a name or cap of its own says both.
+                let animated = t.fileName(of: icon, animated: true)
+                return "\(icon.fileName) \(icon.dimensions) ≤ \(bytes(icon.maxBytes))"
+                    + (animated != icon.fileName || icon.animatedMaxBytes != icon.maxBytes ? " (animated: \(animated) ≤ \(bytes(icon.animatedMaxBytes)))" : "")
+            }
             XCTAssertEqual(row[7], pictures.isEmpty ? "—" : pictures.joined(separator: ", "), "\(t.name) pack picture")
         }
     }

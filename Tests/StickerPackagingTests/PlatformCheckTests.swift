@@ -129,6 +129,51 @@ final class PlatformCheckTests: XCTestCase {
         XCTAssertEqual(Set(errors(PlatformChecker.check(sticker, path: "tray.png", target: .whatsapp))), [.format, .size])
     }
 
+    /// Telegram's pack thumbnail made from an animation is a video, `thumbnail.webm`, within 32 KB
+    /// (a busy one too) and checked as a 100×100 video sticker; a still is `thumbnail.png`; each
+    /// name holding the other container is an error. LINE's animated main image keeps its name.
+    func testTelegramsThumbnailOfAnAnimationIsAWebMVideoWithinItsCap() throws {
+        let icon = try XCTUnwrap(StickerTarget.telegram.packIcons.first)
+        XCTAssertEqual(StickerTarget.telegram.fileName(of: icon, animated: true), "thumbnail.webm")
+        XCTAssertEqual(StickerTarget.telegram.fileName(of: icon, animated: false), "thumbnail.png")
+        XCTAssertEqual(StickerTarget.telegram.fileNames(of: icon), ["thumbnail.png", "thumbnail.webm"])
+        XCTAssertEqual(StickerTarget.line.fileNames(of: StickerTarget.line.packIcons[0]), ["main.png"])
+        XCTAssertEqual(StickerTarget.whatsapp.fileNames(of: StickerTarget.whatsapp.packIcons[0]), ["tray.png"])
+
+        // 15 frames of opaque noise: at 100 px far over 32 KB as a video at the best quality.
+        var state: UInt32 = 12_345
+        let noise = (0..<15).map { _ in
+            Image(width: 100, height: 100, pixels: (0..<40_000).map { i in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 24)
+            })
+        }
+        let busy = try PNGEncoder.encodeAnimation(frames: noise, delays: Array(repeating: Delay(milliseconds: 100), count: 15),
+                                                  loopCount: 0, effort: .fast)
+        for animation in [try movingSquare(frames: 12, ms: 100), busy] {
+            XCTAssertTrue(PackIconRenderer.isAnimation(file: animation))
+            let webm = try PackIconRenderer.render(file: animation, target: .telegram)[0].get()
+            XCTAssertTrue(WebMOutline.isEBML(webm))
+            XCTAssertLessThanOrEqual(webm.count, 32_000)
+            let r = PlatformChecker.check(webm, path: "pack/thumbnail.webm", target: .telegram)
+            XCTAssertEqual(errors(r), [], "\(r.findings)")
+            XCTAssertEqual([r.facts.width, r.facts.height], [100, 100])
+            XCTAssertTrue(r.findings.contains { $0.message.contains("pack thumbnail (thumbnail.webm), animated") }, "\(r.findings)")
+            XCTAssertEqual(errors(PlatformChecker.check(webm, path: "pack/thumbnail.png", target: .telegram)), [.format])
+        }
+        let still = try PackIconRenderer.render(file: TestPNG.still(64, 64), target: .telegram)[0].get()
+        XCTAssertEqual(Array(still.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        XCTAssertEqual(errors(PlatformChecker.check(still, path: "pack/thumbnail.png", target: .telegram)), [])
+        XCTAssertEqual(errors(PlatformChecker.check(still, path: "pack/thumbnail.webm", target: .telegram)), [.format])
+        // A video over 32 KB is over the thumbnail's cap, though within a video sticker's 256 KB.
+        var o = ConversionOptions()
+        o.target = StickerTarget.telegram.animationTarget(for: icon)
+        o.target.animationBytes = 256_000
+        let large = try XCTUnwrap(try StickerConverter.convert(busy, options: o).outputs.first?.result.get()).bytes
+        XCTAssertGreaterThan(large.count, 32_000)
+        XCTAssertEqual(errors(PlatformChecker.check(large, path: "pack/thumbnail.webm", target: .telegram)), [.budget])
+    }
+
     func testAFileThatIsNoImageIsNamedSo() {
         for path in ["a.webp", "tray.png"] {
             let r = PlatformChecker.check(Array("garbage".utf8), path: path, target: .whatsapp)

@@ -10,17 +10,17 @@ import ImageResize
 /// when reducing.
 public enum PackIconRenderer {
     /// The files of `target`'s pack pictures (`StickerTarget.packIcons`, in order) from the image
-    /// file `data`: a picture that animates (`PackIcon.animates`), from an animated `data`, is an
-    /// APNG made as `target` makes its animated stickers, on the picture's square and within its
-    /// cap (`StickerTarget.animationTarget(for:)`); every other is the still PNG of the first frame
+    /// file `data`: a picture that animates (`PackIcon.animates`), from an animated `data`
+    /// (`isAnimation(file:)`), is an animation made as `target` makes its animated stickers (an
+    /// APNG for LINE, a WebM for Telegram), on the picture's square and within its cap
+    /// (`StickerTarget.animationTarget(for:)`); every other is the still PNG of the first frame
     /// (`render(_:icon:fit:)`), decoded once for all of them: by rows when the file allows, else
     /// whole within `limits.maxMemory`, a JPEG reduced as far as the largest picture allows
     /// (`Artwork.firstFrame(_:forPictures:fit:limits:)`). Throws `ImageError` when `data` does
     /// not decode or its decode would pass the memory budget.
     public static func render(file data: [UInt8], target: StickerTarget, fit: FitMode = .contain,
                               limits: Limits = .default) throws -> [Result<[UInt8], StickerError>] {
-        let outline = data.withUnsafeBytes { ImageOutline.read($0) }
-        let animated = outline.map { $0.frameCount > 1 || $0.format == .apng } ?? false
+        let animated = isAnimation(file: data)
         // The stills, all from one decode: by rows when the file allows (never held whole).
         let stills = target.packIcons.filter { !($0.animates && animated) }
         var fitted: [Int: Image] = [:]
@@ -45,6 +45,13 @@ public enum PackIconRenderer {
             firstFrame = image
             return render(image, icon: icon, fit: fit, allowsGray: target.allowsGrayPNG)
         }
+    }
+
+    /// Whether the image file `data` is an animation by its structure (more than one frame, or
+    /// an APNG), whose pictures that animate are animations: named by
+    /// `StickerTarget.fileName(of:animated:)` with this answer.
+    public static func isAnimation(file data: [UInt8]) -> Bool {
+        data.withUnsafeBytes { ImageOutline.read($0) }.map { $0.frameCount > 1 || $0.format == .apng } ?? false
     }
 
     /// The PNG file of `icon` from `image`, or why it cannot fit.

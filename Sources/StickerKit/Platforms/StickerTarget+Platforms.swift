@@ -27,11 +27,13 @@ extension StickerTarget {
 
     /// Telegram: stills PNG (or WebP) with one side 512 (here both: a 512 square), 512 KB; video
     /// stickers VP9 WebM with alpha, 256 KB, at most 3 s and 30 fps; a 100×100 pack thumbnail
-    /// (PNG, at most 128 KB).
+    /// (PNG, at most 128 KB; from an animation a WebM video under the video stickers' rules, at
+    /// most 32 KB: `thumbnail.webm`).
     public static let telegram = StickerTarget(
         name: "telegram", displayName: "Telegram", side: 512, stillCodec: .png(.default), animationCodec: .webm(WebMOptions()),
         stillBytes: 512_000, animationBytes: 256_000, maxDurationMs: 3_000, maxFPS: 30,
-        packIcons: [PackIcon(side: 100, maxBytes: 128_000, fileName: "thumbnail.png", role: "pack thumbnail")])
+        packIcons: [PackIcon(side: 100, maxBytes: 128_000, fileName: "thumbnail.png", role: "pack thumbnail", animates: true,
+                             animatedMaxBytes: 32_000)])
 
     /// Discord: PNG or APNG, 320×320, 512 KB.
     public static let discord = StickerTarget(

@@ -69,14 +69,29 @@ public struct StickerTarget: Sendable, Hashable {
 
     /// The rules an animated pack picture (`PackIcon.animates`) is made and checked by: this
     /// platform's animation rules (frames, duration, loops, codec) on the picture's square and
-    /// within its cap, with no pack pictures of its own.
+    /// within its cap (`PackIcon.animatedMaxBytes`), with no pack pictures of its own.
     public func animationTarget(for icon: PackIcon) -> StickerTarget {
         var picture = self
         picture.side = icon.width
         picture.animationBox = nil
-        picture.animationBytes = icon.maxBytes
+        picture.animationBytes = icon.animatedMaxBytes
         picture.packIcons = []
         return picture
+    }
+
+    /// The file name of pack picture `icon`, a still or (`animated`, for a picture that
+    /// `PackIcon.animates`) an animation: `PackIcon.fileName`, its extension the animated
+    /// container's for an animation (Telegram's `thumbnail.webm`; LINE's `main.png` either way).
+    public func fileName(of icon: PackIcon, animated: Bool) -> String {
+        guard animated && icon.animates else { return icon.fileName }
+        let stem = icon.fileName.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+        return stem + "." + container(animated: true).fileExtension
+    }
+
+    /// Every name pack picture `icon` may be written as, the still's first.
+    public func fileNames(of icon: PackIcon) -> [String] {
+        let animated = fileName(of: icon, animated: true)
+        return animated == icon.fileName ? [icon.fileName] : [icon.fileName, animated]
     }
 
     /// Whether this is Messages (today's pipeline: `StickerSize`s, `ConversionOptions.maxBytes`).

@@ -9,11 +9,12 @@ import StickerKit
 public enum PlatformChecker {
     /// Checks one file's bytes for `target`. `path` only names the file in the report.
     /// A file named as one of the platform's pack pictures (`StickerTarget.packIcons`: WhatsApp's
-    /// `tray.png`, Telegram's `thumbnail.png`, LINE's `main.png` and `tab.png`) is checked as that
-    /// picture — a PNG still of its exact size within its byte cap — not as a sticker.
+    /// `tray.png`, Telegram's `thumbnail.png` or `thumbnail.webm`, LINE's `main.png` and
+    /// `tab.png`; `StickerTarget.fileNames(of:)`) is checked as that picture — a PNG still of its
+    /// exact size within its byte cap, or an animation of it — not as a sticker.
     public static func check(_ bytes: [UInt8], path: String, target: StickerTarget) -> StickerCheckReport {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        if let icon = target.packIcons.first(where: { $0.fileName == name }) {
+        if let icon = target.packIcons.first(where: { target.fileNames(of: $0).contains(name) }) {
             return check(bytes, path: path, packIcon: icon, target: target)
         }
         var findings: [StickerFinding] = []
@@ -108,10 +109,25 @@ public enum PlatformChecker {
     }
 
     /// `bytes` as `icon`: a PNG still of exactly its size, within its byte cap; or, for a picture
-    /// that animates (`PackIcon.animates`: LINE's main image), an APNG checked as an animated
-    /// sticker of `target.animationTarget(for:)`.
+    /// that animates (`PackIcon.animates`: LINE's main image, Telegram's thumbnail), an animation
+    /// in the platform's animated container (an APNG, a WebM named `thumbnail.webm`) checked as an
+    /// animated sticker of `target.animationTarget(for:)`. `path`'s file name, when it is the
+    /// animated picture's other name, says which the file must be.
     public static func check(_ bytes: [UInt8], path: String, packIcon icon: PackIcon, target: StickerTarget) -> StickerCheckReport {
         var findings: [StickerFinding] = []
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let animatedName = target.fileName(of: icon, animated: true)
+        if icon.animates && target.container(animated: true) == .webm && (name == animatedName || WebMOutline.isEBML(bytes)) {
+            guard name == animatedName, WebMOutline.isEBML(bytes) else {
+                let wrong = name == animatedName ? "not a WebM video" : "a WebM video"
+                return StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: ImageDecoder.sniff(bytes)?.displayName ?? (WebMOutline.isEBML(bytes) ? "WebM" : nil)),
+                                          transparent: nil, findings: [.init(.error, .format, "\(wrong), named \(name); \(target.displayName)'s "
+                                                                             + "\(icon.role) is \(icon.fileName) (PNG) or \(animatedName) (WebM video)")])
+            }
+            var report = check(bytes, path: path, target: target.animationTarget(for: icon))
+            report.findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(animatedName)), animated"))
+            return report
+        }
         let outline: ImageOutline
         do {
             outline = try Self.outline(bytes)

@@ -110,7 +110,7 @@ enum ArchiveInputs {
         // tab.png) are not stickers; nor, in a WhatsApp pack, the one PNG beside WebP stickers
         // (sticker-convert's cover.png is the tray of its WhatsApp packs). In any other ZIP of
         // artwork a PNG beside WebPs is a sticker like the others.
-        let pictures = Set(StickerTarget.all.flatMap(\.packIcons).map { $0.fileName.lowercased() })
+        let pictures = Set(StickerTarget.all.flatMap { t in t.packIcons.flatMap { t.fileNames(of: $0) } }.map { $0.lowercased() })
         let images = entries.filter {
             ImageFormat.readableExtensions.contains(extensionOf($0.fileName)) && !pictures.contains($0.fileName.lowercased())
         }

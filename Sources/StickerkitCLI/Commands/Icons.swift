@@ -24,8 +24,9 @@ struct Icons: ParsableCommand {
         not write is replaced only with --overwrite; one that holds these icons already is left \
         as it is ("icon set unchanged").
         With --platform whatsapp (a 96×96 tray icon, tray.png, ≤ 50 KB), telegram (a 100×100 pack \
-        thumbnail, thumbnail.png) or line (a 240×240 main image, main.png, an APNG when the image is \
-        an animation, and a 96×74 chat tab image, tab.png), writes that app's pack pictures into \
+        thumbnail, thumbnail.png; from an animation thumbnail.webm, a VP9 video within 32 KB) or \
+        line (a 240×240 main image, main.png, an APNG when the image is an animation, and a 96×74 \
+        chat tab image, tab.png), writes that app's pack pictures into \
         DIR instead: the whole image, transparent around it. They are recorded in DIR's manifest, as \
         resize records stickers: a later run replaces its own pictures, and resize and pack never \
         take them for artwork; any other file there is replaced only when it is the same picture \
