@@ -115,17 +115,7 @@ public enum PlatformChecker {
     /// animated picture's other name, says which the file must be.
     public static func check(_ bytes: [UInt8], path: String, packIcon icon: PackIcon, target: StickerTarget) -> StickerCheckReport {
         var findings: [StickerFinding] = []
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        let animatedName = target.fileName(of: icon, animated: true)
-        if icon.animates && target.container(animated: true) == .webm && (name == animatedName || WebMOutline.isEBML(bytes)) {
-            guard name == animatedName, WebMOutline.isEBML(bytes) else {
-                let wrong = name == animatedName ? "not a WebM video" : "a WebM video"
-                return StickerCheckReport(path: path, bytes: bytes.count, facts: StickerFacts(format: ImageDecoder.sniff(bytes)?.displayName ?? (WebMOutline.isEBML(bytes) ? "WebM" : nil)),
-                                          transparent: nil, findings: [.init(.error, .format, "\(wrong), named \(name); \(target.displayName)'s "
-                                                                             + "\(icon.role) is \(icon.fileName) (PNG) or \(animatedName) (WebM video)")])
-            }
-            var report = check(bytes, path: path, target: target.animationTarget(for: icon))
-            report.findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(animatedName)), animated"))
+        if icon.animates && target.container(animated: true) == .webm, let report = video(bytes, path: path, packIcon: icon, target: target) {
             return report
         }
         let outline: ImageOutline
@@ -153,6 +143,27 @@ public enum PlatformChecker {
         }
         findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(icon.fileName))"))
         return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: findings)
+    }
+
+    /// `bytes` as `icon` when a video is that picture's animation (Telegram's `thumbnail.webm`):
+    /// a WebM under that name is checked as an animated sticker of
+    /// `target.animationTarget(for:)`; a WebM under the still's name, or anything else under the
+    /// video's, is an error of format. Nil for a file that is neither (a still, checked as such).
+    private static func video(_ bytes: [UInt8], path: String, packIcon icon: PackIcon, target: StickerTarget) -> StickerCheckReport? {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let videoName = target.fileName(of: icon, animated: true)
+        let isVideo = WebMOutline.isEBML(bytes)
+        if isVideo && name == videoName {
+            var report = check(bytes, path: path, target: target.animationTarget(for: icon))
+            report.findings.append(.init(.info, .format, "\(target.displayName)'s \(icon.role) (\(videoName)), animated"))
+            return report
+        }
+        guard isVideo || name == videoName else { return nil }
+        let facts = StickerFacts(format: isVideo ? "WebM" : ImageDecoder.sniff(bytes)?.displayName)
+        let what = isVideo ? "a WebM video" : "not a WebM video"
+        return StickerCheckReport(path: path, bytes: bytes.count, facts: facts, transparent: nil, findings: [
+            .init(.error, .format, "\(what), named \(name); \(target.displayName)'s \(icon.role) is \(icon.fileName) (PNG) or \(videoName) (WebM video)"),
+        ])
     }
 
     /// The error of a gray PNG (colour type 0 or 4) for an app that asks for RGB colour
