@@ -4,7 +4,8 @@ import StickerPackaging
 
 /// libFuzzer entry point: `stickerkit check` on arbitrary bytes — Messages' rules
 /// (`StickerChecker`: the outline, and the pixels' transparency scan), every platform's
-/// (`PlatformChecker`: the image outlines and the WebM (EBML) reader), a WhatsApp pack's
+/// (`PlatformChecker`: the image outlines and the WebM (EBML) reader; as stickers and as pack
+/// pictures), a WhatsApp pack's
 /// (`WastickersChecker`: the ZIP reader, inflate and CRC, each entry checked) and a LINE set's
 /// (`LineSetChecker`: the same reader, LINE's pack pictures and set rules). A check never
 /// fails: it reports. Every finding must say something, the report must count the file's bytes,
@@ -15,6 +16,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var reports = [StickerChecker.check(bytes, path: "sticker.png")]
     for target in StickerTarget.all {
         reports.append(PlatformChecker.check(bytes, path: "sticker", target: target))
+        // Under each name of its pack pictures (a still's, a video's: Telegram's thumbnail.webm).
+        for icon in target.packIcons {
+            for name in target.fileNames(of: icon) { reports.append(PlatformChecker.check(bytes, path: name, target: target)) }
+        }
     }
     for report in reports {
         if report.bytes != bytes.count { fatalError("report counts \(report.bytes) bytes of \(bytes.count)") }
