@@ -166,7 +166,7 @@ final class IconsTests: XCTestCase {
         let animation = TestPNG.apng(64, 64, delays: [(1, 10), (1, 10), (1, 10)])
         let set = try IconSetFiles.render(file: animation, effort: .fast)
         XCTAssertEqual(set.warnings.first, .firstFrame(frames: 3, pictures: "every icon"))
-        XCTAssertTrue(set.warnings[0].description.hasPrefix("source is an animation of 3 frames: every icon is a still of its first frame"),
+        XCTAssertTrue(set.warnings[0].description.hasPrefix("source is an animation of 3 frames: its first frame alone shows in every icon"),
                       set.warnings[0].description)
         XCTAssertEqual(set.pngs, try IconSetFiles.render(Artwork.firstFrame(animation), effort: .fast).pngs)
 

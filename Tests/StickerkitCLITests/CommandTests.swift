@@ -265,7 +265,7 @@ final class CommandTests: XCTestCase {
                                  (["icons", "--platform", "whatsapp", gif, "-o", tmp.appendingPathComponent("wa").path], "the tray icon")] {
             let r = try CLI.run(args)
             XCTAssertEqual(r.status, 0, r.stderr)
-            let line = "\(gif): warning: source is an animation of 5 frames: \(pictures) is a still of its first frame"
+            let line = "\(gif): warning: source is an animation of 5 frames: its first frame alone shows in \(pictures)"
             XCTAssertEqual(r.stderr.components(separatedBy: "\n").filter { $0.hasPrefix(line) }.count, 1, r.stderr)
             let quiet = try CLI.run(args + ["--quiet", "--overwrite"])
             XCTAssertEqual(quiet.status, 0, quiet.stderr)

@@ -75,6 +75,10 @@ final class LinePackCommandTests: XCTestCase {
         let icon = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", archive.path, "--icon", sample("ring_200_6f.webp")])
         XCTAssertEqual(icon.status, 0, icon.stderr)
         XCTAssertTrue(icon.stdout.contains("main and chat tab images from " + sample("ring_200_6f.webp")), icon.stdout)
+        XCTAssertEqual(icon.stderr.components(separatedBy: "\n").filter {
+            $0.hasPrefix(sample("ring_200_6f.webp") + ": warning: source is an animation of 6 frames: its first frame alone shows in "
+                         + "the main image and the chat tab image")
+        }.count, 1, icon.stderr)
         XCTAssertNotEqual(try FileManager.default.attributesOfItem(atPath: archive.path)[.modificationDate] as? Date, old)
         assertLineSet(try entries(archive), count: 8, animated: false, animatedMain: false)
     }

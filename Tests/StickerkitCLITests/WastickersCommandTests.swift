@@ -37,7 +37,7 @@ final class WastickersCommandTests: XCTestCase {
                                                                                  "--icon", gif])
         XCTAssertEqual(animated.status, 0, animated.stderr)
         XCTAssertEqual(animated.stderr.components(separatedBy: "\n").filter {
-            $0.hasPrefix("\(gif): warning: source is an animation of 5 frames: the tray icon is a still of its first frame")
+            $0.hasPrefix("\(gif): warning: source is an animation of 5 frames: its first frame alone shows in the tray icon")
         }.count, 1, animated.stderr)
 
         let out = tmp.appendingPathComponent("unzipped")

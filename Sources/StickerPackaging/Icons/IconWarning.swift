@@ -29,14 +29,15 @@ public enum IconWarning: Sendable, Equatable, CustomStringConvertible {
             (icons.count == total ? "every icon is" : "\(icons.count) of \(total) icons (\(icons.prefix(3).joined(separator: ", "))\(icons.count > 3 ? ", …" : "")) are")
                 + " one flat colour \(Self.hex(color)): the artwork does not show — light artwork on a light --background, or cropped away?"
         case let .firstFrame(frames, pictures):
-            "source is an animation of \(frames) frames: \(pictures) is a still of its first frame; "
+            "source is an animation of \(frames) frames: its first frame alone shows in \(pictures); "
                 + "give a still image to choose what shows"
         }
     }
 
     /// `.firstFrame` for a platform's pack pictures made from the image file `data`: when it is
     /// an animation and none of `pictures` animates (`PackIcon.animates`), which are then all
-    /// stills of its first frame; nil otherwise.
+    /// stills of its first frame (LINE's pictures of a set of stills: pass them with `animates`
+    /// off); nil otherwise.
     public static func firstFrame(of data: [UInt8], pictures: [PackIcon]) -> IconWarning? {
         let frames = Artwork.frameCount(of: data)
         guard frames > 1, !pictures.isEmpty, !pictures.contains(where: \.animates) else { return nil }

@@ -68,6 +68,8 @@ enum LinePackRun {
         var made = try given.map { g -> Pictures in
             // A still set's main image is a still: an animation given is shown by its first frame.
             guard !animatedSet && g.animatedMain, let icon = r.icon, let data = iconData else { return g }
+            let stills = StickerTarget.line.packIcons.map { var picture = $0; picture.animates = false; return picture }
+            if let w = IconWarning.firstFrame(of: data, pictures: stills) { terminal.warn(icon, w.description) }
             return try pictures(of: data, named: icon, animatedSet: false, limits: limits)
         }
         if made == nil { made = recordedPictures(in: r.inputs) }
