@@ -37,6 +37,7 @@ extension CheckRun {
             }
             archives += found.archives.map(checkArchive)
         }
+        markTwins(&stickers, target: target)
         // A WhatsApp pack is checked by WhatsApp's rules and a LINE set by LINE's, whatever app
         // was asked for: say so.
         func ruledBy(_ app: StickerTarget, _ what: String, _ findings: inout [StickerFinding]) {
@@ -46,5 +47,26 @@ extension CheckRun {
         for i in archives.indices { ruledBy(.whatsapp, "a WhatsApp pack", &archives[i].findings) }
         for i in lineSets.indices { ruledBy(.line, "a LINE set", &lineSets[i].findings) }
         return (CheckReport(stickers: stickers, packs: [], wastickers: archives, lineSets: lineSets), failed, skipped)
+    }
+
+    /// A pack picture found under both of its names in one folder (Telegram's `thumbnail.png`
+    /// and `thumbnail.webm`; `StickerTarget.fileNames(of:)`): each gets a warning naming the
+    /// other, since the app takes one.
+    static func markTwins(_ reports: inout [StickerCheckReport], target: StickerTarget) {
+        for icon in target.packIcons {
+            let names = target.fileNames(of: icon)
+            guard names.count > 1 else { continue }
+            var byFolder: [String: [Int]] = [:]
+            for (i, r) in reports.enumerated() where names.contains((r.path as NSString).lastPathComponent) {
+                byFolder[(r.path as NSString).deletingLastPathComponent, default: []].append(i)
+            }
+            for indices in byFolder.values where indices.count > 1 {
+                for i in indices {
+                    let others = indices.filter { $0 != i }.map { (reports[$0].path as NSString).lastPathComponent }
+                    reports[i].findings.append(.init(.warning, .duplicate, "\(others.joined(separator: ", ")) is beside it: "
+                                                     + "\(target.displayName) takes one \(icon.role); remove the one you do not want"))
+                }
+            }
+        }
     }
 }

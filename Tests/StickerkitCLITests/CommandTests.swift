@@ -302,6 +302,13 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
                        [".stickerkit-manifest.jsonl", "thumbnail.png", "thumbnail.webm"])
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("thumbnail.webm")), webm, "the video stays as it was")
+        // check says each has the other beside it.
+        let both = try CLI.run(["check", "--platform", "telegram", out.path])
+        XCTAssertEqual(both.status, 0, both.stdout + both.stderr)
+        for (name, other) in [("thumbnail.png", "thumbnail.webm"), ("thumbnail.webm", "thumbnail.png")] {
+            XCTAssertTrue(both.stdout.contains("\(other) is beside it: Telegram takes one pack thumbnail"), "\(name): \(both.stdout)")
+        }
+        XCTAssertTrue(both.stdout.contains("0 errors, 2 warnings"), both.stdout)
     }
 
     /// Pack pictures stickerkit did not write, or that were edited since, are replaced only with

@@ -24,7 +24,10 @@ struct Check: ParsableCommand {
         With --platform NAME (signal, whatsapp, telegram, discord, line), files are checked against \
         that app's rules instead: its container for stills and animations (WebM videos included), its \
         square size (LINE: within its box, even sides), its byte cap per kind, and for animations its \
-        duration and frame-rate limits (LINE: 5–20 frames, 1–4 plays within 4 s). A sticker \
+        duration and frame-rate limits (LINE: 5–20 frames, 1–4 plays within 4 s). A file named as \
+        one of the app's pack pictures is checked as that picture (tray.png, thumbnail.png or \
+        thumbnail.webm, main.png, tab.png: its size and cap; both thumbnails in one folder are \
+        warned of). A sticker \
         catalog is Messages' own: with --platform, one named is an error, one in a folder a warning.
         A WhatsApp pack archive (NAME.wastickers, or any file whose bytes are a ZIP archive; also \
         found in folders) is checked as a pack, with any --platform: 3 to 30 stickers, all stills \
