@@ -182,7 +182,7 @@ final class IconsTests: XCTestCase {
                        .firstFrame(frames: 2, pictures: "the tray icon"))
         XCTAssertNil(IconWarning.firstFrame(of: animation, pictures: StickerTarget.telegram.packIcons))
         XCTAssertNil(IconWarning.firstFrame(of: animation, pictures: StickerTarget.line.packIcons))
-        let stills = StickerTarget.line.packIcons.map { var icon = $0; icon.animates = false; return icon }
+        let stills = StickerTarget.line.packIcons.map(\.still)
         XCTAssertEqual(IconWarning.firstFrame(of: animation, pictures: stills),
                        .firstFrame(frames: 2, pictures: "the main image and the chat tab image"))
         XCTAssertNil(IconWarning.firstFrame(of: TestPNG.still(64, 64), pictures: StickerTarget.whatsapp.packIcons))

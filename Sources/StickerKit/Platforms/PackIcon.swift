@@ -35,6 +35,14 @@ public struct PackIcon: Sendable, Hashable {
                   animatedMaxBytes: animatedMaxBytes)
     }
 
+    /// The same picture made as a still from any image (`animates` off): LINE's pictures of a
+    /// set of stills.
+    public var still: PackIcon {
+        var picture = self
+        picture.animates = false
+        return picture
+    }
+
     /// "96×74".
     public var dimensions: String { "\(width)×\(height)" }
 }

@@ -36,8 +36,8 @@ public enum IconWarning: Sendable, Equatable, CustomStringConvertible {
 
     /// `.firstFrame` for a platform's pack pictures made from the image file `data`: when it is
     /// an animation and none of `pictures` animates (`PackIcon.animates`), which are then all
-    /// stills of its first frame (LINE's pictures of a set of stills: pass them with `animates`
-    /// off); nil otherwise.
+    /// stills of its first frame (LINE's pictures of a set of stills: pass `PackIcon.still`s);
+    /// nil otherwise.
     public static func firstFrame(of data: [UInt8], pictures: [PackIcon]) -> IconWarning? {
         let frames = Artwork.frameCount(of: data)
         guard frames > 1, !pictures.isEmpty, !pictures.contains(where: \.animates) else { return nil }

@@ -68,8 +68,7 @@ enum LinePackRun {
         var made = try given.map { g -> Pictures in
             // A still set's main image is a still: an animation given is shown by its first frame.
             guard !animatedSet && g.animatedMain, let icon = r.icon, let data = iconData else { return g }
-            let stills = StickerTarget.line.packIcons.map { var picture = $0; picture.animates = false; return picture }
-            if let w = IconWarning.firstFrame(of: data, pictures: stills) { terminal.warn(icon, w.description) }
+            if let w = IconWarning.firstFrame(of: data, pictures: StickerTarget.line.packIcons.map(\.still)) { terminal.warn(icon, w.description) }
             return try pictures(of: data, named: icon, animatedSet: false, limits: limits)
         }
         if made == nil { made = recordedPictures(in: r.inputs) }
@@ -120,7 +119,7 @@ enum LinePackRun {
     /// from the image file `data`, or one line naming why not (exit 1).
     static func render(_ icons: [PackIcon], of data: [UInt8], named source: String, animatedSet: Bool, limits: Limits) throws -> [[UInt8]] {
         var target = StickerTarget.line
-        target.packIcons = animatedSet ? icons : icons.map { var icon = $0; icon.animates = false; return icon }
+        target.packIcons = animatedSet ? icons : icons.map(\.still)
         let made: [Result<[UInt8], StickerError>]
         do { made = try PackIconRenderer.render(file: data, target: target, limits: limits) } catch {
             throw CommandFailure.failed(source, "\(error)")

@@ -152,7 +152,7 @@ enum WastickersRun {
     static func tray(from source: String, limits: Limits, terminal: Terminal) throws -> [UInt8] {
         let data = try PathChecks.readFile(CommandLineBytes.path(for: source), failing: .failed, limits: limits)
         let png = try tray(of: data, named: source, limits: limits)
-        if let w = IconWarning.firstFrame(of: data, pictures: Array(StickerTarget.whatsapp.packIcons.prefix(1))) {
+        if let w = IconWarning.firstFrame(of: data, pictures: StickerTarget.whatsapp.packIcons) {
             terminal.warn(source, w.description)
         }
         return png
