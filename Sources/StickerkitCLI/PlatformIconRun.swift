@@ -14,8 +14,9 @@ import StickerPackaging
 /// a `tray.png` the user made is never lost. Every problem is found before anything is written,
 /// one line each: paths in the way, then pictures that cannot be made, then files that would be
 /// replaced. A picture that animates, made from an animation, is named for its container
-/// (`StickerTarget.fileName(of:animated:)`: Telegram's `thumbnail.webm`); a picture under the
-/// other name, from an earlier run, stays, and a warning says that the app takes one.
+/// (`StickerTarget.fileName(of:animated:)`: Telegram's `thumbnail.webm`); the picture under the
+/// other name that an earlier run wrote is removed when it is as written, and otherwise (the
+/// user's, or edited) stays with a warning that the app takes one.
 enum PlatformIconRun {
     static func run(image: String, output: String, target: StickerTarget, overwrite: Bool, terminal: Terminal, quiet: Bool,
                     limits: Limits) throws {
@@ -124,7 +125,19 @@ enum PlatformIconRun {
         }
         for (k, icon) in target.packIcons.enumerated() {
             for other in target.fileNames(of: icon) where other != names[k] && place.folder.status(of: BytePath(other)) != nil {
-                terminal.warn(folder.appending(other).display, "stays beside \(names[k]); \(target.displayName) takes one \(icon.role): "
+                // The picture of the other kind from an earlier run, as written: superseded.
+                let path = folder.appending(other)
+                if place.manifest.record(for: BytePath(other)) != nil {
+                    do throws(FileError) {
+                        if try place.manifest.removeSuperseded(BytePath(other)) {
+                            if !quiet { terminal.result("\(path.display) removed: \(names[k]) is the \(target.displayName) \(icon.role) now") }
+                            continue
+                        }
+                    } catch {
+                        terminal.error("\(path.display): error: \(error.problem); it stays")
+                    }
+                }
+                terminal.warn(path.display, "stays beside \(names[k]); \(target.displayName) takes one \(icon.role): "
                               + "remove the one you do not want")
             }
         }

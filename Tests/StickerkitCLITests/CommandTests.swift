@@ -278,11 +278,16 @@ final class CommandTests: XCTestCase {
     }
 
     /// `icons --platform telegram` of an animation writes the pack thumbnail as a WebM video
-    /// (thumbnail.webm, within 32 KB), which `check --platform telegram` passes as the thumbnail;
-    /// a still's thumbnail.png later goes beside it, and a warning says Telegram takes one.
+    /// (thumbnail.webm, within 32 KB), which `check --platform telegram` passes as the thumbnail.
+    /// A still's thumbnail.png later supersedes it: the video stickerkit wrote is removed. One the
+    /// user edited stays, a warning says Telegram takes one, and `check` warns of each.
     func testTelegramThumbnailOfAnAnimationIsAWebMVideo() throws {
         let out = tmp.appendingPathComponent("tg")
-        let r = try CLI.run(["icons", "--platform", "telegram", sample("cogs_small_transparent.gif"), "-o", out.path])
+        func thumbnail(_ name: String) throws -> CLIRun {
+            try CLI.run(["icons", "--platform", "telegram", sample(name), "-o", out.path])
+        }
+        func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() }
+        let r = try thumbnail("cogs_small_transparent.gif")
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertFalse(r.stderr.contains("first frame"), r.stderr)
         XCTAssertTrue(r.stdout.contains("written to \(out.path)/thumbnail.webm"), r.stdout)
@@ -292,16 +297,29 @@ final class CommandTests: XCTestCase {
         let checked = try CLI.run(["check", "--platform", "telegram", out.path])
         XCTAssertEqual(checked.status, 0, checked.stdout + checked.stderr)
         XCTAssertTrue(checked.stdout.contains("pack thumbnail (thumbnail.webm), animated"), checked.stdout)
-        XCTAssertEqual(try CLI.run(["icons", "--platform", "telegram", sample("cogs_small_transparent.gif"), "-o", out.path]).stdout,
+        XCTAssertEqual(try thumbnail("cogs_small_transparent.gif").stdout,
                        "Telegram pack thumbnail up to date: \(out.path)/thumbnail.webm\n")
 
-        let still = try CLI.run(["icons", "--platform", "telegram", sample("oc_teddybear.png"), "-o", out.path])
+        let still = try thumbnail("oc_teddybear.png")
         XCTAssertEqual(still.status, 0, still.stderr)
-        XCTAssertEqual(still.stderr, "\(out.path)/thumbnail.webm: warning: stays beside thumbnail.png; Telegram takes one pack thumbnail: "
+        XCTAssertEqual(still.stderr, "")
+        XCTAssertTrue(still.stdout.hasSuffix("written to \(out.path)/thumbnail.png\n"
+                                             + "\(out.path)/thumbnail.webm removed: thumbnail.png is the Telegram pack thumbnail now\n"), still.stdout)
+        XCTAssertEqual(try files(), [".stickerkit-manifest.jsonl", "thumbnail.png"])
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent(".stickerkit-manifest.jsonl"), encoding: .utf8)
+            .split(separator: "\n").count, 1, "the video's record went with it")
+
+        // Back to the animation, then the video touched by hand: it is the user's, and stays.
+        XCTAssertEqual(try thumbnail("cogs_small_transparent.gif").status, 0)
+        XCTAssertEqual(try files(), [".stickerkit-manifest.jsonl", "thumbnail.webm"])
+        let edited = webm + Data([0xEC, 0x81, 0x80])
+        try edited.write(to: out.appendingPathComponent("thumbnail.webm"))
+        let kept = try thumbnail("oc_teddybear.png")
+        XCTAssertEqual(kept.status, 0, kept.stderr)
+        XCTAssertEqual(kept.stderr, "\(out.path)/thumbnail.webm: warning: stays beside thumbnail.png; Telegram takes one pack thumbnail: "
                        + "remove the one you do not want\n")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
-                       [".stickerkit-manifest.jsonl", "thumbnail.png", "thumbnail.webm"])
-        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("thumbnail.webm")), webm, "the video stays as it was")
+        XCTAssertEqual(try files(), [".stickerkit-manifest.jsonl", "thumbnail.png", "thumbnail.webm"])
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("thumbnail.webm")), edited, "the user's video stays as it was")
         // check says each has the other beside it.
         let both = try CLI.run(["check", "--platform", "telegram", out.path])
         XCTAssertEqual(both.status, 0, both.stdout + both.stderr)

@@ -103,6 +103,73 @@ final class OwnershipTests: XCTestCase {
         try Fixture.assertManifestDescribesStickers(out)
     }
 
+    /// Telegram's sticker of a still is a PNG and of an animation a WebM: an input that starts
+    /// or stops animating gives its sticker under the other name, and the one stickerkit made of
+    /// it before goes (both would go into the pack). Never one edited since, nor one another
+    /// input of the run is named for.
+    func testAnInputThatStartsOrStopsAnimatingLeavesOneSticker() throws {
+        let a = art.appendingPathComponent("a.png")
+        let report = tmp.appendingPathComponent("report.json")
+        func telegram() throws -> CLIRun {
+            let r = try CLI.run(["resize", art.path, "-o", out.path, "--platform", "telegram", "--report", report.path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r
+        }
+        func stickers() -> [String] {
+            BatchSafety.paths(out).filter { !($0 as NSString).lastPathComponent.hasPrefix(".") }.sorted()
+        }
+        func assertRecorded(_ file: StaticString = #filePath, line: UInt = #line) throws {
+            XCTAssertEqual(try Fixture.recordedOutputs(out).sorted(), stickers(), "manifest vs stickers present", file: file, line: line)
+        }
+        func put(_ sample: String, at url: URL) throws {
+            try? FileManager.default.removeItem(at: url)
+            try Fixture.sample(sample, to: url)
+        }
+        try put("oc_teddybear.png", at: a)
+        _ = try telegram()
+        XCTAssertEqual(stickers(), ["a.png"])
+
+        try put("ring_200_6f.webp", at: a)
+        let animated = try telegram()
+        XCTAssertEqual(stickers(), ["a.webm"])
+        let line = "\(out.path)/a.png removed: the sticker stickerkit made of this input before, now \(out.path)/a.webm"
+        XCTAssertTrue(animated.stderr.contains("\(a.path) [512]: note: \(line)\n"), animated.stderr)
+        XCTAssertTrue(try Fixture.reportWarnings(report)["a.png"]?.contains(line) == true)
+        try assertRecorded()
+
+        // Back to the still: its sticker is made again (its record went with it), the WebM goes.
+        try put("oc_teddybear.png", at: a)
+        _ = try telegram()
+        XCTAssertEqual(stickers(), ["a.png"])
+        try assertRecorded()
+        // Up to date: nothing to remove, nothing said.
+        XCTAssertEqual(try telegram().stderr, "")
+
+        // A sticker touched up by hand is the user's: it stays.
+        let edited = Data("the user's own a.png".utf8)
+        try edited.write(to: out.appendingPathComponent("a.png"))
+        try put("ring_200_6f.webp", at: a)
+        let kept = try telegram()
+        XCTAssertEqual(stickers(), ["a.png", "a.webm"])
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("a.png")), edited)
+        XCTAssertFalse(kept.stderr.contains("removed"), kept.stderr)
+
+        // b.png animated gave b.webm; now b.png is a still and b.gif, an animation, is named
+        // b.webm: b.gif's sticker replaces the old one and is not removed for b.png's.
+        try FileManager.default.removeItem(at: out.appendingPathComponent("a.png"))
+        let b = art.appendingPathComponent("b.png")
+        try put("ring_200_6f.webp", at: b)
+        _ = try telegram()
+        XCTAssertEqual(stickers(), ["a.webm", "b.webm"])
+        try put("oc_teddybear.png", at: b)
+        try put("ring_200_6f.webp", at: art.appendingPathComponent("b.gif"))
+        _ = try telegram()
+        XCTAssertEqual(stickers(), ["a.webm", "b.png", "b.webm"])
+        try assertRecorded()
+        let manifest = try String(contentsOf: out.appendingPathComponent(Fixture.manifestName), encoding: .utf8)
+        XCTAssertTrue(manifest.split(separator: "\n").contains { $0.contains("\"output\":\"b.webm\"") && $0.contains("/art/b.gif\"") }, manifest)
+    }
+
     // MARK: a damaged manifest
 
     func testDamagedManifestIsNamedInAWarningAndRebuilt() throws {

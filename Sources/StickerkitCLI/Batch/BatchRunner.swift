@@ -121,11 +121,14 @@ struct BatchRunner: Sendable {
         } else {
             ownership = nil
         }
+        // The records of the files of ours present when the run began, by input: what a sticker
+        // written or found up to date may supersede (`settled`).
+        let earlier = ownership.map { Dictionary(grouping: $0.manifest.records.values, by: \.input) } ?? [:]
         let finished = Locked((entries: [BatchReport.File?](repeating: nil, count: inputs.count), count: 0))
         AllocatorPolicy.holdTight(maxMemory: settings.options.limits.maxMemory)
         ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
                            estimatedWork: { BatchRunner.estimatedWork(inputs[$0], options: settings.options) }) { i in
-            let entry = process(inputs[i], plan: plan, ownership: ownership)
+            let entry = process(inputs[i], plan: plan, ownership: ownership, earlier: earlier)
             AllocatorPolicy.fileDone()
             let done = finished.withLock { f in
                 f.entries[i] = entry
@@ -202,7 +205,8 @@ struct BatchRunner: Sendable {
         var verdict: Ownership.Verdict
     }
 
-    private func process(_ input: InputFile, plan: OutputPlan, ownership: Ownership?) -> BatchReport.File {
+    private func process(_ input: InputFile, plan: OutputPlan, ownership: Ownership?,
+                         earlier: [BytePath: [ManifestRecord]]) -> BatchReport.File {
         var entry = BatchReport.File(input: input.path, warnings: [], outputs: [])
         if let message = plan.renameMessage(input) { entry.warnings.append(message) }
         func reportPath(_ relative: BytePath) -> String {
@@ -269,7 +273,7 @@ struct BatchRunner: Sendable {
                 targets.append(Target(size: size, relative: relative, verdict: verdict))
             }
         }
-        if targets.isEmpty { return labelled(entry) }
+        if targets.isEmpty { return settled(entry, input, plan: plan, manifest: ownership.manifest, earlier: earlier[absoluteInput] ?? []) }
         var options = settings.options
         options.sizes = targets.map(\.size)
 
@@ -345,6 +349,39 @@ struct BatchRunner: Sendable {
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: e.description)))
                 }
                 terminal.error(Self.failureLine(input.shown.display, label(size), e))
+            }
+        }
+        return settled(entry, input, plan: plan, manifest: ownership.manifest, earlier: earlier[absoluteInput] ?? [])
+    }
+
+    /// `entry` labelled, after removing what its stickers supersede: a sticker of ours that the
+    /// same input gave at the same size under another extension in an earlier run (Telegram's
+    /// `cat.png` of a still, once `cat.gif`… animates and gives `cat.webm`, or back), still
+    /// exactly as written and named for no input of this run. Two stickers of one artwork would
+    /// both go into the pack. A file edited since stays, as does one an input of this run is
+    /// named for (the plan compares names ignoring case).
+    private func settled(_ entry: BatchReport.File, _ input: InputFile, plan: OutputPlan, manifest: Manifest,
+                         earlier: [ManifestRecord]) -> BatchReport.File {
+        var entry = entry
+        let settledSizes = Set(entry.outputs.filter { $0.status.hasSticker }.map(\.size))
+        guard !settledSizes.isEmpty else { return labelled(entry) }
+        let superseded = earlier.filter { r in
+            guard let size = r.size, settledSizes.contains(size) else { return false }
+            let current = plan.relativePath(for: input, size: size)
+            return r.output != current && r.output.parent == current.parent
+                && r.output.lowercasedExtension != current.lowercasedExtension && !plan.isPlanned(r.output)
+        }
+        for r in superseded.sorted(by: { $0.output < $1.output }) {
+            let old = settings.output.appending(r.output)
+            let current = settings.output.appending(plan.relativePath(for: input, size: r.size!))
+            do throws(FileError) {
+                guard try manifest.removeSuperseded(r.output) else { continue }
+                let line = "\(old.display) removed: the sticker stickerkit made of this input before, now \(current.display)"
+                entry.warnings.append(line)
+                // Shown on a pipe too (not under --quiet): a file of the folder is gone.
+                terminal.warning("\(input.shown.display) [\(label(r.size!))]: note: \(line)")
+            } catch {
+                terminal.error("\(input.shown.display): error: \(old.display) stays beside \(current.display): \(error)")
             }
         }
         return labelled(entry)

@@ -215,6 +215,36 @@ final class Manifest: Sendable {
         try result.get()
     }
 
+    /// Removes the file at `output`, ours and superseded by another file of ours, and drops its
+    /// record: only when it is still exactly the file its record describes (size, time and
+    /// inode), never when it was edited or replaced since. Returns whether it was removed. The
+    /// manifest is rewritten by the next `rewriteIfNeeded`; until then its stale line names a file
+    /// that is gone, which the next run drops.
+    func removeSuperseded(_ output: BytePath) throws(FileError) -> Bool {
+        let folder = self.folder
+        let result: Result<Bool, FileError> = state.withLock { s in
+            guard let record = s.records[output] else { return .success(false) }
+            do throws(FileError) {
+                let removed = try folder.withFolder(output.parent, create: false) { fd, path throws(FileError) -> Bool in
+                    let name = output.lastComponent
+                    guard let status = try FileStatus.of(name, in: fd, path: path.appending(name)),
+                          record.matchesWithoutReading(status) else { return false }
+                    if name.withCString({ unlinkat(fd, $0, 0) }) != 0 { throw FileError(.remove, path.appending(name), .system(errno)) }
+                    return true
+                }
+                if removed {
+                    s.records[output] = nil
+                    s.own?.remove(output)
+                    s.needsRewrite = true
+                }
+                return .success(removed)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// Rewrites the manifest atomically with exactly the records of the files that are ours (a
     /// shard's: those its own file held or it appended), when the file holds anything else; then
     /// removes the shard manifests it took over.

@@ -62,6 +62,9 @@ struct OutputPlan: Sendable {
             taken[key(name)] = input
             names[input] = name
         }
+        for input in names.keys {
+            for size in sizes { plannedPaths.insert(relativePath(for: input, size: size).display.lowercased()) }
+        }
     }
 
     /// `sub/cat.png` for `sub/cat.gif` (`sub/cat.webp` where the platform writes WebP).
@@ -71,6 +74,13 @@ struct OutputPlan: Sendable {
 
     /// Every input the plan names.
     var inputs: [InputFile] { Array(names.keys) }
+
+    /// Whether `relative` (below the output folder, ignoring case) is the path of a sticker of
+    /// any input of the plan, at any of its sizes.
+    func isPlanned(_ relative: BytePath) -> Bool { plannedPaths.contains(relative.display.lowercased()) }
+
+    /// Every sticker path of the plan, lowercased (`isPlanned`).
+    private var plannedPaths: Set<String> = []
 
     /// The name of `input`'s stickers, without the size folder.
     func name(for input: InputFile) -> BytePath { names[input] ?? defaultName(input) }

@@ -28,7 +28,8 @@ struct Icons: ParsableCommand {
         line (a 240×240 main image, main.png, an APNG when the image is an animation, and a 96×74 \
         chat tab image, tab.png), writes that app's pack pictures into \
         DIR instead: the whole image, transparent around it. They are recorded in DIR's manifest, as \
-        resize records stickers: a later run replaces its own pictures, and resize and pack never \
+        resize records stickers: a later run replaces its own pictures (and removes its own \
+        thumbnail of the other kind), and resize and pack never \
         take them for artwork; any other file there is replaced only when it is the same picture \
         or with --overwrite, and nothing is written while any picture would be refused.
         Exit status: 0 written, 1 the image could not be read, 2 usage error (e.g. DIR is a file).

@@ -18,7 +18,8 @@ struct Resize: ParsableCommand {
         The output folder's manifest records what stickerkit wrote there: \
         up-to-date stickers are skipped, stale ones redone, and files stickerkit did not write are \
         never replaced without --overwrite (a sticker not written for one is named in a warning). \
-        An input keeps its output name from run to run.
+        An input keeps its output name from run to run; when its sticker takes the other extension \
+        (a Telegram still that now animates), the one stickerkit made of it before is removed.
         Exit status: 0 all converted, 1 some inputs failed (each named on stderr), 2 usage error \
         (including a problem with -o or --report, found before anything is converted).
         """)
