@@ -128,10 +128,14 @@ final class OwnershipTests: XCTestCase {
         try put("oc_teddybear.png", at: a)
         _ = try telegram()
         XCTAssertEqual(stickers(), ["a.png"])
+        // WhatsApp's sticker of it in the same folder is another app's: it stays throughout.
+        let whatsapp = try CLI.run(["resize", art.path, "-o", out.path, "--platform", "whatsapp"])
+        XCTAssertEqual(whatsapp.status, 0, whatsapp.stderr)
+        XCTAssertEqual(stickers(), ["a.png", "a.webp"])
 
         try put("ring_200_6f.webp", at: a)
         let animated = try telegram()
-        XCTAssertEqual(stickers(), ["a.webm"])
+        XCTAssertEqual(stickers(), ["a.webm", "a.webp"])
         let line = "\(out.path)/a.png removed: the sticker stickerkit made of this input before, now \(out.path)/a.webm"
         XCTAssertTrue(animated.stderr.contains("\(a.path) [512]: note: \(line)\n"), animated.stderr)
         XCTAssertTrue(try Fixture.reportWarnings(report)["a.png"]?.contains(line) == true)
@@ -140,7 +144,7 @@ final class OwnershipTests: XCTestCase {
         // Back to the still: its sticker is made again (its record went with it), the WebM goes.
         try put("oc_teddybear.png", at: a)
         _ = try telegram()
-        XCTAssertEqual(stickers(), ["a.png"])
+        XCTAssertEqual(stickers(), ["a.png", "a.webp"])
         try assertRecorded()
         // Up to date: nothing to remove, nothing said.
         XCTAssertEqual(try telegram().stderr, "")
@@ -150,7 +154,7 @@ final class OwnershipTests: XCTestCase {
         try edited.write(to: out.appendingPathComponent("a.png"))
         try put("ring_200_6f.webp", at: a)
         let kept = try telegram()
-        XCTAssertEqual(stickers(), ["a.png", "a.webm"])
+        XCTAssertEqual(stickers(), ["a.png", "a.webm", "a.webp"])
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("a.png")), edited)
         XCTAssertFalse(kept.stderr.contains("removed"), kept.stderr)
 
@@ -160,11 +164,11 @@ final class OwnershipTests: XCTestCase {
         let b = art.appendingPathComponent("b.png")
         try put("ring_200_6f.webp", at: b)
         _ = try telegram()
-        XCTAssertEqual(stickers(), ["a.webm", "b.webm"])
+        XCTAssertEqual(stickers(), ["a.webm", "a.webp", "b.webm"])
         try put("oc_teddybear.png", at: b)
         try put("ring_200_6f.webp", at: art.appendingPathComponent("b.gif"))
         _ = try telegram()
-        XCTAssertEqual(stickers(), ["a.webm", "b.png", "b.webm"])
+        XCTAssertEqual(stickers(), ["a.webm", "a.webp", "b.png", "b.webm"])
         try assertRecorded()
         let manifest = try String(contentsOf: out.appendingPathComponent(Fixture.manifestName), encoding: .utf8)
         XCTAssertTrue(manifest.split(separator: "\n").contains { $0.contains("\"output\":\"b.webm\"") && $0.contains("/art/b.gif\"") }, manifest)

@@ -83,8 +83,12 @@ struct BatchRunner: Sendable {
         return "\(Stickerkit.configuration.version) size=\(size.pixels) fit=\(o.fit.rawValue) trim=\(o.trim) inset=\(o.inset) linear=\(o.linear) "
             + "max=\(o.maxBytes) effort=\(o.effort.rawValue) quality=\(o.quality.lowerBound)-\(o.quality.upperBound) "
             + "minfps=\(o.minFPS) lenient=\(o.lenient) colors=\(o.maxColors.map(String.init) ?? "auto")"
-            + (o.target.isMessages ? "" : " platform=\(o.target.name) too-long=\(o.tooLong.rawValue)")
+            + (o.target.isMessages ? "" : platformSetting(o.target) + "too-long=\(o.tooLong.rawValue)")
     }
+
+    /// The part of `settingsKey` that names a platform (none for Messages): a sticker made for
+    /// another app is never superseded by this one's.
+    private static func platformSetting(_ target: StickerTarget) -> String { " platform=\(target.name) " }
 
     /// The names of `inputs`' outputs: recorded names kept, newcomers named (`OutputPlan`).
     /// Give every input of the batch, not only this shard's, so that every shard names alike.
@@ -355,7 +359,7 @@ struct BatchRunner: Sendable {
     }
 
     /// `entry` labelled, after removing what its stickers supersede: a sticker of ours that the
-    /// same input gave at the same size under another extension in an earlier run (Telegram's
+    /// same input gave for the same app at the same size under another extension in an earlier run (Telegram's
     /// `cat.png` of a still, once `cat.gif`… animates and gives `cat.webm`, or back), still
     /// exactly as written and named for no input of this run. Two stickers of one artwork would
     /// both go into the pack. A file edited since stays, as does one an input of this run is
@@ -364,9 +368,11 @@ struct BatchRunner: Sendable {
                          earlier: [ManifestRecord]) -> BatchReport.File {
         var entry = entry
         let settledSizes = Set(entry.outputs.filter { $0.status.hasSticker }.map(\.size))
-        guard !settledSizes.isEmpty else { return labelled(entry) }
+        let target = settings.options.target
+        // Messages' stickers are all PNG: only a platform's stickers change extension.
+        guard !settledSizes.isEmpty, !target.isMessages else { return labelled(entry) }
         let superseded = earlier.filter { r in
-            guard let size = r.size, settledSizes.contains(size) else { return false }
+            guard let size = r.size, settledSizes.contains(size), r.settings.contains(Self.platformSetting(target)) else { return false }
             let current = plan.relativePath(for: input, size: size)
             return r.output != current && r.output.parent == current.parent
                 && r.output.lowercasedExtension != current.lowercasedExtension && !plan.isPlanned(r.output)
