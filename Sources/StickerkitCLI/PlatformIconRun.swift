@@ -129,7 +129,7 @@ enum PlatformIconRun {
                 let path = folder.appending(other)
                 if place.manifest.record(for: BytePath(other)) != nil {
                     do throws(FileError) {
-                        if try place.manifest.removeSuperseded(BytePath(other)) {
+                        if try place.manifest.removeOwn(BytePath(other)) {
                             if !quiet { terminal.result("\(path.display) removed: \(names[k]) is the \(target.displayName) \(icon.role) now") }
                             continue
                         }

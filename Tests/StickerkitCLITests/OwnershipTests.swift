@@ -174,6 +174,50 @@ final class OwnershipTests: XCTestCase {
         XCTAssertTrue(manifest.split(separator: "\n").contains { $0.contains("\"output\":\"b.webm\"") && $0.contains("/art/b.gif\"") }, manifest)
     }
 
+    /// `--prune` removes the stickers of inputs not given this time, as written; never one edited
+    /// since, one whose input was named but is missing, nor a pack picture in the folder.
+    func testPruneRemovesStickersOfInputsNotGivenThisTime() throws {
+        for (sample, name) in [("oc_teddybear.png", "a.png"), ("oc_stop_sign_shadow.png", "b.png"),
+                               ("oc_saxophone_palette.png", "sub/c.png"), ("noto_1f600_grinning_face_512.png", "d.png")] {
+            try Fixture.sample(sample, to: art.appendingPathComponent(name))
+        }
+        XCTAssertEqual(try resize().status, 0)
+        let icons = try CLI.run(["icons", "--platform", "telegram", art.appendingPathComponent("a.png").path, "-o", out.path])
+        XCTAssertEqual(icons.status, 0, icons.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "b.png", "d.png", "sub/c.png", "thumbnail.png"])
+
+        try FileManager.default.removeItem(at: art.appendingPathComponent("b.png"))
+        XCTAssertEqual(try resize().status, 0)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "b.png", "d.png", "sub/c.png", "thumbnail.png"], "kept without --prune")
+
+        let report = tmp.appendingPathComponent("report.json")
+        let r = try resize(["--prune", "--report", report.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let line = "removed (--prune): made from \(art.path)/b.png, an input not given this time"
+        XCTAssertEqual(r.stderr, "\(out.path)/b.png: warning: \(line)\n")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let notices = json?["notices"] as? [[String: String]] ?? []
+        XCTAssertEqual(notices, [["path": "\(out.path)/b.png", "message": line]])
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "d.png", "sub/c.png", "thumbnail.png"])
+
+        // d.png named but gone: its input failed, its sticker stays. sub/c.png is not given and
+        // goes; a.png's sticker, edited by hand, is the user's and stays though a.png is not given.
+        try FileManager.default.removeItem(at: art.appendingPathComponent("d.png"))
+        let edited = Data("the user's own a.png".utf8)
+        try edited.write(to: out.appendingPathComponent("a.png"))
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("e.png"))
+        let named = try resize(["--prune"], inputs: [art.appendingPathComponent("d.png").path, art.appendingPathComponent("e.png").path])
+        XCTAssertEqual(named.status, 1, named.stderr)
+        XCTAssertTrue(named.stderr.contains("\(out.path)/sub/c.png: warning: removed (--prune)"), named.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "d.png", "e.png", "thumbnail.png"])
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("a.png")), edited)
+        XCTAssertEqual(try Fixture.recordedOutputs(out).sorted(), ["d.png", "e.png", "thumbnail.png"])
+
+        let sharded = try resize(["--prune", "--shard", "1/2"])
+        XCTAssertEqual(sharded.status, 2)
+        XCTAssertTrue(sharded.stderr.contains("--prune"), sharded.stderr)
+    }
+
     // MARK: a damaged manifest
 
     func testDamagedManifestIsNamedInAWarningAndRebuilt() throws {

@@ -381,7 +381,7 @@ struct BatchRunner: Sendable {
             let old = settings.output.appending(r.output)
             let current = settings.output.appending(plan.relativePath(for: input, size: r.size!))
             do throws(FileError) {
-                guard try manifest.removeSuperseded(r.output) else { continue }
+                guard try manifest.removeOwn(r.output) else { continue }
                 let line = "\(old.display) removed: the sticker stickerkit made of this input before, now \(current.display)"
                 entry.warnings.append(line)
                 // Shown on a pipe too (not under --quiet): a file of the folder is gone.

@@ -215,12 +215,12 @@ final class Manifest: Sendable {
         try result.get()
     }
 
-    /// Removes the file at `output`, ours and superseded by another file of ours, and drops its
-    /// record: only when it is still exactly the file its record describes (size, time and
-    /// inode), never when it was edited or replaced since. Returns whether it was removed. The
-    /// manifest is rewritten by the next `rewriteIfNeeded`; until then its stale line names a file
-    /// that is gone, which the next run drops.
-    func removeSuperseded(_ output: BytePath) throws(FileError) -> Bool {
+    /// Removes the file at `output`, ours (superseded by another file of ours, or pruned), and
+    /// drops its record: only when it is still exactly the file its record describes (size, time
+    /// and inode), never when it was edited or replaced since. Returns whether it was removed.
+    /// The manifest is rewritten by the next `rewriteIfNeeded`; until then its stale line names a
+    /// file that is gone, which the next run drops.
+    func removeOwn(_ output: BytePath) throws(FileError) -> Bool {
         let folder = self.folder
         let result: Result<Bool, FileError> = state.withLock { s in
             guard let record = s.records[output] else { return .success(false) }

@@ -38,11 +38,17 @@ struct Resize: ParsableCommand {
     @Flag(name: .shortAndLong, help: "On a terminal, say what was chosen for every sticker (mode, colours, frames, bytes, quality, SSIM).")
     var verbose = false
 
+    @Flag(name: .long, help: "Remove the stickers stickerkit made in the output folder earlier from inputs not given this time (edited ones stay).")
+    var prune = false
+
     @Option(name: .long, help: "K/N: convert only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each input's relative path, to split a batch across machines.")
     var shard: String?
 
     func validate() throws {
         if let shard { _ = try Shard(parsing: shard) }
+        if prune && shard != nil {
+            throw ValidationError("--prune removes what no input of the whole batch made: give it to a run without --shard")
+        }
     }
 
     func run() throws {
@@ -71,6 +77,7 @@ struct Resize: ParsableCommand {
 
         var files: [BatchReport.File] = []
         var notices = found.notices
+        var pruned = 0
         if !found.files.isEmpty {
             let runner = BatchRunner(settings: .init(options: options, output: outputPath, jobs: jobs.count,
                                                      overwrite: output.overwrite, force: output.force, verbose: verbose, shard: shard),
@@ -81,6 +88,11 @@ struct Resize: ParsableCommand {
             if let reportPath { try PathChecks.checkReport(reportPath, against: plan, inputs: found.files, outputFolder: outputPath) }
             let selected = shard.map { $0.select(found.files) } ?? found.files
             files = runner.run(selected, plan: plan)
+            if prune {
+                let p = runner.prune(plan: plan, unreadable: found.missing.map { BytePath($0.path) })
+                pruned = p.removed
+                notices += p.notices
+            }
             runner.finish()
             notices = runner.notices + notices
         }
@@ -109,6 +121,7 @@ struct Resize: ParsableCommand {
         var summary = "\(counts.converted) stickers written (\(formatBytes(counts.bytesWritten))), \(counts.skipped) skipped, "
         summary += "\(failedOutputs) failed"
         if failedFiles > 0 { summary += " in \(failedFiles) file\(failedFiles == 1 ? "" : "s")" }
+        if pruned > 0 { summary += "; \(pruned) removed (--prune)" }
         if found.ignored > 0 { summary += "; \(found.ignored) non-image file\(found.ignored == 1 ? "" : "s") ignored" }
         summary += " — \(files.count) input\(files.count == 1 ? "" : "s") in \(formatDuration(seconds))"
         terminal.note(summary)

@@ -1,0 +1,33 @@
+import StickerPackaging
+
+extension BatchRunner {
+    /// `resize --prune`: removes the stickers of ours in the output folder made from inputs not
+    /// given this time (a record whose input the plan does not name), each still exactly as
+    /// written; one edited since is the user's and stays. Stickers of an input named but missing,
+    /// or below a folder or archive that could not be read (`unreadable`), stay: their inputs
+    /// failed, they are not gone. Pack pictures (`icons --platform`) are not stickers and stay.
+    /// Returns how many were removed, and one notice per sticker removed or that could not be.
+    func prune(plan: OutputPlan, unreadable: [BytePath]) -> (removed: Int, notices: [Notice]) {
+        guard case .success(let manifest) = opened else { return (0, []) }
+        let given = Set(plan.inputs.map { Self.absolute($0) })
+        let failed = unreadable.map { Self.absolute($0) }
+        func failedHere(_ input: BytePath) -> Bool {
+            failed.contains { input == $0 || input.relative(to: $0) != nil }
+        }
+        var notices: [Notice] = []
+        var removed = 0
+        let orphans = manifest.records.values.filter { $0.name != nil && !given.contains($0.input) && !failedHere($0.input) }
+        for r in orphans.sorted(by: { $0.output < $1.output }) {
+            let path = settings.output.appending(r.output)
+            do throws(FileError) {
+                guard try manifest.removeOwn(r.output) else { continue }
+                removed += 1
+                notices.append(Notice(path, "removed (--prune): made from \(r.input.display), an input not given this time"))
+            } catch {
+                notices.append(Notice(path, "not removed (--prune): \(error.problem)"))
+            }
+        }
+        for n in notices { terminal.warning(n.line) }
+        return (removed, notices)
+    }
+}
