@@ -541,4 +541,28 @@ final class WastickersCommandTests: XCTestCase {
         let tray = [UInt8](try Data(contentsOf: tmp.appendingPathComponent("out/tray.png")))
         XCTAssertEqual(Int(tray[16]) << 24 | Int(tray[17]) << 16 | Int(tray[18]) << 8 | Int(tray[19]), 96)
     }
+
+    /// `resize --prune` keeps the stickers of a pack that no longer reads: their input failed,
+    /// it is not gone (the damaged pack, no longer a ZIP, is read as an image and fails).
+    func testPruneKeepsTheStickersOfAPackThatNoLongerReads() throws {
+        let archive = try catsPack()
+        let out = tmp.appendingPathComponent("out")
+        XCTAssertEqual(try CLI.run(["resize", archive.path, "-o", out.path, "--size", "small"]).status, 0)
+        func stickers() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("Cats").path).sorted() }
+        XCTAssertEqual(try stickers(), ["01.png", "02.png", "03.png"])
+
+        let bytes = try Data(contentsOf: archive)
+        try Data("garbage".utf8).write(to: archive)
+        let broken = try CLI.run(["resize", archive.path, "-o", out.path, "--size", "small", "--prune"])
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertFalse(broken.stderr.contains("removed"), broken.stderr)
+        XCTAssertEqual(try stickers(), ["01.png", "02.png", "03.png"])
+
+        // Whole again: up to date, nothing removed.
+        try bytes.write(to: archive)
+        let again = try CLI.run(["resize", archive.path, "-o", out.path, "--size", "small", "--prune"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "")
+        XCTAssertEqual(try stickers(), ["01.png", "02.png", "03.png"])
+    }
 }

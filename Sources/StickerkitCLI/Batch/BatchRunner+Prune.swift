@@ -4,19 +4,26 @@ extension BatchRunner {
     /// `resize --prune`: removes the stickers of ours in the output folder made from inputs not
     /// given this time (a record whose input the plan does not name), each still exactly as
     /// written; one edited since is the user's and stays. Stickers of an input named but missing,
-    /// or below a folder or archive that could not be read (`unreadable`), stay: their inputs
-    /// failed, they are not gone. Pack pictures (`icons --platform`) are not stickers and stay.
+    /// or below a folder or archive that could not be read (`unreadable`), or of an archive's
+    /// entry where the archive is given (one that is no archive now fails as an image) stay:
+    /// their inputs failed, they are not gone. Pack pictures (`icons --platform`) are not
+    /// stickers and stay.
     /// Returns how many were removed, and one notice per sticker removed or that could not be.
     func prune(plan: OutputPlan, unreadable: [BytePath]) -> (removed: Int, notices: [Notice]) {
         guard case .success(let manifest) = opened else { return (0, []) }
-        let given = Set(plan.inputs.map { Self.absolute($0) })
-        let failed = unreadable.map { Self.absolute($0) }
-        func failedHere(_ input: BytePath) -> Bool {
-            failed.contains { input == $0 || input.relative(to: $0) != nil }
+        let kept = Set(plan.inputs.map { Self.absolute($0) } + unreadable.map { Self.absolute($0) })
+        func given(_ input: BytePath) -> Bool {
+            var path = input
+            while true {
+                if kept.contains(path) { return true }
+                let parent = path.parent
+                if parent == path || parent.bytes.isEmpty { return false }
+                path = parent
+            }
         }
         var notices: [Notice] = []
         var removed = 0
-        let orphans = manifest.records.values.filter { $0.name != nil && !given.contains($0.input) && !failedHere($0.input) }
+        let orphans = manifest.records.values.filter { $0.name != nil && !given($0.input) }
         for r in orphans.sorted(by: { $0.output < $1.output }) {
             let path = settings.output.appending(r.output)
             do throws(FileError) {
