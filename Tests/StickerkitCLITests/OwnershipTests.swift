@@ -210,6 +210,7 @@ final class OwnershipTests: XCTestCase {
         XCTAssertEqual(named.status, 1, named.stderr)
         XCTAssertTrue(named.stderr.contains("\(out.path)/sub/c.png: warning: removed (--prune)"), named.stderr)
         XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "d.png", "e.png", "thumbnail.png"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub").path), "the folder left empty was not removed")
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("a.png")), edited)
         XCTAssertEqual(try Fixture.recordedOutputs(out).sorted(), ["d.png", "e.png", "thumbnail.png"])
 

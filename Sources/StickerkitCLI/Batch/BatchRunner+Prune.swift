@@ -7,7 +7,7 @@ extension BatchRunner {
     /// or below a folder or archive that could not be read (`unreadable`), or of an archive's
     /// entry where the archive is given (one that is no archive now fails as an image) stay:
     /// their inputs failed, they are not gone. Pack pictures (`icons --platform`) are not
-    /// stickers and stay.
+    /// stickers and stay. A folder below the output folder left empty goes too.
     /// Returns how many were removed, and one notice per sticker removed or that could not be.
     func prune(plan: OutputPlan, unreadable: [BytePath]) -> (removed: Int, notices: [Notice]) {
         guard case .success(let manifest) = opened else { return (0, []) }
@@ -28,6 +28,8 @@ extension BatchRunner {
             let path = settings.output.appending(r.output)
             do throws(FileError) {
                 guard try manifest.removeOwn(r.output) else { continue }
+                // A size or sub folder left empty goes with its last sticker.
+                manifest.folder.removeEmptyFolders(from: r.output.parent)
                 removed += 1
                 notices.append(Notice(path, "removed (--prune): made from \(r.input.display), an input not given this time"))
             } catch {

@@ -83,6 +83,24 @@ final class OutputFolder: Sendable {
         }
     }
 
+    /// Removes the folder at `relative` and then each folder above it, below the root, as long as
+    /// each is empty (never through a link); returns how many were removed.
+    @discardableResult
+    func removeEmptyFolders(from relative: BytePath) -> Int {
+        var removed = 0
+        var path = relative
+        while !path.bytes.isEmpty && path.bytes != [BytePath.dot] {
+            let name = path.lastComponent
+            let gone = (try? withFolder(path.parent, create: false) { fd, _ throws(FileError) -> Bool in
+                name.withCString { unlinkat(fd, $0, AT_REMOVEDIR) } == 0
+            }) ?? false
+            guard gone else { break }
+            removed += 1
+            path = path.parent
+        }
+        return removed
+    }
+
     /// Takes the folder's lock (`flock`): exclusive for a run that may rewrite anything in it,
     /// shared for a `--shard` run (shards write disjoint files and each its own manifest). Held
     /// until the folder is released. Returns false when `wait` is false and another run holds it.
