@@ -214,6 +214,30 @@ final class OwnershipTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("a.png")), edited)
         XCTAssertEqual(try Fixture.recordedOutputs(out).sorted(), ["d.png", "e.png", "thumbnail.png"])
 
+        // An edit that keeps the size, the inode and the time (one byte changed in place, the
+        // time set back) is told by its bytes: the sticker stays.
+        let e = out.appendingPathComponent("e.png")
+        var before = stat()
+        XCTAssertEqual(stat(e.path, &before), 0)
+        let handle = try FileHandle(forUpdating: e)
+        try handle.seek(toOffset: 40)
+        let old = try handle.read(upToCount: 1)!
+        try handle.seek(toOffset: 40)
+        try handle.write(contentsOf: Data([old[0] ^ 0xFF]))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        XCTAssertEqual(utimensat(AT_FDCWD, e.path, &times, 0), 0)
+        var after = stat()
+        XCTAssertEqual(stat(e.path, &after), 0)
+        XCTAssertEqual(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec)
+        XCTAssertEqual(after.st_ino, before.st_ino)
+        try FileManager.default.removeItem(at: art.appendingPathComponent("e.png"))
+        let touched = try resize(["--prune"], inputs: [art.appendingPathComponent("sub/c.png").path])
+        XCTAssertEqual(touched.status, 0, touched.stderr)
+        XCTAssertTrue(touched.stderr.contains("\(out.path)/d.png: warning: removed (--prune)"), touched.stderr)
+        XCTAssertFalse(touched.stderr.contains("e.png"), touched.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: e.path))
+
         let sharded = try resize(["--prune", "--shard", "1/2"])
         XCTAssertEqual(sharded.status, 2)
         XCTAssertTrue(sharded.stderr.contains("--prune"), sharded.stderr)

@@ -216,8 +216,8 @@ final class Manifest: Sendable {
     }
 
     /// Removes the file at `output`, ours (superseded by another file of ours, or pruned), and
-    /// drops its record: only when it is still exactly the file its record describes (size, time
-    /// and inode), never when it was edited or replaced since. Returns whether it was removed.
+    /// drops its record: only when it is still exactly the file its record describes (size, time,
+    /// inode and SHA-256), never when it was edited or replaced since. Returns whether it was removed.
     /// The manifest is rewritten by the next `rewriteIfNeeded`; until then its stale line names a
     /// file that is gone, which the next run drops.
     func removeOwn(_ output: BytePath) throws(FileError) -> Bool {
@@ -229,6 +229,9 @@ final class Manifest: Sendable {
                     let name = output.lastComponent
                     guard let status = try FileStatus.of(name, in: fd, path: path.appending(name)),
                           record.matchesWithoutReading(status) else { return false }
+                    // Removing is not undone by a rerun: the bytes are checked too.
+                    if let digest = record.outputSHA256,
+                       SHA256.hex(try FileSystem.readFile(name, in: fd, path: path.appending(name))) != digest { return false }
                     if name.withCString({ unlinkat(fd, $0, 0) }) != 0 { throw FileError(.remove, path.appending(name), .system(errno)) }
                     return true
                 }
