@@ -11,20 +11,9 @@ extension BatchRunner {
     /// Returns how many were removed, and one notice per sticker removed or that could not be.
     func prune(plan: OutputPlan, unreadable: [BytePath]) -> (removed: Int, notices: [Notice]) {
         guard case .success(let manifest) = opened else { return (0, []) }
-        let kept = Set(plan.inputs.map { Self.absolute($0) } + unreadable.map { Self.absolute($0) })
-        func given(_ input: BytePath) -> Bool {
-            var path = input
-            while true {
-                if kept.contains(path) { return true }
-                let parent = path.parent
-                if parent == path || parent.bytes.isEmpty { return false }
-                path = parent
-            }
-        }
         var notices: [Notice] = []
         var removed = 0
-        let orphans = manifest.records.values.filter { $0.name != nil && !given($0.input) }
-        for r in orphans.sorted(by: { $0.output < $1.output }) {
+        for r in orphans(plan: plan, unreadable: unreadable) {
             let path = settings.output.appending(r.output)
             do throws(FileError) {
                 guard try manifest.removeOwn(r.output) else { continue }
@@ -38,5 +27,21 @@ extension BatchRunner {
         }
         for n in notices { terminal.warning(n.line) }
         return (removed, notices)
+    }
+
+    /// The records of the stickers `prune` would remove (before checking their bytes), by output.
+    func orphans(plan: OutputPlan, unreadable: [BytePath]) -> [ManifestRecord] {
+        guard case .success(let manifest) = opened else { return [] }
+        let kept = Set(plan.inputs.map { Self.absolute($0) } + unreadable.map { Self.absolute($0) })
+        func given(_ input: BytePath) -> Bool {
+            var path = input
+            while true {
+                if kept.contains(path) { return true }
+                let parent = path.parent
+                if parent == path || parent.bytes.isEmpty { return false }
+                path = parent
+            }
+        }
+        return manifest.records.values.filter { $0.name != nil && !given($0.input) }.sorted { $0.output < $1.output }
     }
 }

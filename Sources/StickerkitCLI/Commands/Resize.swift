@@ -88,10 +88,15 @@ struct Resize: ParsableCommand {
             if let reportPath { try PathChecks.checkReport(reportPath, against: plan, inputs: found.files, outputFolder: outputPath) }
             let selected = shard.map { $0.select(found.files) } ?? found.files
             files = runner.run(selected, plan: plan)
+            let unreadable = found.missing.map { BytePath($0.path) }
             if prune {
-                let p = runner.prune(plan: plan, unreadable: found.missing.map { BytePath($0.path) })
+                let p = runner.prune(plan: plan, unreadable: unreadable)
                 pruned = p.removed
                 notices += p.notices
+            } else if shard == nil, terminal.chatty, case let n = runner.orphans(plan: plan, unreadable: unreadable).count, n > 0 {
+                // On a terminal only: a folder shared by runs over different inputs is normal.
+                terminal.note("stickerkit: note: \(n) sticker\(n == 1 ? "" : "s") in \(outputPath.display) made from inputs not given this time "
+                              + "(deleted or renamed artwork?); --prune removes \(n == 1 ? "it" : "them")")
             }
             runner.finish()
             notices = runner.notices + notices
