@@ -127,15 +127,13 @@ enum PlatformIconRun {
             for other in target.fileNames(of: icon) where other != names[k] && place.folder.status(of: BytePath(other)) != nil {
                 // The picture of the other kind from an earlier run, as written: superseded.
                 let path = folder.appending(other)
-                if place.manifest.record(for: BytePath(other)) != nil {
-                    do throws(FileError) {
-                        if try place.manifest.removeOwn(BytePath(other)) {
-                            if !quiet { terminal.result("\(path.display) removed: \(names[k]) is the \(target.displayName) \(icon.role) now") }
-                            continue
-                        }
-                    } catch {
-                        terminal.error("\(path.display): error: \(error.problem); it stays")
+                do throws(FileError) {
+                    if try place.manifest.removeOwn(BytePath(other)) {
+                        if !quiet { terminal.result("\(path.display) removed: \(names[k]) is the \(target.displayName) \(icon.role) now") }
+                        continue
                     }
+                } catch {
+                    terminal.error("\(path.display): error: \(error.problem); it stays")
                 }
                 terminal.warn(path.display, "stays beside \(names[k]); \(target.displayName) takes one \(icon.role): "
                               + "remove the one you do not want")

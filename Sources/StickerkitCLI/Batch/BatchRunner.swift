@@ -86,6 +86,12 @@ struct BatchRunner: Sendable {
             + (o.target.isMessages ? "" : platformSetting(o.target) + "too-long=\(o.tooLong.rawValue)")
     }
 
+    /// Whether `target`'s sticker of a still and of an animation take different extensions
+    /// (Telegram's PNG and WebM), so that an input's sticker may change name.
+    private static func changesExtension(_ target: StickerTarget) -> Bool {
+        Set(target.containers.map(\.fileExtension)).count > 1
+    }
+
     /// The part of `settingsKey` that names a platform (none for Messages): a sticker made for
     /// another app is never superseded by this one's.
     private static func platformSetting(_ target: StickerTarget) -> String { " platform=\(target.name) " }
@@ -126,8 +132,9 @@ struct BatchRunner: Sendable {
             ownership = nil
         }
         // The records of the files of ours present when the run began, by input: what a sticker
-        // written or found up to date may supersede (`settled`).
-        let earlier = ownership.map { Dictionary(grouping: $0.manifest.records.values, by: \.input) } ?? [:]
+        // written or found up to date may supersede (`settled`), where stickers take two extensions.
+        let earlier = Self.changesExtension(settings.options.target)
+            ? ownership.map { Dictionary(grouping: $0.manifest.records.values, by: \.input) } ?? [:] : [:]
         let finished = Locked((entries: [BatchReport.File?](repeating: nil, count: inputs.count), count: 0))
         AllocatorPolicy.holdTight(maxMemory: settings.options.limits.maxMemory)
         ConcurrentJobs.run(count: inputs.count, workers: settings.jobs,
@@ -369,8 +376,7 @@ struct BatchRunner: Sendable {
         var entry = entry
         let settledSizes = Set(entry.outputs.filter { $0.status.hasSticker }.map(\.size))
         let target = settings.options.target
-        // Messages' stickers are all PNG: only a platform's stickers change extension.
-        guard !settledSizes.isEmpty, !target.isMessages else { return labelled(entry) }
+        guard !settledSizes.isEmpty, Self.changesExtension(target) else { return labelled(entry) }
         let superseded = earlier.filter { r in
             guard let size = r.size, settledSizes.contains(size), r.settings.contains(Self.platformSetting(target)) else { return false }
             let current = plan.relativePath(for: input, size: size)

@@ -84,10 +84,8 @@ final class OutputFolder: Sendable {
     }
 
     /// Removes the folder at `relative` and then each folder above it, below the root, as long as
-    /// each is empty (never through a link); returns how many were removed.
-    @discardableResult
-    func removeEmptyFolders(from relative: BytePath) -> Int {
-        var removed = 0
+    /// each is empty (never through a link).
+    func removeEmptyFolders(from relative: BytePath) {
         var path = relative
         while !path.bytes.isEmpty && path.bytes != [BytePath.dot] {
             let name = path.lastComponent
@@ -95,10 +93,8 @@ final class OutputFolder: Sendable {
                 name.withCString { unlinkat(fd, $0, AT_REMOVEDIR) } == 0
             }) ?? false
             guard gone else { break }
-            removed += 1
             path = path.parent
         }
-        return removed
     }
 
     /// Takes the folder's lock (`flock`): exclusive for a run that may rewrite anything in it,
