@@ -243,6 +243,60 @@ final class OwnershipTests: XCTestCase {
         XCTAssertTrue(sharded.stderr.contains("--prune"), sharded.stderr)
     }
 
+    /// A folder whose layout changed (`--size small`, then `--size all`) kept the earlier
+    /// layout's `a.png` beside `small/a.png`, and `--prune` kept it too (its input is given).
+    func testPruneRemovesTheStickersOfAnEarlierLayout() throws {
+        for (sample, name) in [("oc_teddybear.png", "a.png"), ("oc_stop_sign_shadow.png", "b.png"),
+                               ("oc_saxophone_palette.png", "c.png")] {
+            try Fixture.sample(sample, to: art.appendingPathComponent(name))
+        }
+        XCTAssertEqual(try resize().status, 0)
+        func all(_ extra: [String] = []) throws -> CLIRun {
+            try CLI.run(["resize", art.path, "-o", out.path, "--size", "all"] + extra)
+        }
+        let sized = ["large/a.png", "large/b.png", "large/c.png", "regular/a.png", "regular/b.png", "regular/c.png",
+                     "small/a.png", "small/b.png", "small/c.png"]
+        XCTAssertEqual(try all().status, 0)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "b.png", "c.png"] + sized, "kept without --prune")
+
+        // b.png's old sticker, edited by hand, is the user's; c.png no longer reads, so its
+        // input failed and its old sticker stays.
+        let edited = Data("the user's own b.png".utf8)
+        try edited.write(to: out.appendingPathComponent("b.png"))
+        try Data("not an image".utf8).write(to: art.appendingPathComponent("c.png"))
+        let report = tmp.appendingPathComponent("report.json")
+        let r = try all(["--prune", "--report", report.path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let line = "removed (--prune): made from \(art.path)/a.png, not one of its stickers this time (another size, layout or app)"
+        XCTAssertTrue(r.stderr.contains("\(out.path)/a.png: warning: \(line)\n"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("\(out.path)/b.png: warning: removed"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("\(out.path)/c.png: warning: removed"), r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+        let notices = json?["notices"] as? [[String: String]] ?? []
+        XCTAssertEqual(notices, [["path": "\(out.path)/a.png", "message": line]])
+        XCTAssertEqual(try BatchSafety.stickers(out), ["b.png", "c.png"] + sized)
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("b.png")), edited)
+        XCTAssertFalse(try Fixture.recordedOutputs(out).contains("a.png"))
+
+        // Back to one size: the per-size stickers of the inputs that made their sticker go, and
+        // the folders left empty with them. b.png's sticker is not written over the user's file,
+        // so b.png's per-size stickers stay.
+        try FileManager.default.removeItem(at: art.appendingPathComponent("c.png"))
+        try Fixture.sample("oc_saxophone_palette.png", to: art.appendingPathComponent("c.png"))
+        let back = try resize(["--prune"])
+        XCTAssertEqual(back.status, 0, back.stderr)
+        XCTAssertTrue(back.stderr.contains("\(art.path)/b.png [small]: warning: not written"), back.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "b.png", "c.png", "large/b.png", "regular/b.png", "small/b.png"])
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("b.png")), edited)
+        try FileManager.default.removeItem(at: out.appendingPathComponent("b.png"))
+        XCTAssertEqual(try resize(["--prune"]).status, 0)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "b.png", "c.png"])
+        for folder in ["small", "regular", "large"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent(folder).path), folder)
+        }
+        try Fixture.assertManifestDescribesStickers(out)
+    }
+
     // MARK: a damaged manifest
 
     func testDamagedManifestIsNamedInAWarningAndRebuilt() throws {

@@ -1,26 +1,31 @@
 import StickerPackaging
 
 extension BatchRunner {
-    /// `resize --prune`: removes the stickers of ours in the output folder made from inputs not
-    /// given this time (a record whose input the plan does not name), each still exactly as
-    /// written; one edited since is the user's and stays. Stickers of an input named but missing,
+    /// `resize --prune`: removes the stickers of ours in the output folder that this run did not
+    /// make: those of inputs not given this time (a record whose input the plan does not name),
+    /// and those of inputs that made every sticker asked of them (`settled`) at a path this run
+    /// does not write (another size, layout or app: `a.png` of a `--size small` run once the
+    /// folder is `--size all`'s `small/a.png`, …). Each is still exactly as written; one edited
+    /// since is the user's and stays. Stickers of an input named but missing,
     /// or below a folder or archive that could not be read (`unreadable`), or of an archive's
     /// entry where the archive is given (one that is no archive now fails as an image) stay:
     /// their inputs failed, they are not gone. Pack pictures (`icons --platform`) are not
     /// stickers and stay. A folder below the output folder left empty goes too.
     /// Returns how many were removed, and one notice per sticker removed or that could not be.
-    func prune(plan: OutputPlan, unreadable: [BytePath]) -> (removed: Int, notices: [Notice]) {
+    func prune(plan: OutputPlan, unreadable: [BytePath], settled: Set<BytePath>) -> (removed: Int, notices: [Notice]) {
         guard case .success(let manifest) = opened else { return (0, []) }
         var notices: [Notice] = []
         var removed = 0
-        for r in orphans(plan: plan, unreadable: unreadable) {
+        for r in orphans(plan: plan, unreadable: unreadable, settled: settled) {
             let path = settings.output.appending(r.output)
             do throws(FileError) {
                 guard try manifest.removeOwn(r.output) else { continue }
                 // A size or sub folder left empty goes with its last sticker.
                 manifest.folder.removeEmptyFolders(from: r.output.parent)
                 removed += 1
-                notices.append(Notice(path, "removed (--prune): made from \(r.input.display), an input not given this time"))
+                let why = settled.contains(r.input) ? "not one of its stickers this time (another size, layout or app)"
+                    : "an input not given this time"
+                notices.append(Notice(path, "removed (--prune): made from \(r.input.display), \(why)"))
             } catch {
                 notices.append(Notice(path, "not removed (--prune): \(error.problem)"))
             }
@@ -30,7 +35,9 @@ extension BatchRunner {
     }
 
     /// The records of the stickers `prune` would remove (before checking their bytes), by output.
-    func orphans(plan: OutputPlan, unreadable: [BytePath]) -> [ManifestRecord] {
+    /// `settled`: the inputs (as the manifest names them, `absolute`) that made every sticker
+    /// asked of them this run; their records at paths the plan does not name are stale.
+    func orphans(plan: OutputPlan, unreadable: [BytePath], settled: Set<BytePath>) -> [ManifestRecord] {
         guard case .success(let manifest) = opened else { return [] }
         let kept = Set(plan.inputs.map { Self.absolute($0) } + unreadable.map { Self.absolute($0) })
         func given(_ input: BytePath) -> Bool {
@@ -42,6 +49,8 @@ extension BatchRunner {
                 path = parent
             }
         }
-        return manifest.records.values.filter { $0.name != nil && !given($0.input) }.sorted { $0.output < $1.output }
+        return manifest.records.values.filter { r in
+            r.name != nil && (!given(r.input) || (settled.contains(r.input) && !plan.isPlanned(r.output)))
+        }.sorted { $0.output < $1.output }
     }
 }

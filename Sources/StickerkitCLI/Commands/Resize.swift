@@ -38,7 +38,7 @@ struct Resize: ParsableCommand {
     @Flag(name: .shortAndLong, help: "On a terminal, say what was chosen for every sticker (mode, colours, frames, bytes, quality, SSIM).")
     var verbose = false
 
-    @Flag(name: .long, help: "Remove the stickers stickerkit made in the output folder earlier from inputs not given this time (edited ones stay).")
+    @Flag(name: .long, help: "Remove the stickers stickerkit made in the output folder earlier that this run did not make: of inputs not given this time, or of this run's inputs at other sizes, layouts or apps (edited ones stay).")
     var prune = false
 
     @Option(name: .long, help: "K/N: convert only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each input's relative path, to split a batch across machines.")
@@ -89,14 +89,22 @@ struct Resize: ParsableCommand {
             let selected = shard.map { $0.select(found.files) } ?? found.files
             files = runner.run(selected, plan: plan)
             let unreadable = found.missing.map { BytePath($0.path) }
+            // The inputs that made every sticker asked of them: their stickers at other paths are stale.
+            let settled = Set(zip(selected, files).filter { !$0.1.outputs.isEmpty && $0.1.outputs.allSatisfy(\.status.hasSticker) }
+                .map { BatchRunner.absolute($0.0) })
             if prune {
-                let p = runner.prune(plan: plan, unreadable: unreadable)
+                let p = runner.prune(plan: plan, unreadable: unreadable, settled: settled)
                 pruned = p.removed
                 notices += p.notices
-            } else if shard == nil, terminal.chatty, case let n = runner.orphans(plan: plan, unreadable: unreadable).count, n > 0 {
+            } else if shard == nil, terminal.chatty, case let orphans = runner.orphans(plan: plan, unreadable: unreadable, settled: settled),
+                      !orphans.isEmpty {
                 // On a terminal only: a folder shared by runs over different inputs is normal.
-                terminal.note("stickerkit: note: \(n) sticker\(n == 1 ? "" : "s") in \(outputPath.display) made from inputs not given this time "
-                              + "(deleted or renamed artwork?); --prune removes \(n == 1 ? "it" : "them")")
+                let stale = orphans.filter { settled.contains($0.input) }.count, gone = orphans.count - stale
+                func stickers(_ n: Int) -> String { "\(n) sticker\(n == 1 ? "" : "s")" }
+                let parts = (gone > 0 ? ["\(stickers(gone)) made from inputs not given this time (deleted or renamed artwork?)"] : [])
+                    + (stale > 0 ? ["\(stickers(stale)) of this run's inputs at other sizes or for another app"] : [])
+                terminal.note("stickerkit: note: \(outputPath.display) holds \(parts.joined(separator: " and ")); "
+                              + "--prune removes \(orphans.count == 1 ? "it" : "them")")
             }
             runner.finish()
             notices = runner.notices + notices
