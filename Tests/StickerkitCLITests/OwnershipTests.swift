@@ -297,6 +297,66 @@ final class OwnershipTests: XCTestCase {
         try Fixture.assertManifestDescribesStickers(out)
     }
 
+    /// `--dry-run` lists what a run would write, leave and remove, and changes nothing: no
+    /// output folder created, no sticker written or removed, the manifest not rewritten (even a
+    /// damaged one). What it lists is what the run then does.
+    func testDryRunSaysWhatARunWouldDoAndChangesNothing() throws {
+        for (sample, name) in [("oc_teddybear.png", "a.png"), ("oc_stop_sign_shadow.png", "b.png"),
+                               ("oc_saxophone_palette.png", "c.png")] {
+            try Fixture.sample(sample, to: art.appendingPathComponent(name))
+        }
+        let first = try resize(["--dry-run"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stdout, ["a", "b", "c"].map { "\(out.path)/\($0).png: would be written (new)\n" }.joined())
+        XCTAssertTrue(first.stderr.contains("dry run: 3 stickers would be written, 0 up to date; nothing was changed"), first.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "a dry run created the output folder")
+
+        XCTAssertEqual(try resize().status, 0)
+        // b.png's sticker edited by hand, c.png's input deleted, d.png new; the manifest gets a
+        // damaged line, which a real run would rewrite.
+        try Data("the user's own b.png".utf8).write(to: out.appendingPathComponent("b.png"))
+        try FileManager.default.removeItem(at: art.appendingPathComponent("c.png"))
+        try Fixture.sample("noto_1f600_grinning_face_512.png", to: art.appendingPathComponent("d.png"))
+        let manifest = out.appendingPathComponent(Fixture.manifestName)
+        let handle = try FileHandle(forWritingTo: manifest)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"not a record\n".utf8))
+        try handle.close()
+        let before = try BatchSafety.snapshot(out)
+        let manifestTime = try FileManager.default.attributesOfItem(atPath: manifest.path)[.modificationDate] as? Date
+
+        let all = ["--size", "all", "--prune", "--dry-run", "-v"]
+        let dry = try CLI.run(["resize", art.path, "-o", out.path] + all)
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        var expected = ["a", "b", "d"].flatMap { n in ["small", "regular", "large"].map { "\(out.path)/\($0)/\(n).png: would be written (new)" } }
+        expected.append("\(out.path)/a.png: would be removed (--prune): made from \(art.path)/a.png, not one of its stickers this time (another size, layout or app)")
+        expected.append("\(out.path)/c.png: would be removed (--prune): made from \(art.path)/c.png, an input not given this time")
+        XCTAssertEqual(dry.stdout.split(separator: "\n").map(String.init), expected)
+        XCTAssertTrue(dry.stderr.contains("dry run: 9 stickers would be written, 0 up to date, 2 would be removed; nothing was changed"), dry.stderr)
+        XCTAssertEqual(try BatchSafety.snapshot(out), before, "a dry run changed the output folder")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: manifest.path)[.modificationDate] as? Date, manifestTime)
+
+        // At one size: a's up to date (listed under -v), b's left to the user, d's new.
+        let small = try resize(["--dry-run", "-v", "--prune"])
+        XCTAssertEqual(small.status, 0, small.stderr)
+        XCTAssertEqual(small.stdout.split(separator: "\n").map(String.init), [
+            "\(out.path)/a.png: up to date",
+            "\(out.path)/b.png: would not be written: it changed since stickerkit wrote it (--overwrite replaces it)",
+            "\(out.path)/d.png: would be written (new)",
+            "\(out.path)/c.png: would be removed (--prune): made from \(art.path)/c.png, an input not given this time",
+        ])
+        let other = try resize(["--dry-run", "--max-kb", "300"])
+        XCTAssertTrue(other.stdout.contains("\(out.path)/a.png: would be written again (made with other settings)"), other.stdout)
+        XCTAssertEqual(try BatchSafety.snapshot(out), before)
+
+        // The run itself does what the dry run said.
+        let real = try CLI.run(["resize", art.path, "-o", out.path] + all.filter { $0 != "--dry-run" && $0 != "-v" })
+        XCTAssertEqual(real.status, 0, real.stderr)
+        XCTAssertEqual(try BatchSafety.stickers(out), ["b.png"] + ["a", "b", "d"].flatMap { n in ["large", "regular", "small"].map { "\($0)/\(n).png" } }.sorted())
+
+        XCTAssertEqual(try resize(["--dry-run", "--report", tmp.appendingPathComponent("r.json").path]).status, 2)
+    }
+
     // MARK: a damaged manifest
 
     func testDamagedManifestIsNamedInAWarningAndRebuilt() throws {

@@ -23,15 +23,19 @@ extension BatchRunner {
                 // A size or sub folder left empty goes with its last sticker.
                 manifest.folder.removeEmptyFolders(from: r.output.parent)
                 removed += 1
-                let why = settled.contains(r.input) ? "not one of its stickers this time (another size, layout or app)"
-                    : "an input not given this time"
-                notices.append(Notice(path, "removed (--prune): made from \(r.input.display), \(why)"))
+                notices.append(Notice(path, "removed (--prune): made from \(r.input.display), \(Self.pruneReason(r, settled: settled))"))
             } catch {
                 notices.append(Notice(path, "not removed (--prune): \(error.problem)"))
             }
         }
         for n in notices { terminal.warning(n.line) }
         return (removed, notices)
+    }
+
+    /// Why `prune` removes the sticker of `r`: its input was not given, or it is not one of the
+    /// stickers its input (`settled`) made this time.
+    static func pruneReason(_ r: ManifestRecord, settled: Set<BytePath>) -> String {
+        settled.contains(r.input) ? "not one of its stickers this time (another size, layout or app)" : "an input not given this time"
     }
 
     /// The records of the stickers `prune` would remove (before checking their bytes), by output.

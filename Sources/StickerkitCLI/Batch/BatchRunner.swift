@@ -24,9 +24,12 @@ struct BatchRunner: Sendable {
         var verbose: Bool
         /// The share of a `--shard` run: its own manifest, a shared lock.
         var shard: Shard?
+        /// Say what would be done, change nothing (`dryRun`): the folder is opened read only.
+        var dryRun = false
 
         init(options: ConversionOptions, output: BytePath, jobs: Int, overwrite: Bool, force: Bool = false,
-             verbose: Bool = false, shard: Shard? = nil) {
+             verbose: Bool = false, shard: Shard? = nil, dryRun: Bool = false) {
+            self.dryRun = dryRun
             self.options = options
             self.output = output
             self.jobs = jobs
@@ -63,9 +66,11 @@ struct BatchRunner: Sendable {
         do throws(FileError) {
             let manifest: Manifest
             (manifest, notices) = try Manifest.open(settings.output, create: true, shard: settings.shard, sweepingTemporaries: true,
-                                                    terminal: terminal)
-            do throws(FileError) { try manifest.rewriteIfNeeded() } catch {
-                terminal.error("\(manifest.path.display): error: \(error.problem); the manifest could not be rewritten (new records are still appended)")
+                                                    readOnly: settings.dryRun, terminal: terminal)
+            if !settings.dryRun {
+                do throws(FileError) { try manifest.rewriteIfNeeded() } catch {
+                    terminal.error("\(manifest.path.display): error: \(error.problem); the manifest could not be rewritten (new records are still appended)")
+                }
             }
             opened = .success(manifest)
         } catch {
@@ -377,13 +382,7 @@ struct BatchRunner: Sendable {
         let settledSizes = Set(entry.outputs.filter { $0.status.hasSticker }.map(\.size))
         let target = settings.options.target
         guard !settledSizes.isEmpty, Self.changesExtension(target) else { return labelled(entry) }
-        let superseded = earlier.filter { r in
-            guard let size = r.size, settledSizes.contains(size), r.settings.contains(Self.platformSetting(target)) else { return false }
-            let current = plan.relativePath(for: input, size: size)
-            return r.output != current && r.output.parent == current.parent
-                && r.output.lowercasedExtension != current.lowercasedExtension && !plan.isPlanned(r.output)
-        }
-        for r in superseded.sorted(by: { $0.output < $1.output }) {
+        for r in superseded(earlier, of: input, sizes: settledSizes, plan: plan) {
             let old = settings.output.appending(r.output)
             let current = settings.output.appending(plan.relativePath(for: input, size: r.size!))
             do throws(FileError) {
@@ -397,6 +396,19 @@ struct BatchRunner: Sendable {
             }
         }
         return labelled(entry)
+    }
+
+    /// Of `earlier` (the records of `input`'s stickers when the run began), those its stickers at
+    /// `sizes` supersede (`settled`), by output.
+    func superseded(_ earlier: [ManifestRecord], of input: InputFile, sizes: Set<StickerSize>, plan: OutputPlan) -> [ManifestRecord] {
+        let target = settings.options.target
+        guard Self.changesExtension(target) else { return [] }
+        return earlier.filter { r in
+            guard let size = r.size, sizes.contains(size), r.settings.contains(Self.platformSetting(target)) else { return false }
+            let current = plan.relativePath(for: input, size: size)
+            return r.output != current && r.output.parent == current.parent
+                && r.output.lowercasedExtension != current.lowercasedExtension && !plan.isPlanned(r.output)
+        }.sorted { $0.output < $1.output }
     }
 
     /// The warning for a sticker of `input` not written because a file it would replace is kept

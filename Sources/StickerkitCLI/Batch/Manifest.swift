@@ -72,8 +72,9 @@ final class Manifest: Sendable {
     private let state: Locked<State>
 
     /// Reads every manifest file in `folder` and checks each record against the file present.
-    /// An own manifest that is not a regular file is moved aside (named in `findings`).
-    init(folder: OutputFolder, shard: Shard?) {
+    /// An own manifest that is not a regular file is moved aside (named in `findings`), unless
+    /// `movesAside` is false (a dry run changes nothing).
+    init(folder: OutputFolder, shard: Shard?, movesAside: Bool = true) {
         self.folder = folder
         let own = Self.fileName(for: shard)
         name = own
@@ -114,7 +115,7 @@ final class Manifest: Sendable {
                 if !isOwn && shard == nil { absorbed.append(file) }
             default:
                 var movedTo: BytePath? = nil
-                if isOwn {
+                if isOwn && movesAside {
                     for k in 1...100 {
                         let aside = file.appendingSuffix(k == 1 ? ".moved-aside" : ".moved-aside-\(k)")
                         if (try? folder.moveAside(file, to: aside)) != nil {
@@ -221,6 +222,15 @@ final class Manifest: Sendable {
     /// The manifest is rewritten by the next `rewriteIfNeeded`; until then its stale line names a
     /// file that is gone, which the next run drops.
     func removeOwn(_ output: BytePath) throws(FileError) -> Bool {
+        try checkOwn(output, removing: true)
+    }
+
+    /// Whether `removeOwn` would remove the file at `output` (for a dry run).
+    func isRemovable(_ output: BytePath) throws(FileError) -> Bool {
+        try checkOwn(output, removing: false)
+    }
+
+    private func checkOwn(_ output: BytePath, removing: Bool) throws(FileError) -> Bool {
         let folder = self.folder
         let result: Result<Bool, FileError> = state.withLock { s in
             guard let record = s.records[output] else { return .success(false) }
@@ -232,9 +242,11 @@ final class Manifest: Sendable {
                     // Removing is not undone by a rerun: the bytes are checked too.
                     if let digest = record.outputSHA256,
                        SHA256.hex(try FileSystem.readFile(name, in: fd, path: path.appending(name))) != digest { return false }
+                    guard removing else { return true }
                     if name.withCString({ unlinkat(fd, $0, 0) }) != 0 { throw FileError(.remove, path.appending(name), .system(errno)) }
                     return true
                 }
+                guard removing else { return .success(removed) }
                 if removed {
                     s.records[output] = nil
                     s.own?.remove(output)

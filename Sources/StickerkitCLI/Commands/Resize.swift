@@ -41,11 +41,17 @@ struct Resize: ParsableCommand {
     @Flag(name: .long, help: "Remove the stickers stickerkit made in the output folder earlier that this run did not make: of inputs not given this time, or of this run's inputs at other sizes, layouts or apps (edited ones stay).")
     var prune = false
 
+    @Flag(name: .long, help: "Say what the run would write, leave and remove (superseded stickers, --prune), as if every conversion succeeded, without converting or changing any file. -v also lists the stickers up to date.")
+    var dryRun = false
+
     @Option(name: .long, help: "K/N: convert only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each input's relative path, to split a batch across machines.")
     var shard: String?
 
     func validate() throws {
         if let shard { _ = try Shard(parsing: shard) }
+        if dryRun && report.report != nil {
+            throw ValidationError("--dry-run writes nothing: leave out --report")
+        }
         if prune && shard != nil {
             throw ValidationError("--prune removes what no input of the whole batch made: give it to a run without --shard")
         }
@@ -80,15 +86,25 @@ struct Resize: ParsableCommand {
         var pruned = 0
         if !found.files.isEmpty {
             let runner = BatchRunner(settings: .init(options: options, output: outputPath, jobs: jobs.count,
-                                                     overwrite: output.overwrite, force: output.force, verbose: verbose, shard: shard),
+                                                     overwrite: output.overwrite, force: output.force, verbose: verbose, shard: shard,
+                                                     dryRun: dryRun),
                                      terminal: terminal)
-            if case .failure(let e) = runner.opened { throw CommandFailure.usage(outputPath.display, "-o: \(e)") }
+            // A dry run into a folder that does not exist yet finds it empty.
+            let missing = dryRun && (try? FileStatus.of(outputPath, followingLinks: false)) == .some(nil)
+            if case .failure(let e) = runner.opened, !missing { throw CommandFailure.usage(outputPath.display, "-o: \(e)") }
             // Named from every input, so that every shard names alike; converted: this shard's.
             let plan = runner.plan(found.files)
             if let reportPath { try PathChecks.checkReport(reportPath, against: plan, inputs: found.files, outputFolder: outputPath) }
             let selected = shard.map { $0.select(found.files) } ?? found.files
-            files = runner.run(selected, plan: plan)
             let unreadable = found.missing.map { BytePath($0.path) }
+            if dryRun {
+                let outcome = runner.dryRun(selected, plan: plan, prune: prune, unreadable: unreadable)
+                for line in outcome.lines { terminal.result(line) }
+                terminal.warning(outcome.summary)
+                if outcome.failed > 0 || !found.missing.isEmpty { throw ExitCode(1) }
+                return
+            }
+            files = runner.run(selected, plan: plan)
             // The inputs that made every sticker asked of them: their stickers at other paths are stale.
             let settled = Set(zip(selected, files).filter { !$0.1.outputs.isEmpty && $0.1.outputs.allSatisfy(\.status.hasSticker) }
                 .map { BatchRunner.absolute($0.0) })
