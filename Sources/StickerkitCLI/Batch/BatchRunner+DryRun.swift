@@ -72,8 +72,8 @@ extension BatchRunner {
                 outcome.lines.append("\(shown(r.output)): would be removed: superseded by \(shown(plan.relativePath(for: input, size: r.size!)))")
             }
         }
-        if prune, let manifest {
-            for r in orphans(plan: plan, unreadable: unreadable, settled: settled) where (try? manifest.isRemovable(r.output)) == true {
+        if prune {
+            for r in removableOrphans(plan: plan, unreadable: unreadable, settled: settled) {
                 outcome.removed += 1
                 outcome.lines.append("\(shown(r.output)): would be removed (--prune): made from \(r.input.display), \(Self.pruneReason(r, settled: settled))")
             }

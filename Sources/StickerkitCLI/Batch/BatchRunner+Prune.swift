@@ -32,6 +32,13 @@ extension BatchRunner {
         return (removed, notices)
     }
 
+    /// The `orphans` that `prune` would remove now: each still exactly the file recorded (an
+    /// edited one stays, so it is not counted as one `--prune` removes).
+    func removableOrphans(plan: OutputPlan, unreadable: [BytePath], settled: Set<BytePath>) -> [ManifestRecord] {
+        guard case .success(let manifest) = opened else { return [] }
+        return orphans(plan: plan, unreadable: unreadable, settled: settled).filter { (try? manifest.isRemovable($0.output)) == true }
+    }
+
     /// Why `prune` removes the sticker of `r`: its input was not given, or it is not one of the
     /// stickers its input (`settled`) made this time.
     static func pruneReason(_ r: ManifestRecord, settled: Set<BytePath>) -> String {

@@ -112,7 +112,7 @@ struct Resize: ParsableCommand {
                 let p = runner.prune(plan: plan, unreadable: unreadable, settled: settled)
                 pruned = p.removed
                 notices += p.notices
-            } else if shard == nil, terminal.chatty, case let orphans = runner.orphans(plan: plan, unreadable: unreadable, settled: settled),
+            } else if shard == nil, terminal.chatty, case let orphans = runner.removableOrphans(plan: plan, unreadable: unreadable, settled: settled),
                       !orphans.isEmpty {
                 // On a terminal only: a folder shared by runs over different inputs is normal.
                 let stale = orphans.filter { settled.contains($0.input) }.count, gone = orphans.count - stale
