@@ -32,8 +32,8 @@ extension BatchRunner {
                 }
                 return digest!
             }
+            // The sizes it would make a sticker at (written, or up to date).
             var sizes = Set<StickerSize>()
-            var makesEvery = true
             for size in settings.options.sizes {
                 let relative = plan.relativePath(for: input, size: size)
                 let key = settingsKey(size)
@@ -50,21 +50,22 @@ extension BatchRunner {
                 case .replaceTheirs:
                     outcome.lines.append("\(shown(relative)): would be replaced (--overwrite): not written by stickerkit, or changed since")
                 case .upToDate:
+                    sizes.insert(size)
                     outcome.upToDate += 1
                     if settings.verbose { outcome.lines.append("\(shown(relative)): up to date") }
                 case .keep(let reason):
                     outcome.kept += 1
-                    makesEvery = false
                     outcome.lines.append("\(shown(relative)): would not be written: it \(reason)")
                 case .refuse(let reason):
                     outcome.failed += 1
-                    makesEvery = false
                     outcome.lines.append("\(shown(relative)): cannot be written: \(reason)")
                 }
-                if verdict.converts { outcome.written += 1 }
-                if case .upToDate = verdict { sizes.insert(size) } else if verdict.converts { sizes.insert(size) }
+                if verdict.converts {
+                    sizes.insert(size)
+                    outcome.written += 1
+                }
             }
-            if makesEvery { settled.insert(absoluteInput) }
+            if sizes.count == settings.options.sizes.count { settled.insert(absoluteInput) }
             guard let manifest else { continue }
             for r in superseded(earlier[absoluteInput] ?? [], of: input, sizes: sizes, plan: plan)
             where (try? manifest.isRemovable(r.output)) == true {
