@@ -512,6 +512,18 @@ final class MemoryBoundTests: XCTestCase {
             XCTAssertGreaterThan(scans, 200)
             XCTAssertEqual(maxScans, 100)
             XCTAssertEqual(e.kind, .limits)
+            XCTAssertEqual(Self.preflightError(many, ConversionOptions(sizes: [.small])), "\(error)")
+        }
+        XCTAssertNil(Self.preflightError(jpeg, ConversionOptions(sizes: [.small])))
+    }
+
+    /// What `StickerConverter.preflight` throws for `data`, as text, or nil.
+    static func preflightError(_ data: [UInt8], _ options: ConversionOptions) -> String? {
+        do {
+            try StickerConverter.preflight(data, options: options)
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 
@@ -524,6 +536,8 @@ final class MemoryBoundTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(estimate, atLeast, file: file, line: line)
             XCTAssertEqual(maxMemory, Limits.defaultMemory, file: file, line: line)
             XCTAssertTrue(e.message.contains("--max-memory"), e.message, file: file, line: line)
+            // A dry run finds the same refusal without converting.
+            XCTAssertEqual(Self.preflightError(data, options), "\(error)", file: file, line: line)
         }
     }
 

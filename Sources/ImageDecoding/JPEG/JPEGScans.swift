@@ -5,7 +5,11 @@
 /// (0xFF followed by anything but a stuffed 0x00, a restart marker or fill), in one pass over the
 /// bytes.
 enum JPEGScans {
-    static func count(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+    static func count(_ b: UnsafeBufferPointer<UInt8>) -> Int { walk(b).scans }
+
+    /// The scans, and whether the walk reached the end-of-image marker (EOI): without one,
+    /// libjpeg runs out of data (`JPEGError.dataEnds`).
+    static func walk(_ b: UnsafeBufferPointer<UInt8>) -> (scans: Int, ended: Bool) {
         var scans = 0
         var pos = 2
         while pos + 1 < b.count {
@@ -13,7 +17,7 @@ enum JPEGScans {
             let marker = b[pos + 1]
             if marker == 0xFF { pos += 1; continue }
             if marker == 0x00 || marker == 0x01 || (0xD0...0xD8).contains(marker) { pos += 2; continue }
-            if marker == 0xD9 { break }
+            if marker == 0xD9 { return (scans, true) }
             guard pos + 3 < b.count else { break }
             let length = Int(b[pos + 2]) << 8 | Int(b[pos + 3])
             pos += 2 + max(2, length)
@@ -25,6 +29,6 @@ enum JPEGScans {
                 pos += 1
             }
         }
-        return scans
+        return (scans, false)
     }
 }

@@ -12,7 +12,9 @@ import ImageCore
 ///   a frame that fails to decode or miss frames behind damage; the decoder alone decides what a
 ///   file holds.
 /// - `inspect` walks the whole structure, checks PNG CRCs and the framing of every chunk, block
-///   or marker, and throws the first problem it finds (`OutlineError`): what `check` reports.
+///   or marker (a JPEG's to its end-of-image marker, a WebP's to its RIFF size), and throws the
+///   first problem it finds (`OutlineError`): what `check` reports, and what a dry run refuses
+///   (`ImageDecoder.preflight`).
 public struct ImageOutline: Sendable, Equatable {
     public var format: ImageFormat
     public var width: Int

@@ -37,9 +37,13 @@ public enum OutlineError: ImageErrorReason {
     case jpegFrameHeaderTruncated(at: Int)
     case jpegZeroSize(width: Int, height: Int)
     case jpegNoFrameHeader(fileSize: Int)
+    /// The image data runs to the end of the file without an end-of-image marker.
+    case jpegNoEnd(fileSize: Int)
 
     // MARK: WebP
     case webpNoCanvas(fileSize: Int)
+    /// The RIFF header declares more bytes than the file holds.
+    case webpTruncated(declared: Int, fileSize: Int)
 
     public var kind: ImageError.Kind { .decoding }
 
@@ -103,9 +107,13 @@ public enum OutlineError: ImageErrorReason {
             "SOF says \(w)×\(h)"
         case .jpegNoFrameHeader(let total):
             "no SOF marker before the image data (\(total) bytes)"
+        case .jpegNoEnd(let total):
+            "data ends after \(total) bytes, before the end-of-image marker"
 
         case .webpNoCanvas(let total):
             "no canvas size in the first chunk (\(total) bytes)"
+        case let .webpTruncated(declared, total):
+            "data ends after \(total) of \(declared) bytes"
         }
     }
 }

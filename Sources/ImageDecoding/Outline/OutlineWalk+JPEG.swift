@@ -36,6 +36,8 @@ extension OutlineWalk {
                 jpegSampling = (0..<components).compactMap { k in
                     u8(pos + 11 + 3 * k).map { (h: max(1, $0 >> 4), v: max(1, $0 & 15)) }
                 }
+                // The image data must run to an end-of-image marker, as the decoder reads it.
+                if inspecting, !JPEGScans.walk(b).ended { throw fail(.jpegNoEnd(fileSize: b.count)) }
                 return
             }
             pos += 2 + length

@@ -5,6 +5,13 @@ extension OutlineWalk {
     /// bitstream's header), the loop count from ANIM, one frame and its duration per ANMF.
     mutating func webp() throws {
         format = .webp
+        if inspecting, let riffSize = le32(4) {
+            // As the decoder reads the RIFF header (`WebPDecoder.checkRIFFSize`).
+            guard riffSize > 0 else { throw ImageError(.webp, WebPError.riffSizeZero(fileSize: b.count)) }
+            guard riffSize + 8 <= b.count else {
+                throw ImageError(.webp, OutlineError.webpTruncated(declared: riffSize + 8, fileSize: b.count))
+            }
+        }
         var pos = 12
         while let chunk = RIFFChunk.at(pos, in: b) {
             let data = chunk.dataStart
