@@ -357,6 +357,44 @@ final class OwnershipTests: XCTestCase {
         XCTAssertEqual(try resize(["--dry-run", "--report", tmp.appendingPathComponent("r.json").path]).status, 2)
     }
 
+    func testDryRunNamesTheInputsThatWouldFailBeforeDecoding() throws {
+        try Fixture.sample("oc_teddybear.png", to: art.appendingPathComponent("a.png"))
+        let broken = art.appendingPathComponent("broken.png")
+        try Fixture.sample("oc_stop_sign_shadow.png", to: broken)
+        XCTAssertEqual(try resize().status, 0)
+        // broken.png cut in half since its sticker was made; two files that are no images.
+        let intact = try Data(contentsOf: broken)
+        try intact.prefix(intact.count / 2).write(to: broken)
+        try Data().write(to: art.appendingPathComponent("empty.png"))
+        try Data("a shopping list, not a picture".utf8).write(to: art.appendingPathComponent("notes.png"))
+        let before = try BatchSafety.snapshot(out)
+
+        let dry = try resize(["--dry-run", "--prune"])
+        XCTAssertEqual(dry.status, 1, dry.stderr)
+        let lines = dry.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3, dry.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("\(art.path)/broken.png: would fail: PNG: IDAT chunk at byte "), lines[0])
+        XCTAssertEqual(lines[1], "\(art.path)/empty.png: would fail: empty file (0 bytes)")
+        XCTAssertEqual(lines[2], "\(art.path)/notes.png: would fail: not an image: unknown format (first bytes 61 20 73 68 6f 70 70 69)")
+        // broken.png's old sticker is kept by --prune, as the run keeps it: its input failed.
+        XCTAssertTrue(dry.stderr.contains("dry run: 0 stickers would be written, 1 up to date, 3 could not be written; nothing was changed"),
+                      dry.stderr)
+        XCTAssertEqual(try BatchSafety.snapshot(out), before)
+
+        // The run fails the same inputs and keeps the same files.
+        let real = try resize(["--prune"])
+        XCTAssertEqual(real.status, 1, real.stderr)
+        for name in ["broken", "empty", "notes"] {
+            XCTAssertTrue(real.stderr.contains("\(art.path)/\(name).png: error: "), real.stderr)
+        }
+        XCTAssertEqual(try BatchSafety.stickers(out), ["a.png", "broken.png"])
+
+        // Lenient: the cut file may be salvaged, so only what no mode reads is named.
+        let lenient = try resize(["--dry-run", "--lenient"])
+        XCTAssertEqual(lenient.stdout.split(separator: "\n").filter { $0.contains("would fail") }.count, 2, lenient.stdout)
+        XCTAssertTrue(lenient.stdout.contains("\(out.path)/broken.png: would be written again (made with other settings)"), lenient.stdout)
+    }
+
     // MARK: a damaged manifest
 
     func testDamagedManifestIsNamedInAWarningAndRebuilt() throws {

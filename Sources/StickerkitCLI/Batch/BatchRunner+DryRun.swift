@@ -3,7 +3,8 @@ import StickerPackaging
 
 extension BatchRunner {
     /// What `run` (and, with `prune`, `prune`) would do in the output folder, without converting
-    /// or changing anything, as if every conversion succeeded: each output's verdict
+    /// or changing anything, as if every conversion that passes `StickerConverter.preflight`
+    /// succeeded: each input that would fail before decoding, each output's verdict
     /// (`Ownership`), the stickers its new ones would supersede, and with `prune` the stickers
     /// `prune` would remove. The runner must have been made with `Settings.dryRun` (the folder
     /// opened read only); a folder that does not exist yet is empty.
@@ -20,35 +21,26 @@ extension BatchRunner {
         for input in inputs {
             if let message = plan.renameMessage(input) { terminal.warning("\(input.shown.display): warning: \(message)") }
             let absoluteInput = Self.absolute(input)
-            let fingerprint = try? FileStatus.of(input.location)
-            var digest: String?? = nil
-            func inputDigest() -> String? {
-                if digest == nil {
-                    if input.entry != nil, case .success(let bytes) = ArchiveInputs.bytes(of: input, limits: settings.options.limits) {
-                        digest = .some(SHA256.hex(bytes))
-                    } else {
-                        digest = .some(input.entry == nil ? try? FileSystem.sha256(input.location) : nil)
-                    }
-                }
-                return digest!
-            }
-            // The sizes it would make a sticker at (written, or up to date).
+            let reader = InputReader(input, limits: settings.options.limits)
+            // The sizes it would make a sticker at (written, or up to date), and the lines of
+            // those it would write.
             var sizes = Set<StickerSize>()
+            var writes: [(size: StickerSize, line: String)] = []
             for size in settings.options.sizes {
                 let relative = plan.relativePath(for: input, size: size)
                 let key = settingsKey(size)
-                let verdict = ownership?.verdict(for: relative, input: absoluteInput, settings: key, inputFingerprint: fingerprint,
-                                                 inEntry: input.entry != nil, inputDigest: inputDigest) ?? .create
+                let verdict = ownership?.verdict(for: relative, input: absoluteInput, settings: key, inputFingerprint: reader.fingerprint,
+                                                 inEntry: input.entry != nil, inputDigest: reader.sha256) ?? .create
                 switch verdict {
                 case .create:
-                    outcome.lines.append("\(shown(relative)): would be written (new)")
+                    writes.append((size, "\(shown(relative)): would be written (new)"))
                 case .redo(let r):
-                    outcome.lines.append("\(shown(relative)): would be written again (\(Self.redoReason(r, input: absoluteInput, settings: key, force: settings.force)))")
+                    writes.append((size, "\(shown(relative)): would be written again (\(Self.redoReason(r, input: absoluteInput, settings: key, force: settings.force)))"))
                 case .adoptIfIdentical:
-                    outcome.lines.append("\(shown(relative)): would be written if the file there is the new sticker's bytes, else left "
-                                         + "(the manifest may be incomplete)")
+                    writes.append((size, "\(shown(relative)): would be written if the file there is the new sticker's bytes, else left "
+                                   + "(the manifest may be incomplete)"))
                 case .replaceTheirs:
-                    outcome.lines.append("\(shown(relative)): would be replaced (--overwrite): not written by stickerkit, or changed since")
+                    writes.append((size, "\(shown(relative)): would be replaced (--overwrite): not written by stickerkit, or changed since"))
                 case .upToDate:
                     sizes.insert(size)
                     outcome.upToDate += 1
@@ -60,9 +52,18 @@ extension BatchRunner {
                     outcome.failed += 1
                     outcome.lines.append("\(shown(relative)): cannot be written: \(reason)")
                 }
-                if verdict.converts {
-                    sizes.insert(size)
-                    outcome.written += 1
+            }
+            if !writes.isEmpty {
+                // What the conversion would refuse before decoding, the run's first step for it.
+                var options = settings.options
+                options.sizes = writes.map(\.size)
+                if let problem = Self.refusal(reader, options: options) {
+                    outcome.failed += writes.count
+                    outcome.lines.append("\(input.shown.display): would fail: \(problem)")
+                } else {
+                    outcome.written += writes.count
+                    outcome.lines += writes.map(\.line)
+                    sizes.formUnion(writes.map(\.size))
                 }
             }
             if sizes.count == settings.options.sizes.count { settled.insert(absoluteInput) }
@@ -80,6 +81,18 @@ extension BatchRunner {
             }
         }
         return outcome
+    }
+
+    /// Why the conversion of the input `reader` reads would fail before decoding a pixel (its
+    /// bytes unreadable, or refused by `StickerConverter.preflight`), or nil.
+    static func refusal(_ reader: InputReader, options: ConversionOptions) -> String? {
+        guard let bytes = reader.read() else { return reader.failure }
+        do {
+            try StickerConverter.preflight(bytes, options: options)
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// Why a sticker of ours would be made again: `--force`, another input's, other settings

@@ -236,40 +236,9 @@ struct BatchRunner: Sendable {
         }
         let folder = ownership.manifest.folder
         let absoluteInput = Self.absolute(input)
-        // An archive's entry: the archive's size and time say whether it may have changed.
-        let fingerprint = try? FileStatus.of(input.location)
-        var bytes: [UInt8]? = nil
-        var readError: FileError? = nil
-        var entryError: String? = nil
-        // A file whose bytes alone pass the memory budget is not read (`checkFileSize`).
-        var sizeError: (any Error)? = nil
-        if input.entry == nil, let size = fingerprint?.bytes {
-            do {
-                try StickerConverter.checkFileSize(size, head: FileSystem.readHead(input.location, count: 64) ?? [],
-                                                   limits: settings.options.limits)
-            } catch { sizeError = error }
-        }
-        var digest: String? = nil
-        func inputBytes() -> [UInt8]? {
-            if bytes == nil && readError == nil && sizeError == nil && entryError == nil {
-                if input.entry != nil {
-                    switch ArchiveInputs.bytes(of: input, limits: settings.options.limits) {
-                    case .success(let b): bytes = b
-                    case .failure(let why): entryError = why.description
-                    }
-                } else {
-                    do throws(FileError) { bytes = try FileSystem.readFile(input.location) } catch { readError = error }
-                }
-            }
-            return bytes
-        }
-        func inputDigest() -> String? {
-            if digest == nil, let b = inputBytes() { digest = SHA256.hex(b) }
-            // Too large to read whole here: hashed as it is read, so that an input touched
-            // without being changed is still found up to date.
-            if digest == nil, sizeError != nil { digest = try? FileSystem.sha256(input.location) }
-            return digest
-        }
+        let reader = InputReader(input, limits: settings.options.limits)
+        let fingerprint = reader.fingerprint
+        let inputDigest = reader.sha256
 
         var targets: [Target] = []
         for size in settings.options.sizes {
@@ -293,9 +262,8 @@ struct BatchRunner: Sendable {
         var options = settings.options
         options.sizes = targets.map(\.size)
 
-        guard let source = inputBytes() else {
-            let problem = sizeError.map { "\($0)" } ?? readError?.problem.description ?? entryError ?? "cannot read the file"
-            return fail(&entry, input, problem, targets: targets.map { ($0.size, $0.relative) })
+        guard let source = reader.read() else {
+            return fail(&entry, input, reader.failure, targets: targets.map { ($0.size, $0.relative) })
         }
         let result: ConversionResult
         do {

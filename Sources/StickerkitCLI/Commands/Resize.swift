@@ -41,7 +41,7 @@ struct Resize: ParsableCommand {
     @Flag(name: .long, help: "Remove the stickers stickerkit made in the output folder earlier that this run did not make: of inputs not given this time, or of this run's inputs at other sizes, layouts or apps (edited ones stay).")
     var prune = false
 
-    @Flag(name: .long, help: "Say what the run would write, leave and remove (superseded stickers, --prune), as if every conversion succeeded, without converting or changing any file. -v also lists the stickers up to date.")
+    @Flag(name: .long, help: "Say what the run would write, leave and remove (superseded stickers, --prune), and which inputs would fail from their structure alone (not an image, truncated, over the limits), without converting or changing any file. -v also lists the stickers up to date.")
     var dryRun = false
 
     @Option(name: .long, help: "K/N: convert only share K of N (1 ≤ K ≤ N), chosen by a stable hash of each input's relative path, to split a batch across machines.")
