@@ -77,6 +77,57 @@ final class CatalogWorkflowTests: XCTestCase {
                        "\(step): nothing left beside the catalog", file: file, line: line)
     }
 
+    func testDryRunSaysWhatAnUpdateWouldDoAndChangesNothing() throws {
+        let cache = tmp.appendingPathComponent("cache")
+        let art = tmp.appendingPathComponent("art")
+        let catalog = tmp.appendingPathComponent("S.xcstickers")
+        try copy("oc_teddybear.png", to: art.appendingPathComponent("teddy.png"))
+        try copy("ring_200_6f.webp", to: art.appendingPathComponent("ring.webp"))
+        try copy("oc_saxophone_palette.png", to: art.appendingPathComponent("sax.png"))
+        let args = ["pack", art.path, "-o", catalog.path, "--cache", cache.path]
+
+        let first = try CLI.run(args + ["--dry-run"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let pack = catalog.path + "/Sticker Pack.stickerpack"
+        XCTAssertEqual(first.stdout, ["ring", "sax", "teddy"].map { "\(pack)/\($0).sticker: would be added (from art/\($0).\($0 == "ring" ? "webp" : "png"))\n" }.joined())
+        XCTAssertTrue(first.stderr.contains("dry run: \(catalog.path): 3 stickers (regular): 3 added, 0 replaced, 0 unchanged; 3 files (3 converted, 0 up to date); the catalog was not changed"), first.stderr)
+        XCTAssertFalse(fm.fileExists(atPath: catalog.path), "a dry run created the catalog")
+        // The conversions went to the cache: the run itself converts nothing.
+        let made = try CLI.run(args)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertTrue(made.stdout.contains("(0 converted, 3 up to date)"), made.stdout)
+
+        // teddy's sticker edited in Xcode, ring's artwork deleted, sax's redrawn, a new one.
+        try Data(contentsOf: samples.appendingPathComponent("oc_stop_sign_shadow.png"))
+            .write(to: URL(fileURLWithPath: pack + "/teddy.sticker/teddy.png"))
+        try fm.removeItem(at: art.appendingPathComponent("ring.webp"))
+        try fm.removeItem(at: art.appendingPathComponent("sax.png"))
+        try copy("oc_stop_sign_shadow.png", to: art.appendingPathComponent("sax.png"))
+        try copy("noto_1f600_grinning_face_512.png", to: art.appendingPathComponent("new.png"))
+        try copy("cogs_small_transparent.gif", to: tmp.appendingPathComponent("icon.gif"))
+        let before = try snapshot(catalog)
+        let dry = try CLI.run(args + ["--prune", "--icon", tmp.appendingPathComponent("icon.gif").path, "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(dry.stdout.split(separator: "\n").map(String.init), [
+            "\(pack)/new.sticker: would be added (from art/new.png)",
+            "\(pack)/sax.sticker: would be replaced (made again from art/sax.png)",
+            "\(pack)/teddy.sticker: would be kept: edited since stickerkit made it (--overwrite replaces it)",
+            "\(pack)/ring.sticker: would be removed (--prune): made from art/ring.webp, an input not given this time",
+            "\(catalog.path)/iMessage App Icon.stickersiconset: would be written",
+        ])
+        XCTAssertTrue(dry.stderr.contains("3 stickers (regular): 1 added, 1 replaced, 0 unchanged, 1 removed, 1 kept from earlier runs"), dry.stderr)
+        XCTAssertEqual(try snapshot(catalog), before, "a dry run changed the catalog")
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp.path).filter { $0.hasPrefix(".") }, [], "nothing left beside the catalog")
+
+        // Without --prune ring's sticker stays; the run does what the dry run said.
+        let kept = try CLI.run(args + ["--dry-run"])
+        XCTAssertTrue(kept.stdout.contains("\(pack)/ring.sticker: would be kept: made from art/ring.webp, an input not given this time (--prune removes it)"),
+                      kept.stdout)
+        XCTAssertEqual(try CLI.run(args + ["--prune", "--icon", tmp.appendingPathComponent("icon.gif").path]).status, 0)
+        XCTAssertEqual(try listed(catalog), ["new.sticker", "sax.sticker", "teddy.sticker"])
+        XCTAssertEqual(try CLI.run(args + ["--dry-run", "--report", tmp.appendingPathComponent("r.json").path]).status, 2)
+    }
+
     func testAWeekWithACatalog() throws {
         let project = tmp.appendingPathComponent("App")
         let art = project.appendingPathComponent("art")

@@ -33,6 +33,8 @@ public struct CatalogChanges: Sendable, Equatable, Encodable {
         public var label: String?
     }
 
+    /// The pack's folder in the catalog ("Sticker Pack.stickerpack").
+    public var packFolder: String
     /// The pack's stickers in order, then the removed ones.
     public var entries: [Entry]
     /// Stickers named otherwise than their source asked.

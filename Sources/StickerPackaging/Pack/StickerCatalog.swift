@@ -98,16 +98,29 @@ public struct StickerCatalog: Sendable {
     public func write(to path: String, options: UpdateOptions = .init()) throws -> CatalogChanges {
         let dest = URL(fileURLWithPath: path).standardizedFileURL
         CatalogFiles.removeLeftovers(of: dest)
+        let (plan, existing, changes) = try planned(path, options: options)
+        try FileManager.default.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try CatalogFiles.replace(dest) { tmp in try build(plan, at: tmp, from: existing) }
+        return changes
+    }
+
+    /// What `write(to: path, options:)` would change, found the same way, with nothing written
+    /// or removed (a dry run). Throws as `write` does before it writes.
+    public func changes(at path: String, options: UpdateOptions = .init()) throws -> CatalogChanges {
+        try planned(path, options: options).changes
+    }
+
+    /// The plan of a write to `path`, the catalog there, and the changes the write reports.
+    private func planned(_ path: String, options: UpdateOptions) throws
+        -> (plan: CatalogPlan, existing: ExistingCatalog?, changes: CatalogChanges) {
+        let dest = URL(fileURLWithPath: path).standardizedFileURL
         try Self.checkTarget(path, options: options, withIconSet: iconSet != nil)
         var existing: ExistingCatalog?
         if case .catalog(let c) = try CatalogTarget.inspect(dest) { existing = c }
         let plan = try CatalogPlan(stickers: stickers, failedSources: failedSources, gridSize: gridSize, existing: existing,
-                               prune: options.prune, overwrite: options.overwrite)
+                                   prune: options.prune, overwrite: options.overwrite)
 
         let iconSetUnchanged = iconSet?.isWritten(in: dest.appendingPathComponent(Self.iconSetFolderName).path) ?? false
-        try FileManager.default.createDirectory(at: dest.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try CatalogFiles.replace(dest) { tmp in try build(plan, at: tmp, from: existing) }
-
         var warnings = plan.warnings
         let hasIconSet = iconSet != nil || !(existing?.iconSets.isEmpty ?? true)
         if !hasIconSet { warnings.append(.noIconSet(catalog: path)) }
@@ -115,8 +128,8 @@ public struct StickerCatalog: Sendable {
             CatalogChanges.Entry(folder: f.name, source: f.source, outcome: f.outcome, label: f.sticker?.label)
         }
         entries += plan.removed.map { CatalogChanges.Entry(folder: $0.name, source: $0.source, outcome: .removed) }
-        return CatalogChanges(entries: entries, renames: plan.renames, warnings: warnings, iconSetWritten: iconSet != nil,
-                              iconSetUnchanged: iconSetUnchanged)
+        return (plan, existing, CatalogChanges(packFolder: plan.pack, entries: entries, renames: plan.renames, warnings: warnings,
+                                               iconSetWritten: iconSet != nil, iconSetUnchanged: iconSetUnchanged))
     }
 
     /// Builds the new catalog at `root`: the existing one again (its files linked, not copied:

@@ -121,6 +121,9 @@ struct Pack: ParsableCommand {
     @Option(name: .long, help: "With --platform whatsapp: the pack's author (default: stickerkit).")
     var author: String?
 
+    @Flag(name: .long, help: "Say what the update would add, replace, keep and remove in the catalog, without changing it. The inputs are converted through the cache (outside the project), which tells a sticker made again from one that is unchanged.")
+    var dryRun = false
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -130,6 +133,7 @@ struct Pack: ParsableCommand {
         try PathArgument.requireNonEmpty(icon, "--icon", naming: "an image")
         try PathArgument.requireNonEmpty(cache, "--cache", naming: "a folder")
         let name = (output as NSString).lastPathComponent
+        if dryRun && reportOption.report != nil { throw ValidationError("--dry-run writes nothing: leave out --report") }
         if platform.target == .whatsapp || platform.target == .line { return try validateArchive(name) }
         if !platform.target.isMessages {
             throw ValidationError("pack writes Xcode sticker catalogs (imessage), WhatsApp archives (--platform whatsapp) and LINE upload archives (--platform line); \(platform.target.displayName) packs are not made yet: use resize --platform \(platform.target.name)")
@@ -154,7 +158,7 @@ struct Pack: ParsableCommand {
             throw ValidationError("-o must name the archive, e.g. -o \"My Stickers\(suffix)\"")
         }
         let catalogOnly: [(String, Bool)] = [("--labels", labels != nil), ("--frame-folders", frameFolders), ("--sequences", sequences),
-                                             ("--prune", prune), ("--icon-background", iconBackground != nil),
+                                             ("--prune", prune), ("--dry-run", dryRun), ("--icon-background", iconBackground != nil),
                                              ("--icon-fit", iconFit != nil)]
         if let (flag, _) = catalogOnly.first(where: \.1) {
             throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform \(platform.target.name)")
@@ -271,7 +275,9 @@ struct Pack: ParsableCommand {
             }
             reports.append(entry)
         }
-        frameCache.removeStale(keeping: Set(folders.map { (frameCache.folder(for: $0) as NSString).lastPathComponent }))
+        if !dryRun {
+            frameCache.removeStale(keeping: Set(folders.map { (frameCache.folder(for: $0) as NSString).lastPathComponent }))
+        }
 
         // 3. Labels the user should know about.
         if let labels {
@@ -286,7 +292,7 @@ struct Pack: ParsableCommand {
         catalog.failedSources = failedSources
         let changes: CatalogChanges
         do {
-            changes = try catalog.write(to: output, options: update)
+            changes = dryRun ? try catalog.changes(at: output, options: update) : try catalog.write(to: output, options: update)
         } catch let e as PackError {
             throw PackFailure.explain(e, writing: .catalog)
         }
@@ -302,6 +308,12 @@ struct Pack: ParsableCommand {
         let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
         let summary = Pack.summary(output, size: size, changes: changes, files: files.count, frameFolders: folders.count,
                                    converted: converted, upToDate: upToDate, iconSet: iconSet != nil, failed: failed)
+        if dryRun {
+            for line in Pack.dryRunLines(output, changes: changes) { terminal.result(line) }
+            terminal.warning("dry run: \(summary); the catalog was not changed")
+            if failed > 0 { throw ExitCode(1) }
+            return
+        }
         if !quiet { terminal.result(summary) }
 
         if let report {
@@ -335,6 +347,31 @@ struct Pack: ParsableCommand {
         if iconSet { line += changes.iconSetUnchanged ? "; icon set unchanged" : "; icon set written" }
         if failed > 0 { line += "; \(plural(failed, "input")) failed" }
         return line
+    }
+
+    /// What `--dry-run` prints: one line per sticker folder the update would change or keep
+    /// for a reason (not those unchanged or hand-made), and the icon set when it would be written.
+    static func dryRunLines(_ output: String, changes: CatalogChanges) -> [String] {
+        let pack = (output as NSString).appendingPathComponent(changes.packFolder)
+        var lines: [String] = []
+        for e in changes.entries {
+            let source = e.source ?? "?"
+            let what: String
+            switch e.outcome {
+            case .added: what = "would be added (from \(source))"
+            case .replaced: what = "would be replaced (made again from \(source))"
+            case .keptEdited: what = "would be kept: edited since stickerkit made it (--overwrite replaces it)"
+            case .keptWithoutInput: what = "would be kept: made from \(source), an input not given this time (--prune removes it)"
+            case .keptInputFailed: what = "would be kept: its input \(source) failed"
+            case .removed: what = "would be removed (--prune): made from \(source), an input not given this time"
+            case .unchanged, .keptHandMade: continue
+            }
+            lines.append("\((pack as NSString).appendingPathComponent(e.folder)): \(what)")
+        }
+        if changes.iconSetWritten && !changes.iconSetUnchanged {
+            lines.append("\((output as NSString).appendingPathComponent(StickerCatalog.iconSetFolderName)): would be written")
+        }
+        return lines
     }
 
     /// The labels file, or one line naming what is wrong with it (exit 2).
