@@ -46,6 +46,8 @@ final class APNGFallbackTests: XCTestCase {
             XCTAssertEqual(d.animation.frames[0].delay, .zero, "a still", line: line)
             XCTAssertEqual(d.animation.frames[0].image[0, 0], RGBA(0, 255, 0, 255), "\(what): the default image", line: line)
             XCTAssertEqual(d.warnings, [problem.stillNote], what, line: line)
+            // A dry run does not refuse what is shown.
+            XCTAssertNoThrow(try ImageDecoder.preflight(file, options: DecodeOptions(lenient: lenient)), what, line: line)
         }
     }
 

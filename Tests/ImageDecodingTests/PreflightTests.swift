@@ -66,6 +66,31 @@ final class PreflightTests: XCTestCase {
         print("preflight: \(cutsCaught) of \(cutsTried) cuts refused, \(flipsTried) flipped files")
     }
 
+    func testHandBuiltHostileStreamsAgreeWithDecoding() {
+        let streams: [(String, [UInt8])] = [
+            ("APNG claiming 0 frames", Hostile.apngClaiming(frames: 0)),
+            ("APNG claiming a million frames", Hostile.apngClaiming(frames: 1_000_000)),
+            ("APNG claiming 2³²−1 frames", Hostile.apngClaiming(frames: .max)),
+            ("GIF screen 65535²", Hostile.gifWithScreen(65535, 65535)),
+            ("GIF screen 2×2", Hostile.gifWithScreen(2, 2)),
+            ("WebP canvas 16384²", Hostile.webpAnimatedCanvas(16384, 16384)),
+            ("APNG of coprime delays", Hostile.apngWithCoprimeDelays([3, 5, 7, 11])),
+            ("APNG frame outside the canvas", Hostile.apngWithFrameOutsideCanvas()),
+            ("palette index out of range", Hostile.paletteIndexOutOfRange()),
+        ]
+        for (what, bytes) in streams {
+            for options in [DecodeOptions(), DecodeOptions(lenient: true)] {
+                let mode = options.lenient ? "lenient" : "strict"
+                if decodes(bytes, options) {
+                    XCTAssertNil(refusal(bytes, options), "\(what) (\(mode)): refused, yet it decodes")
+                } else if let e = refusal(bytes, options), e.reason is LimitsError {
+                    // A limit the preflight names is the decoder's too.
+                    XCTAssertEqual(Hostile.decodeError(bytes, options, what)?.reason as? LimitsError, e.reason as? LimitsError, what)
+                }
+            }
+        }
+    }
+
     func testBrokenFixturesAreRefusedUnlessDamagedInsideCompressedData() throws {
         for url in Hostile.files(under: Hostile.fixtures.appendingPathComponent("broken")) {
             let bytes = try Hostile.bytes(url)
@@ -81,7 +106,7 @@ final class PreflightTests: XCTestCase {
     func testLimitsAreCheckedFromTheHeader() {
         let bomb = Hostile.pngSignature + Hostile.ihdr(100_000, 100_000)
         XCTAssertEqual(refusal(bomb, DecodeOptions())?.reason as? LimitsError,
-                       .overDimensions(source: "header says", width: 100_000, height: 100_000, maxWidth: 65535, maxHeight: 65535))
+                       .overDimensions(source: "IHDR says", width: 100_000, height: 100_000, maxWidth: 65535, maxHeight: 65535))
         var few = Limits.default
         few.maxFrames = 2
         let gif = try? Hostile.bytes(Hostile.fixtures.appendingPathComponent("gif/cogs_small_transparent.gif"))

@@ -31,7 +31,7 @@ struct GIFDecodeState {
     /// Reads every record, handing `body` each frame as soon as it is drawn (delays as stored).
     mutating func run(_ body: (CanvasFrame) throws -> Void) throws -> FrameStreamInfo {
         let width = Int(gif.pointee.SWidth), height = Int(gif.pointee.SHeight)
-        try options.limits.check(width: width, height: height, format: .gif, what: "logical screen is")
+        try options.limits.check(width: width, height: height, format: .gif, what: ImageDecoder.canvasSource(.gif))
         // Only the frames' rectangles are ever drawn: the structure says where.
         var canvas = GIFCanvas(width: width, height: height, regions: GIFDecodeState.contentRegions(source.pointee, width: width, height: height))
         var line = [UInt8](repeating: 0, count: 65_536)

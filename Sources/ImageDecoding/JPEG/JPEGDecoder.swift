@@ -97,7 +97,7 @@ enum JPEGDecoder {
             let markers = JPEGMarkers(decoder: decoder)
             let source = (width: Int(header.width), height: Int(header.height))
             let orientation = markers.orientation.flatMap(EXIFOrientation.init(rawValue:)) ?? .up
-            try options.limits.check(width: source.width, height: source.height, format: .jpeg, what: "header says")
+            try options.limits.check(width: source.width, height: source.height, format: .jpeg, what: ImageDecoder.canvasSource(.jpeg))
             if orientation.swapsAxes {
                 try options.limits.check(width: source.height, height: source.width, format: .jpeg, what: "rotated by EXIF, image is")
             }

@@ -40,7 +40,7 @@ struct PNGFileLayout {
             throw ImageError(.png, PNGError.firstChunkNotHeader(chunk: first.name))
         }
         let header = try PNGHeader(bytes[first.dataRange])
-        try options.limits.check(width: header.width, height: header.height, format: .png, what: "IHDR says")
+        try options.limits.check(width: header.width, height: header.height, format: .png, what: ImageDecoder.canvasSource(.png))
 
         var layout = PNGFileLayout(header: header)
         // 0: no IDAT yet, 1: inside the IDAT run, 2: after it.

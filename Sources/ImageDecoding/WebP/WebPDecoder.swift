@@ -26,7 +26,7 @@ enum WebPDecoder {
             }
             throw ImageError(.webp, WebPError.cannotReadHeader(status: Int(status.rawValue)))
         }
-        try options.limits.check(width: Int(features.width), height: Int(features.height), format: .webp, what: "header says")
+        try options.limits.check(width: Int(features.width), height: Int(features.height), format: .webp, what: ImageDecoder.canvasSource(.webp))
         if features.has_animation != 0 {
             var data = bytes
             if let canvas = chunks.canvas {
