@@ -298,6 +298,11 @@ final class PlatformConversionTests: XCTestCase {
         let result = try StickerConverter.convert(pngAnimation(movingSquare()), options: options(.signal, tooLong: .fail))
         guard case .failure(let e) = result.outputs.first?.result else { return XCTFail("converted a 4 s animation for Signal") }
         XCTAssertEqual(e, .tooLong(durationMs: 4000, limitMs: 3000, platform: "Signal"))
+        // A dry run finds it from the stored delays, without decoding; speedup has nothing to refuse.
+        XCTAssertThrowsError(try StickerConverter.preflight(pngAnimation(movingSquare()), options: options(.signal, tooLong: .fail))) {
+            XCTAssertEqual($0 as? StickerError, e)
+        }
+        XCTAssertNoThrow(try StickerConverter.preflight(pngAnimation(movingSquare()), options: options(.signal)))
     }
 
     func testWhatsAppStillFitsItsSmallerCapAndIsDeterministic() throws {

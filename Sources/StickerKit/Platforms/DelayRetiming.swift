@@ -63,14 +63,22 @@ struct DelayRetiming {
         return .success(out)
     }
 
+    /// `of` an animation's frames as its container stores their delays (`storedDelays`, one per
+    /// frame), or nil when it holds one frame or the delays do not say for every frame.
+    static func ofStored(_ storedDelays: [Delay], frameCount: Int, target: StickerTarget,
+                         tooLong: TooLongPolicy) -> Result<DelayRetiming, StickerError>? {
+        guard frameCount > 1, storedDelays.count == frameCount else { return nil }
+        let all = storedDelays.enumerated().map { PickedFrame(index: $0.offset, delay: $0.element) }
+        return of(all, animated: true, target: target, tooLong: tooLong)
+    }
+
     /// The frames `of` keeps, worked out from the delays a container stores (`storedDelays`,
     /// one per frame): nil when it keeps them all, or the delays cannot say. A prediction only:
     /// the decode's own delays decide (a damaged file may decode otherwise).
     static func predictedFrames(storedDelays: [Delay], frameCount: Int, animated: Bool, target: StickerTarget,
                                 tooLong: TooLongPolicy) -> Set<Int>? {
-        guard animated, frameCount > 1, storedDelays.count == frameCount else { return nil }
-        let all = storedDelays.enumerated().map { PickedFrame(index: $0.offset, delay: $0.element) }
-        switch of(all, animated: true, target: target, tooLong: tooLong) {
+        guard animated, let retimed = ofStored(storedDelays, frameCount: frameCount, target: target, tooLong: tooLong) else { return nil }
+        switch retimed {
         case .failure:
             // Refused for its length: the first frame is all the refusal needs.
             return [0]
