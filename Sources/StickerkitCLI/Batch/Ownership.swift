@@ -31,14 +31,6 @@ struct Ownership: Sendable {
         case keep(KeepReason)
         /// Never replaced: fail this output.
         case refuse(RefuseReason)
-
-        /// Whether a conversion is needed to carry the verdict out.
-        var converts: Bool {
-            switch self {
-            case .create, .redo, .adoptIfIdentical, .replaceTheirs: true
-            case .upToDate, .keep, .refuse: false
-            }
-        }
     }
 
     /// Why a file in the way is left alone.
