@@ -16,7 +16,8 @@ extension ImageDecoder {
     package static func preflight(_ bytes: [UInt8], options: DecodeOptions) throws {
         if bytes.isEmpty { throw ImageError(nil, SniffError.emptyFile) }
         guard let format = sniff(bytes) else { throw ImageError(nil, SniffError.unrecognised(bytes)) }
-        guard ImageFormat.identify(bytes) != nil, let read = ImageOutline.read(bytes) else {
+        // No outline without an intact signature (`ImageFormat.identify`) and a canvas size.
+        guard let read = ImageOutline.read(bytes) else {
             guard try decodesFirstFrame(bytes, options: options) else { throw ImageError(format, SniffError.unrecognised(bytes)) }
             return
         }

@@ -14,7 +14,7 @@ final class InputReader {
     private let limits: Limits
     private var bytes: [UInt8]?
     private var digest: String?
-    /// Why `bytes()` has nothing: the size over the budget, the file unreadable, the entry gone.
+    /// Why `read()` has nothing: the size over the budget, the file unreadable, the entry gone.
     private(set) var problem: String?
     private let tooLarge: Bool
 
