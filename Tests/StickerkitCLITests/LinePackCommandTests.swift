@@ -162,6 +162,35 @@ final class LinePackCommandTests: XCTestCase {
         }
     }
 
+    /// `--dry-run` for a LINE set: the entries it would add or replace, someone else's file at
+    /// `-o` left as it is even with --overwrite, and nothing written.
+    func testDryRunSaysWhatTheSetWouldHoldAndWritesNothing() throws {
+        let archive = tmp.appendingPathComponent("Set.zip"), cache = tmp.appendingPathComponent("cache")
+        let args = ["pack", "--platform", "line"] + stills + ["-o", archive.path, "--cache", cache.path]
+        let dry = try CLI.run(args + ["--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        let names = (1...8).map { String(format: "%02d.png", $0) }
+        XCTAssertEqual(dry.stdout.split(separator: "\n").map(String.init),
+                       zip(names, stills).map { "\(archive.path)/\($0): would be added (from \($1))" }
+                       + ["main.png", "tab.png"].map { "\(archive.path)/\($0): would be added (from \(stills[0]))" })
+        XCTAssertTrue(dry.stderr.contains("dry run: \(archive.path): would be written (new), 8 still LINE stickers"), dry.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.path))
+        XCTAssertEqual(try CLI.run(args + ["-q"]).status, 0)
+        let same = try CLI.run(args + ["--dry-run"])
+        XCTAssertEqual(same.stdout, "")
+        XCTAssertTrue(same.stderr.contains("dry run: \(archive.path): unchanged, 8 still LINE stickers"), same.stderr)
+
+        let theirs = tmp.appendingPathComponent("theirs.zip")
+        try Data("not ours".utf8).write(to: theirs)
+        let refused = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", theirs.path, "--dry-run"])
+        XCTAssertEqual(refused.status, 2)
+        let over = try CLI.run(["pack", "--platform", "line"] + stills + ["-o", theirs.path, "--dry-run", "--overwrite", "--cache", cache.path])
+        XCTAssertEqual(over.status, 0, over.stderr)
+        XCTAssertTrue(over.stderr.contains("dry run: \(theirs.path): would be replaced, 8 still LINE stickers"), over.stderr)
+        XCTAssertEqual(over.stdout.split(separator: "\n").count, 10)
+        XCTAssertEqual(try Data(contentsOf: theirs), Data("not ours".utf8))
+    }
+
     func testCheckReadsTheArchiveAsALineSet() throws {
         let archive = tmp.appendingPathComponent("Cats.zip")
         XCTAssertEqual(try CLI.run(["pack", "--platform", "line"] + stills + ["-o", archive.path, "-q"]).status, 0)

@@ -114,6 +114,58 @@ final class WastickersCommandTests: XCTestCase {
         }
     }
 
+    /// `--dry-run` makes the archive without writing it: one line per entry it would add,
+    /// replace or drop, the summary on stderr, the pack's rules as the run applies them; the file
+    /// at `-o` stays as it was (or absent), and the run that follows converts nothing.
+    func testDryRunSaysWhatTheArchiveWouldHoldAndWritesNothing() throws {
+        let fm = FileManager.default
+        let art = tmp.appendingPathComponent("art")
+        try fm.createDirectory(at: art, withIntermediateDirectories: true)
+        for (name, s) in zip(["a.png", "b.png", "c.png"], stills) { try fm.copyItem(atPath: s, toPath: art.appendingPathComponent(name).path) }
+        let archive = tmp.appendingPathComponent("Cats.wastickers"), cache = tmp.appendingPathComponent("cache")
+        let args = ["pack", "--platform", "whatsapp", art.path, "-o", archive.path, "--cache", cache.path]
+
+        let first = try CLI.run(args + ["--dry-run"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stdout.split(separator: "\n").map(String.init),
+                       ["01.webp: would be added (from \(art.path)/a.png)", "02.webp: would be added (from \(art.path)/b.png)",
+                        "03.webp: would be added (from \(art.path)/c.png)", "tray.png: would be added (from \(art.path)/a.png)",
+                        "title.txt: would be added", "author.txt: would be added"].map { archive.path + "/" + $0 })
+        XCTAssertTrue(first.stderr.contains("dry run: \(archive.path): would be written (new), 3 still WhatsApp stickers, "), first.stderr)
+        XCTAssertTrue(first.stderr.hasSuffix("3 converted, 0 up to date; the archive was not changed\n"), first.stderr)
+        XCTAssertFalse(fm.fileExists(atPath: archive.path), "a dry run wrote the archive")
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp.path).sorted(), ["art", "cache"], "nothing beside the archive")
+
+        let made = try CLI.run(args)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertTrue(made.stdout.contains("0 converted, 3 up to date"), made.stdout)
+        let written = try Data(contentsOf: archive)
+        let date = try fm.attributesOfItem(atPath: archive.path)[.modificationDate] as? Date
+
+        // Nothing changed: no line, "unchanged". Then c.png redrawn, a new d.png, a new title.
+        let same = try CLI.run(args + ["--dry-run"])
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(same.stdout, "")
+        XCTAssertTrue(same.stderr.contains("dry run: \(archive.path): unchanged, 3 still WhatsApp stickers"), same.stderr)
+        try fm.removeItem(at: art.appendingPathComponent("c.png"))
+        try fm.copyItem(atPath: sample("noto_1f600_grinning_face_512.png"), toPath: art.appendingPathComponent("c.png").path)
+        try fm.copyItem(atPath: stills[2], toPath: art.appendingPathComponent("d.png").path)
+        let changed = try CLI.run(args + ["--dry-run", "--title", "Dogs"])
+        XCTAssertEqual(changed.status, 0, changed.stderr)
+        XCTAssertEqual(changed.stdout.split(separator: "\n").map(String.init),
+                       ["03.webp: would be replaced (from \(art.path)/c.png)", "04.webp: would be added (from \(art.path)/d.png)",
+                        "title.txt: would be replaced"].map { archive.path + "/" + $0 })
+        XCTAssertTrue(changed.stderr.contains("would be replaced, 4 still WhatsApp stickers"), changed.stderr)
+        // A pack of stills and an animation: the run's own error line, exit 1, nothing written.
+        try fm.copyItem(atPath: sample("ring_200_6f.webp"), toPath: art.appendingPathComponent("e.webp").path)
+        let mixed = try CLI.run(args + ["--dry-run"])
+        XCTAssertEqual(mixed.status, 1, mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("4 stills and 1 animation: a WhatsApp pack is all stills or all animations"), mixed.stderr)
+        XCTAssertEqual(try Data(contentsOf: archive), written, "a dry run changed the archive")
+        XCTAssertEqual(try fm.attributesOfItem(atPath: archive.path)[.modificationDate] as? Date, date)
+        XCTAssertEqual(try CLI.run(args + ["--dry-run", "--report", tmp.appendingPathComponent("r.json").path]).status, 2)
+    }
+
     /// Without --icon, the tray comes from the first input packed: an input that is no image,
     /// first in input order, is named once (it was the tray, and its one line stopped the run
     /// with no archive and nothing said of the others), and the stickers that converted still

@@ -121,7 +121,7 @@ struct Pack: ParsableCommand {
     @Option(name: .long, help: "With --platform whatsapp: the pack's author (default: stickerkit).")
     var author: String?
 
-    @Flag(name: .long, help: "Say what the update would add, replace, keep and remove in the catalog, without changing it. The inputs are converted through the cache (outside the project), which tells a sticker made again from one that is unchanged.")
+    @Flag(name: .long, help: "Say what the update would add, replace, keep and remove in the catalog (with --platform whatsapp or line: in the archive), without changing it. The inputs are converted through the cache (outside the project), which tells a sticker made again from one that is unchanged.")
     var dryRun = false
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
@@ -158,7 +158,7 @@ struct Pack: ParsableCommand {
             throw ValidationError("-o must name the archive, e.g. -o \"My Stickers\(suffix)\"")
         }
         let catalogOnly: [(String, Bool)] = [("--labels", labels != nil), ("--frame-folders", frameFolders), ("--sequences", sequences),
-                                             ("--prune", prune), ("--dry-run", dryRun), ("--icon-background", iconBackground != nil),
+                                             ("--prune", prune), ("--icon-background", iconBackground != nil),
                                              ("--icon-fit", iconFit != nil)]
         if let (flag, _) = catalogOnly.first(where: \.1) {
             throw ValidationError("\(flag) is for Xcode sticker catalogs, not --platform \(platform.target.name)")
@@ -176,7 +176,7 @@ struct Pack: ParsableCommand {
             options.measuresQuality = reportOption.report != nil
             let request = PlatformPackRequest(inputs: inputs, output: output, icon: icon, options: options, jobs: jobs.count,
                                               cache: cache ?? PackCache.defaultDirectory(for: output), force: force,
-                                              overwrite: overwrite, quiet: quiet, report: reportOption.report)
+                                              overwrite: overwrite, quiet: quiet, dryRun: dryRun, report: reportOption.report)
             return try platform.target == .line ? LinePackRun.run(request) : WastickersRun.run(request, title: title, author: author)
         }
         let started = Date()

@@ -89,12 +89,17 @@ enum LinePackRun {
         do { bytes = try LinePack(stickers: stickers, mainPNG: pictures.main, tabPNG: pictures.tab).archive() } catch {
             throw CommandFailure.failed(r.output, error.description + PlatformPackSteps.failedSuffix(failed))
         }
-        let unchanged = try PlatformPackSteps.write(bytes, to: path, existing: existing)
-        if !r.quiet {
-            let line = "\(r.output): " + (unchanged ? "unchanged, " : "") + "\(stickers.count) \(animatedSet ? "animated" : "still") LINE stickers, "
-                + "\(StickerChecker.grouped(bytes.count)) bytes; main and chat tab images from \(pictures.source)" + converted.counts
-            terminal.result(line + PlatformPackSteps.failedSuffix(failed))
+        let contents = "\(stickers.count) \(animatedSet ? "animated" : "still") LINE stickers, "
+            + "\(StickerChecker.grouped(bytes.count)) bytes; main and chat tab images from \(pictures.source)" + converted.counts
+            + PlatformPackSteps.failedSuffix(failed)
+        if r.dryRun {
+            var sources = Dictionary(uniqueKeysWithValues: packed.enumerated().map { (LinePack.stickerName($0.offset), $0.element.path) })
+            for name in LinePack.pictureNames { sources[name] = pictures.source }
+            return try PlatformPackSteps.dryRun(bytes, of: r, at: path, existing: existing, sources: sources, contents: contents,
+                                                failed: failed, terminal: terminal)
         }
+        let unchanged = try PlatformPackSteps.write(bytes, to: path, existing: existing)
+        if !r.quiet { terminal.result("\(r.output): " + (unchanged ? "unchanged, " : "") + contents) }
         if let report = r.report {
             try BatchReport.deliver(ArchivePackReport(
                 archive: r.output, platform: StickerTarget.line.name, maxBytes: r.options.maxBytes,

@@ -14,6 +14,8 @@ struct PlatformPackRequest {
     var force: Bool
     var overwrite: Bool
     var quiet: Bool
+    /// `--dry-run`: everything but the write (`PlatformPackSteps.dryRun`).
+    var dryRun = false
     /// `--report`: a file, `-` for standard output, nil for none.
     var report: String? = nil
 

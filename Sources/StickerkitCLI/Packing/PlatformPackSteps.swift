@@ -8,7 +8,7 @@ import StickerPackaging
 /// found, each converted as `resize --platform` converts it (`--jobs` at a time, through the
 /// pack's cache) and checked by the platform's rules, a pack picture
 /// `icons --platform` recorded in an input folder, and the archive written atomically (or left as
-/// it is when its bytes are already there).
+/// it is when its bytes are already there), or with `--dry-run` what writing it would change.
 enum PlatformPackSteps {
     /// The file at `path` (nil when nothing is there), after the checks before any work: a folder
     /// that can hold the archive, and nothing in the way: a file there is replaced only when it is
@@ -289,6 +289,58 @@ enum PlatformPackSteps {
             }
         }
         return unchanged
+    }
+
+    /// What `--dry-run` prints instead of writing the archive `bytes` of request `r` at `path`
+    /// (`existing`: the file there; `sources`: what each entry comes from; `contents`: the
+    /// run's summary after the archive's name): `dryRunPlan`'s lines on stdout, the summary on
+    /// stderr. Throws exit 1 when inputs failed (`failed`).
+    static func dryRun(_ bytes: [UInt8], of r: PlatformPackRequest, at path: BytePath, existing: FileStatus?,
+                       sources: [String: String], contents: String, failed: Int, terminal: Terminal) throws {
+        let plan = dryRunPlan(bytes, at: path, existing: existing, sources: sources)
+        for line in plan.lines { terminal.result(line) }
+        terminal.warning("dry run: \(r.output): \(plan.outcome), \(contents); the archive was not changed")
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// What `--dry-run` says instead of writing `bytes` at `path` (`existing`: the file there):
+    /// one line per entry of the archive that would be added, replaced or removed (an entry whose
+    /// bytes would stay the same is not listed), each named with what it comes from (`sources`,
+    /// by entry name), and the archive's outcome: written new, replaced, or left as it is.
+    /// Nothing is written; an archive there is read only when it is within the size of one
+    /// stickerkit reads (`ArchiveInputs.maxArchiveBytes`).
+    static func dryRunPlan(_ bytes: [UInt8], at path: BytePath, existing: FileStatus?,
+                           sources: [String: String]) -> (lines: [String], outcome: String) {
+        guard let new = try? ZipReader(bytes) else { preconditionFailure("an archive stickerkit made does not read back") }
+        var old: [String: [UInt8]] = [:]
+        var oldNames: [String] = []
+        var same = false
+        if let existing, existing.bytes <= ArchiveInputs.maxArchiveBytes, let file = try? FileSystem.readFile(path) {
+            same = file == bytes
+            if let reader = try? ZipReader(file) {
+                for e in reader.entries where old[e.name] == nil {
+                    guard let contents = try? reader.contents(of: e, limit: ArchiveInputs.maxArchiveBytes) else { continue }
+                    old[e.name] = contents
+                    oldNames.append(e.name)
+                }
+            }
+        }
+        var lines: [String] = []
+        func line(_ name: String, _ what: String) { lines.append("\(path.appending(name).display): \(what)") }
+        var newNames = Set<String>()
+        for e in new.entries {
+            newNames.insert(e.name)
+            guard let contents = try? new.contents(of: e, limit: ArchiveInputs.maxArchiveBytes) else { continue }
+            let from = sources[e.name].map { " (from \($0))" } ?? ""
+            switch old[e.name] {
+            case nil: line(e.name, "would be added" + from)
+            case contents?: continue
+            case _?: line(e.name, "would be replaced" + from)
+            }
+        }
+        for name in oldNames where !newNames.contains(name) { line(name, "would be removed") }
+        let outcome = existing == nil ? "would be written (new)" : same ? "unchanged" : "would be replaced"
+        return (lines, outcome)
     }
 
     /// `--report`'s file checked before any work, as `resize` checks it: not an input, not the

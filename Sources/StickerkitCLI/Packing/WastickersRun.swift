@@ -104,14 +104,18 @@ enum WastickersRun {
             line += PlatformPackSteps.failedSuffix(failed)
             throw CommandFailure.failed(r.output, line)
         }
-        let unchanged = try PlatformPackSteps.write(bytes, to: path, existing: existing)
-        if !r.quiet {
-            let animated = stickers.first?.animated ?? false
-            var line = "\(r.output): " + (unchanged ? "unchanged, " : "") + "\(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
-                + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource ?? "")" + converted.counts
-            line += PlatformPackSteps.failedSuffix(failed)
-            terminal.result(line)
+        let animated = stickers.first?.animated ?? false
+        let contents = "\(stickers.count) \(animated ? "animated" : "still") WhatsApp stickers, "
+            + "\(StickerChecker.grouped(bytes.count)) bytes; tray icon from \(traySource ?? "")" + converted.counts
+            + PlatformPackSteps.failedSuffix(failed)
+        if r.dryRun {
+            var sources = Dictionary(uniqueKeysWithValues: packed.enumerated().map { (WastickersPack.stickerName($0.offset), $0.element.path) })
+            sources[WastickersPack.trayName] = traySource
+            return try PlatformPackSteps.dryRun(bytes, of: r, at: path, existing: existing, sources: sources, contents: contents,
+                                                failed: failed, terminal: terminal)
         }
+        let unchanged = try PlatformPackSteps.write(bytes, to: path, existing: existing)
+        if !r.quiet { terminal.result("\(r.output): " + (unchanged ? "unchanged, " : "") + contents) }
         if let report = r.report {
             try BatchReport.deliver(ArchivePackReport(
                 archive: r.output, platform: StickerTarget.whatsapp.name, maxBytes: r.options.maxBytes,
