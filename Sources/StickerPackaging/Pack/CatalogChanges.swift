@@ -48,6 +48,10 @@ public struct CatalogChanges: Sendable, Equatable, Encodable {
     /// How many entries had `outcome`.
     public func count(_ outcome: Outcome) -> Int { entries.filter { $0.outcome == outcome }.count }
 
+    /// Stickers stickerkit made in earlier runs and kept as they are this time (edited since,
+    /// their input not given, or failed).
+    public var keptFromEarlierRuns: Int { count(.keptWithoutInput) + count(.keptEdited) + count(.keptInputFailed) }
+
     /// Stickers the pack holds after the write (every entry not removed).
     public var stickerCount: Int { entries.count - count(.removed) }
 }

@@ -305,7 +305,6 @@ struct Pack: ParsableCommand {
         let counts = BatchCounts(Array(reports.prefix(files.count)))
         let failed = found.missing.count + failedSources.count
         let converted = counts.converted + frameCounts.converted, upToDate = counts.skipped + frameCounts.upToDate
-        let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
         let summary = Pack.summary(output, size: size, changes: changes, files: files.count, frameFolders: folders.count,
                                    converted: converted, upToDate: upToDate, iconSet: iconSet != nil, failed: failed)
         if dryRun {
@@ -323,7 +322,7 @@ struct Pack: ParsableCommand {
                                summary: .init(stickers: changes.stickerCount, added: changes.count(.added),
                                               replaced: changes.count(.replaced), unchanged: changes.count(.unchanged),
                                               removed: changes.count(.removed), keptHandMade: changes.count(.keptHandMade),
-                                              keptByStickerkit: kept, inputs: files.count + folders.count + found.missing.count,
+                                              keptByStickerkit: changes.keptFromEarlierRuns, inputs: files.count + folders.count + found.missing.count,
                                               frameFolders: folders.count, converted: converted, upToDate: upToDate, failed: failed,
                                               iconSetWritten: iconSet != nil, seconds: Date().timeIntervalSince(started)))
             try BatchReport.deliver(r, to: report)
@@ -338,8 +337,7 @@ struct Pack: ParsableCommand {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var parts = ["\(changes.count(.added)) added", "\(changes.count(.replaced)) replaced", "\(changes.count(.unchanged)) unchanged"]
         if changes.count(.removed) > 0 { parts.append("\(changes.count(.removed)) removed") }
-        let kept = changes.count(.keptWithoutInput) + changes.count(.keptEdited) + changes.count(.keptInputFailed)
-        if kept > 0 { parts.append("\(kept) kept from earlier runs") }
+        if changes.keptFromEarlierRuns > 0 { parts.append("\(changes.keptFromEarlierRuns) kept from earlier runs") }
         if changes.count(.keptHandMade) > 0 { parts.append("\(changes.count(.keptHandMade)) hand-made kept") }
         var line = "\(output): \(plural(changes.stickerCount, "sticker")) (\(size.rawValue)): " + parts.joined(separator: ", ")
         line += "; " + plural(files, "file") + (frameFolders > 0 ? " and " + plural(frameFolders, "frame folder") : "")
