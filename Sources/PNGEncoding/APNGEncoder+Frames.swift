@@ -105,7 +105,9 @@ extension APNGEncoder {
     /// With `stopPast` (no `reusing`, streams compressed as the frames are laid out), the walk
     /// stops once the file written so far passes that many bytes, after at least two input
     /// frames, and throws `Stopped` with the whole file's size extrapolated from the frames
-    /// walked (`estimatedSize`, by `weights` when given: one per input frame).
+    /// walked (`estimatedSize`, by `weights` when given: one per input frame). With
+    /// `projectedPast` too, it also stops once a quarter of the later frames' weight is walked
+    /// and the extrapolated size passes that many bytes.
     ///
     /// Without `firstStream` (no `reusing`), the first frame is laid out but not compressed: its
     /// stream is left empty, for callers that want only what the later frames add.
@@ -113,7 +115,7 @@ extension APNGEncoder {
     /// The frames are walked once, in order; the canvas model holds what the frame before left.
     func encode(_ planFor: (EncodingPlan.Kind) -> EncodingPlan,
                 reusing given: APNGLayout? = nil, only: Set<Int>? = nil,
-                stopPast: Int? = nil, weights: [Int] = [],
+                stopPast: Int? = nil, projectedPast: Int? = nil, weights: [Int] = [],
                 firstStream: Bool = true) throws -> (bytes: [UInt8], streamBytes: Int, layout: APNGLayout) {
         if let given { try check(given) }
         /// The given stream of written frame `w` when it is kept as it is.
@@ -141,6 +143,9 @@ extension APNGEncoder {
         /// it up to the first frame's stream.
         var writtenBytes = stopPast == nil ? 0 : file([]).count
         var firstBytes = 0
+        /// The later frames' weight in all, and of those walked (by frames without `weights`).
+        let laterWeight = weights.count == frameCount ? weights.dropFirst().reduce(0, +) : frameCount - 1
+        var walkedWeight = 0
         let candidateStrategy = EncodingPlan.defaultStrategy(for: kind)
         let compressor = ZlibCompressor()
 
@@ -188,6 +193,12 @@ extension APNGEncoder {
                 throw Stopped(estimatedBytes: APNGEncoder.estimatedSize(written: writtenBytes, first: firstBytes,
                                                                        walked: i, of: frameCount, weights: weights))
             }
+            if let projectedPast, stopPast != nil, i >= 2, 4 * walkedWeight >= laterWeight {
+                let estimate = APNGEncoder.estimatedSize(written: writtenBytes, first: firstBytes, walked: i, of: frameCount,
+                                                         weights: weights)
+                if estimate > projectedPast { throw Stopped(estimatedBytes: estimate) }
+            }
+            walkedWeight += weights.count == frameCount ? weights[i] : 1
             let differs = previous.withUnsafeBytes { load(samples, $0, damage: damage, into: &canvas) }
             if let given {
                 if i < given.frames[current].end {

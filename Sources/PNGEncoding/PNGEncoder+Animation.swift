@@ -72,15 +72,18 @@ extension PNGEncoder {
     /// result is the whole file's size extrapolated from the input frames walked: the later
     /// frames' bytes per unit of `weights` (one per input frame, the first not counted; say, the
     /// pixels that changed from the frame before), or per input frame when `weights` is empty or
-    /// the frames walked weigh nothing. Otherwise it is the file `encodeAnimationWithLayout`
-    /// gives at `.fast`.
+    /// the frames walked weigh nothing. With `projectedPast`, the walk also stops once a quarter
+    /// of the later frames' weight is walked and that extrapolation passes `projectedPast` bytes
+    /// (a setting clearly over is known for less). Otherwise it is the file
+    /// `encodeAnimationWithLayout` gives at `.fast`.
     package static func probeAnimation(frames: any FrameSequence, palette: [RGBA], used: [Bool], delays: [Delay],
                                        loopCount: Int = 0, alwaysAnimated: Bool = false, stopPast: Int,
-                                       weights: [Int] = []) throws -> APNGProbe {
+                                       projectedPast: Int? = nil, weights: [Int] = []) throws -> APNGProbe {
         var e = try APNGEncoder(indexed: frames, palette: palette, used: used, delays: delays, loopCount: loopCount)
         e.alwaysAnimated = alwaysAnimated
         do {
-            let r = try e.encode({ EncodingPlan.plan(.fast, kind: $0) }, stopPast: stopPast, weights: weights)
+            let r = try e.encode({ EncodingPlan.plan(.fast, kind: $0) }, stopPast: stopPast, projectedPast: projectedPast,
+                                 weights: weights)
             return .file(bytes: r.bytes, layout: r.layout)
         } catch let stopped as APNGEncoder.Stopped {
             return .over(estimatedBytes: stopped.estimatedBytes)

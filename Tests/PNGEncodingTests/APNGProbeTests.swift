@@ -90,4 +90,54 @@ final class APNGProbeTests: XCTestCase {
         XCTAssertGreaterThan(Double(byFrames) / Double(real), 1.5)
         XCTAssertEqual(Double(byPixels) / Double(real), 1, accuracy: 0.1)
     }
+
+    /// With `projectedPast`, a probe stops once a quarter of its frames' weight is written and
+    /// the extrapolated file passes it, long before the hard limit; one whose file stays under
+    /// it is the same `.fast` file as without.
+    func testAProjectionPastItsLimitStopsOnceAQuarterIsWritten() throws {
+        let palette = TestImages.palette(200, translucent: false, seed: 4)
+        let frames = Self.noise(width: 48, height: 40, count: 40, palette: palette)
+        let delays = [Delay](repeating: Delay(milliseconds: 40), count: frames.count)
+        let real = try PNGEncoder.encodeAnimationWithLayout(frames: Self.sequence(frames), palette: palette,
+                                                            used: Self.used(frames), delays: delays, effort: .fast,
+                                                            alwaysAnimated: true).bytes.count
+        for weights in [[], [0] + [Int](repeating: 48 * 40, count: frames.count - 1)] {
+            // The hard limit alone (at nine tenths of the file) stops late, with a close estimate.
+            let late = try PNGEncoder.probeAnimation(frames: Self.sequence(frames), palette: palette, used: Self.used(frames),
+                                                     delays: delays, alwaysAnimated: true, stopPast: real * 9 / 10, weights: weights)
+            guard case .over(let lateEstimate) = late else { return XCTFail("not stopped by the hard limit") }
+            XCTAssertEqual(Double(lateEstimate) / Double(real), 1, accuracy: 0.03)
+            // A projection past half the file stops at a quarter of the frames: the frames walked
+            // then are counted by a sequence that says how far the walk went.
+            let counting = CountingFrames(Self.sequence(frames))
+            let early = try PNGEncoder.probeAnimation(frames: counting, palette: palette, used: Self.used(frames), delays: delays,
+                                                      alwaysAnimated: true, stopPast: real * 9 / 10, projectedPast: real / 2,
+                                                      weights: weights)
+            guard case .over(let estimate) = early else { return XCTFail("a file twice its projection limit was written on") }
+            XCTAssertEqual(Double(estimate) / Double(real), 1, accuracy: 0.05)
+            XCTAssertLessThanOrEqual(counting.walked, frames.count / 4 + 2, "weights \(weights.count)")
+            // Under the projection limit: the very file.
+            guard case .file(let bytes, _) = try PNGEncoder.probeAnimation(
+                frames: Self.sequence(frames), palette: palette, used: Self.used(frames), delays: delays, alwaysAnimated: true,
+                stopPast: real * 2, projectedPast: real * 2, weights: weights) else { return XCTFail("stopped under its limits") }
+            XCTAssertEqual(bytes.count, real)
+        }
+    }
+
+    /// A frame sequence that counts the frames its walks deliver.
+    private final class CountingFrames: FrameSequence {
+        let base: ArrayFrames
+        private(set) var walked = 0
+        init(_ base: ArrayFrames) { self.base = base }
+        var width: Int { base.width }
+        var height: Int { base.height }
+        var bytesPerPixel: Int { base.bytesPerPixel }
+        var count: Int { base.count }
+        func forEach(_ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
+            try base.forEach { i, samples, damage in
+                walked = max(walked, i + 1)
+                try body(i, samples, damage)
+            }
+        }
+    }
 }

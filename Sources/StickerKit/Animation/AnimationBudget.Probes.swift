@@ -59,7 +59,9 @@ extension AnimationBudget {
         /// (the rlottie watchface's first frames change more than the rest) or 3 % low (the
         /// terminal recording) sent their searches to other, worse settings. With `limit`, the
         /// encode stops past that many bytes whatever the timeline's length (the climb: there a
-        /// probe over the budget only has to say so, and an estimate serves its interpolation).
+        /// probe over the budget only has to say so, and an estimate serves its interpolation),
+        /// or once a quarter of its frames' change is written and the size extrapolated from them
+        /// passes `projectedStop` times the limit.
         func probe(_ n: Int, _ step: Int, whole: Bool = false, stoppingPast limit: Int? = nil) -> Encoded {
             let key = Setting(colors: n, step: step)
             if let e = byKey[key], !whole || e.estimate == nil { return e }
@@ -79,7 +81,10 @@ extension AnimationBudget {
             }
             let stops = !whole && (limit != nil || timeline.keptCount(step) <= AnimationBudget.realProbeFrames)
             var seconds = 0.0
-            let e = clock.time(&seconds) { encode(n, step, effort: .fast, stopPast: stops ? limit ?? stopPast : nil) }
+            let e = clock.time(&seconds) {
+                encode(n, step, effort: .fast, stopPast: stops ? limit ?? stopPast : nil,
+                       projectedPast: limit.map { Int(Double($0) * AnimationBudget.projectedStop) })
+            }
             clock.timings.search.encodes += 1
             clock.timings.search.encodeSeconds += seconds
             secondsOf[key, default: 0] += seconds
@@ -96,9 +101,9 @@ extension AnimationBudget {
         /// encode stops once it has written that many bytes and the result has only its
         /// extrapolated size (`PNGEncoder.probeAnimation`).
         func encode(_ n: Int, _ step: Int, effort: Effort, from probe: Encoded? = nil, fitting: Int? = nil,
-                    stopPast: Int? = nil) -> Encoded {
+                    stopPast: Int? = nil, projectedPast: Int? = nil) -> Encoded {
             if let stopPast, effort == .fast, probe == nil, cached(n, step) == nil {
-                return stoppingProbe(n, step, stopPast: stopPast)
+                return stoppingProbe(n, step, stopPast: stopPast, projectedPast: projectedPast)
             }
             let t = timeline.kept(step)
             let indexed = remap(n, step)
@@ -122,7 +127,7 @@ extension AnimationBudget {
                 if let stopPast, effort == .fast {
                     switch try? PNGEncoder.probeAnimation(frames: indexed, palette: palette, used: used, delays: t.delays,
                                                           loopCount: loops, alwaysAnimated: true, stopPast: stopPast,
-                                                          weights: changedPixels(kept: t.indices)) {
+                                                          projectedPast: projectedPast, weights: changedPixels(kept: t.indices)) {
                     case .file(let bytes, let l)?:
                         layout = l
                         return bytes
@@ -152,7 +157,7 @@ extension AnimationBudget {
         /// encode assumes all of them; when it does not stop and fewer were in use, it is made
         /// again from the kept remap with the real ones (the file must not depend on how it
         /// was found).
-        private func stoppingProbe(_ n: Int, _ step: Int, stopPast: Int) -> Encoded {
+        private func stoppingProbe(_ n: Int, _ step: Int, stopPast: Int, projectedPast: Int?) -> Encoded {
             let t = timeline.kept(step)
             let indexed = indexedFrames(n, step, lazy: true)
             let palette = indexed.palette.colors
@@ -161,7 +166,8 @@ extension AnimationBudget {
             func run(_ used: [Bool]) -> APNGProbe? {
                 clock.measure(\.encode) {
                     try? PNGEncoder.probeAnimation(frames: indexed, palette: palette, used: used, delays: t.delays,
-                                                   loopCount: loops, alwaysAnimated: true, stopPast: stopPast, weights: weights)
+                                                   loopCount: loops, alwaysAnimated: true, stopPast: stopPast,
+                                                   projectedPast: projectedPast, weights: weights)
                 }
             }
             var result = run(all)
