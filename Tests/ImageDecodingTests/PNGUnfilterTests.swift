@@ -4,7 +4,7 @@ import TestSupport
 
 /// `PNGUnfilter.unfilterRow` undoes the specification's filters (section 9.2, as
 /// `PNGTestSupport.filter` transcribes them) byte for byte, on seeded random rows: every filter
-/// type, pixel strides 1–8 (so both vector Paeth paths and the byte loop), rows of one pixel and
+/// type, pixel strides 1–8 (so the three vector Paeth paths, for 3/4 and 6/8 bytes, and the byte loop), rows of one pixel and
 /// of odd lengths, noisy and smooth (where Paeth's three choices and its ties all occur).
 final class PNGUnfilterTests: XCTestCase {
     func testRowsAreReconstructedAsTheSpecificationSays() {
