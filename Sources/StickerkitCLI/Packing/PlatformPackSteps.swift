@@ -308,21 +308,21 @@ enum PlatformPackSteps {
     /// bytes would stay the same is not listed), each named with what it comes from (`sources`,
     /// by entry name), and the archive's outcome: written new, replaced, or left as it is.
     /// Nothing is written; an archive there is read only when it is within the size of one
-    /// stickerkit reads (`ArchiveInputs.maxArchiveBytes`).
+    /// stickerkit reads (`ArchiveInputs.maxArchiveBytes`), and an entry of it only up to the size
+    /// of the new entry it is compared with (a larger one differs).
     static func dryRunPlan(_ bytes: [UInt8], at path: BytePath, existing: FileStatus?,
                            sources: [String: String]) -> (lines: [String], outcome: String) {
         guard let new = try? ZipReader(bytes) else { preconditionFailure("an archive stickerkit made does not read back") }
-        var old: [String: [UInt8]] = [:]
+        var oldReader: ZipReader? = nil
+        var oldEntries: [String: ZipEntry] = [:]
         var oldNames: [String] = []
         var same = false
         if let existing, existing.bytes <= ArchiveInputs.maxArchiveBytes, let file = try? FileSystem.readFile(path) {
             same = file == bytes
-            if let reader = try? ZipReader(file) {
-                for e in reader.entries where old[e.name] == nil {
-                    guard let contents = try? reader.contents(of: e, limit: ArchiveInputs.maxArchiveBytes) else { continue }
-                    old[e.name] = contents
-                    oldNames.append(e.name)
-                }
+            oldReader = try? ZipReader(file)
+            for e in oldReader?.entries ?? [] where oldEntries[e.name] == nil {
+                oldEntries[e.name] = e
+                oldNames.append(e.name)
             }
         }
         var lines: [String] = []
@@ -332,11 +332,11 @@ enum PlatformPackSteps {
             newNames.insert(e.name)
             guard let contents = try? new.contents(of: e, limit: ArchiveInputs.maxArchiveBytes) else { continue }
             let from = sources[e.name].map { " (from \($0))" } ?? ""
-            switch old[e.name] {
-            case nil: line(e.name, "would be added" + from)
-            case contents?: continue
-            case _?: line(e.name, "would be replaced" + from)
+            guard let o = oldEntries[e.name], let reader = oldReader else {
+                line(e.name, "would be added" + from)
+                continue
             }
+            if (try? reader.contents(of: o, limit: contents.count)) != contents { line(e.name, "would be replaced" + from) }
         }
         for name in oldNames where !newNames.contains(name) { line(name, "would be removed") }
         let outcome = existing == nil ? "would be written (new)" : same ? "unchanged" : "would be replaced"
