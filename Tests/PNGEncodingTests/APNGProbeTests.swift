@@ -15,6 +15,12 @@ final class APNGProbeTests: XCTestCase {
         return used
     }
 
+    /// Bytes of the `.fast` file of `frames`, the size a probe estimates.
+    private static func fastSize(_ frames: [IndexedImage], palette: [RGBA], delays: [Delay]) throws -> Int {
+        try PNGEncoder.encodeAnimationWithLayout(frames: sequence(frames), palette: palette, used: used(frames), delays: delays,
+                                                 effort: .fast, alwaysAnimated: true).bytes.count
+    }
+
     /// `count` frames of noise over `palette`: every pixel of rows `changing` changes each
     /// frame (all rows when nil), so every frame costs about the same per changed pixel.
     private static func noise(width: Int, height: Int, count: Int, palette: [RGBA], changing: [Range<Int>]? = nil) -> [IndexedImage] {
@@ -54,9 +60,7 @@ final class APNGProbeTests: XCTestCase {
         let palette = TestImages.palette(200, translucent: false, seed: 4)
         let frames = Self.noise(width: 48, height: 40, count: 30, palette: palette)
         let delays = [Delay](repeating: Delay(milliseconds: 40), count: frames.count)
-        let real = try PNGEncoder.encodeAnimationWithLayout(frames: Self.sequence(frames), palette: palette,
-                                                            used: Self.used(frames), delays: delays, effort: .fast,
-                                                            alwaysAnimated: true).bytes.count
+        let real = try Self.fastSize(frames, palette: palette, delays: delays)
         for weights in [[], [0] + [Int](repeating: 48 * 40, count: frames.count - 1)] {
             let probe = try PNGEncoder.probeAnimation(frames: Self.sequence(frames), palette: palette, used: Self.used(frames),
                                                       delays: delays, alwaysAnimated: true, stopPast: real / 3, weights: weights)
@@ -73,9 +77,7 @@ final class APNGProbeTests: XCTestCase {
         let rows = (0..<count).map { n in 0..<(n < 10 ? height : 4) }
         let frames = Self.noise(width: width, height: height, count: count, palette: palette, changing: rows)
         let delays = [Delay](repeating: Delay(milliseconds: 40), count: count)
-        let real = try PNGEncoder.encodeAnimationWithLayout(frames: Self.sequence(frames), palette: palette,
-                                                            used: Self.used(frames), delays: delays, effort: .fast,
-                                                            alwaysAnimated: true).bytes.count
+        let real = try Self.fastSize(frames, palette: palette, delays: delays)
         let weights = [0] + rows.dropFirst().map { $0.count * width }
         func estimate(_ weights: [Int]) throws -> Int {
             guard case .over(let e) = try PNGEncoder.probeAnimation(frames: Self.sequence(frames), palette: palette,
@@ -98,9 +100,7 @@ final class APNGProbeTests: XCTestCase {
         let palette = TestImages.palette(200, translucent: false, seed: 4)
         let frames = Self.noise(width: 48, height: 40, count: 40, palette: palette)
         let delays = [Delay](repeating: Delay(milliseconds: 40), count: frames.count)
-        let real = try PNGEncoder.encodeAnimationWithLayout(frames: Self.sequence(frames), palette: palette,
-                                                            used: Self.used(frames), delays: delays, effort: .fast,
-                                                            alwaysAnimated: true).bytes.count
+        let real = try Self.fastSize(frames, palette: palette, delays: delays)
         for weights in [[], [0] + [Int](repeating: 48 * 40, count: frames.count - 1)] {
             // The hard limit alone (at nine tenths of the file) stops late, with a close estimate.
             let late = try PNGEncoder.probeAnimation(frames: Self.sequence(frames), palette: palette, used: Self.used(frames),

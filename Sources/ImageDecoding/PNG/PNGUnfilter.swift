@@ -40,16 +40,7 @@ enum PNGUnfilter {
                 paethWide(row: row, prior: prior, count: count, stride: stride)
                 return true
             }
-            var i = 0
-            let head = min(stride, count)
-            while i < head {
-                row[i] &+= prior[i]
-                i += 1
-            }
-            while i < count {
-                row[i] &+= paethPredictor(row[i - stride], prior[i], prior[i - stride])
-                i += 1
-            }
+            paethBytes(row: row, prior: prior, from: 0, count: count, stride: stride)
         default:
             return false
         }
@@ -136,6 +127,14 @@ enum PNGUnfilter {
                 i += stride
             }
         }
+        paethBytes(row: row, prior: prior, from: i, count: count, stride: stride)
+    }
+
+    /// Paeth byte by byte from byte `start` of the row (the bytes before it already unfiltered):
+    /// the first pixel's bytes take up (no left neighbour), the others `paethPredictor`.
+    private static func paethBytes(row: UnsafeMutablePointer<UInt8>, prior: UnsafePointer<UInt8>, from start: Int, count: Int,
+                                   stride: Int) {
+        var i = start
         while i < min(stride, count) {
             row[i] &+= prior[i]
             i += 1
