@@ -2,14 +2,15 @@ import ImageCore
 
 extension Histogram {
     /// Counts every pixel of every frame of `frames` (RGBA) — the same counts, the same table
-    /// and so the same palettes as `add` on each frame in turn — with work that follows what
+    /// or groups, and so the same palettes as `add` on each frame in turn — with work that follows what
     /// changes: a frame adds only its damaged pixels, and a pixel is counted once for all the
     /// frames it stays unchanged through (when it is overwritten, and at the end).
     ///
     /// Why the table is the same: a colour's slot depends on the order colours first appear
     /// and on when the table grows, both set by the colours' first appearances alone; a frame's
     /// new colours can only be among its damaged pixels, met here in the order `add` meets them.
-    /// Counts added later go to colours already in the table. Holds the last frame and each
+    /// Counts added later go to colours already in the table; the groups' sums are exact, and
+    /// when they are made and made coarser is set by first appearances too. Holds the last frame and each
     /// pixel's birth frame (8 bytes a pixel).
     package mutating func add(frames: any FrameSequence) throws {
         let w = frames.width, h = frames.height, n = w * h
@@ -68,26 +69,45 @@ extension Histogram {
     /// frame up to (not including) `now`: the frame of their birth was counted when they were born.
     private mutating func flushRuns(_ last: UnsafeMutablePointer<UInt32>, _ birth: UnsafeMutablePointer<Int32>,
                                     from: Int, count: Int, now: Int32) {
-        let mask = Histogram.colorMask(droppedBits)
-        let sh = shift
         let end = from + count
-        var i = from
-        slots.withUnsafeMutableBufferPointer { t in
-            while i < end {
-                let raw = last[i], b = birth[i]
-                var j = i + 1
-                while j < end && last[j] == raw && birth[j] == b { j += 1 }
-                let frames = Int(now) - Int(b) - 1
-                if frames > 0 {
-                    let weight = UInt64(j - i) * UInt64(frames)
-                    let v = UInt32(littleEndian: raw)
-                    let key: UInt32 = v >> 24 == 0 ? 0 : (v & mask.mask) | mask.half
-                    // The colour is in the table already: it was counted at its birth.
-                    _ = Histogram.insert(key, UInt32(truncatingIfNeeded: min(weight, UInt64(UInt32.max))), t.baseAddress!, t.count - 1, sh)
-                    pixelCount += Int(weight)
+        if groups != nil {
+            // One sink for the whole range; every colour's group exists (counted at birth).
+            var added = 0
+            alphaCounts.withUnsafeMutableBufferPointer { alpha in
+                groups!.withSink { sink in
+                    var i = from
+                    while i < end {
+                        let raw = last[i], b = birth[i]
+                        var j = i &+ 1
+                        while j < end && last[j] == raw && birth[j] == b { j &+= 1 }
+                        let frames = Int(now) &- Int(b) &- 1
+                        if frames > 0 {
+                            let weight = UInt64(j &- i) &* UInt64(frames)
+                            let v = UInt32(littleEndian: raw)
+                            alpha[Int(v >> 24)] &+= weight
+                            if v >> 24 != 0 { _ = sink.add(v, weight) }
+                            added &+= Int(weight)
+                        }
+                        i = j
+                    }
                 }
-                i = j
             }
+            pixelCount += added
+            return
+        }
+        var i = from
+        while i < end {
+            let raw = last[i], b = birth[i]
+            var j = i + 1
+            while j < end && last[j] == raw && birth[j] == b { j += 1 }
+            let frames = Int(now) - Int(b) - 1
+            if frames > 0 {
+                let weight = UInt64(j - i) * UInt64(frames)
+                // The colour is in the table (or its group) already: it was counted at its birth.
+                addCounted(UInt32(littleEndian: raw), weight)
+                pixelCount += Int(weight)
+            }
+            i = j
         }
     }
 
@@ -98,21 +118,6 @@ extension Histogram {
         (last + from).update(from: px + from, count: count)
         (birth + from).update(repeating: frame, count: count)
         pixelCount += count
-        var start = from
-        let end = from + count
-        while start < end {
-            let limit = min(capacity / 2, maxDistinct)
-            let mask = Histogram.colorMask(droppedBits)
-            let sh = shift
-            var u = used
-            start = slots.withUnsafeMutableBufferPointer { t in
-                Histogram.insertRuns(px, from: start, count: end, mask: mask, slots: t.baseAddress!,
-                                     slotMask: t.count - 1, shift: sh, used: &u, limit: limit)
-            }
-            used = u
-            if used >= limit {
-                if used >= maxDistinct { dropOneBit() } else { rehash(capacity * 4) }
-            }
-        }
+        insert(px, from: from, end: from + count)
     }
 }

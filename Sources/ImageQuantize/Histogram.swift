@@ -1,13 +1,16 @@
 import ImageCore
 
-/// Counts of the exact RGBA colours of any number of frames, so that one palette can serve a
-/// whole animation. Fully transparent pixels all count as one colour, (0,0,0,0).
+/// Counts of the RGBA colours of any number of frames, so that one palette can serve a whole
+/// animation. Fully transparent pixels all count as one colour, (0,0,0,0).
 ///
-/// The table is open addressing with linear probing on the colour packed in memory order
-/// (`r | g<<8 | b<<16 | a<<24`); runs of equal pixels are counted before they are hashed. When
-/// more than `maxDistinctColors` colours appear, the low bits of R, G and B are dropped (one more
-/// bit each time) and colours that then coincide are merged, counts kept; the histogram is then
-/// no longer exact (`droppedBits > 0`).
+/// While there are at most `groupingLimit` visible colours (every colour a palette of 256 or
+/// fewer entries can keep, and the most median cut takes as points one by one), each is counted
+/// exactly: open addressing with linear probing on the colour packed in memory order
+/// (`r | g<<8 | b<<16 | a<<24`), runs of equal pixels counted before they are hashed. Past
+/// that, the colours go into `ColorGroups` (merged by their high bits, exact sums kept), which
+/// is what a palette would have made of them: from then on the histogram is no longer exact
+/// (`isExact`), its table stays in the processor's caches, and its memory stays within
+/// `maxBytes` however many colours come.
 public struct Histogram: Sendable {
     /// One slot per `UInt64`: colour in the low 32 bits, count in the high 32 bits, so a probe
     /// touches one cache line; 0 is an empty slot (a stored colour always has a count ≥ 1).
@@ -16,34 +19,53 @@ public struct Histogram: Sendable {
     var used = 0
     /// Hash shift: capacity is `1 << (32 - shift)`.
     var shift: UInt32
-    /// Low bits dropped from R, G and B (0 = exact colours).
-    private(set) var droppedBits = 0
-    let maxDistinct: Int
+    /// The visible colours, grouped, once there are more than `groupingLimit` (nil before).
+    var groups: ColorGroups?
+    /// Once grouped: pixels by alpha value (transparent ones at 0).
+    var alphaCounts: [UInt64] = []
     /// Pixels added, over all frames.
     public internal(set) var pixelCount = 0
 
-    /// The most colours a histogram keeps exactly unless told otherwise.
-    public static let defaultMaxDistinctColors = 1 << 20
-    /// Bytes a histogram may hold per colour it keeps, at worst: its table grows to at most
-    /// four 8-byte slots per colour, and while it grows the table before it (a quarter of
-    /// that) is still there: 40 bytes a colour (42 MB at the default million colours).
-    public static let bytesPerDistinctColor = 40
+    /// The most visible colours counted one by one: median cut's point limit.
+    static let groupingLimit = PaletteBuilder.defaultPointLimit
 
-    /// An empty histogram. `maxDistinctColors` bounds memory on pathological inputs (at least 4096).
-    public init(maxDistinctColors: Int = Histogram.defaultMaxDistinctColors) {
-        maxDistinct = max(4096, maxDistinctColors)
+    /// Bytes a histogram holds at most, however many colours it counts: its exact table at the
+    /// grouping limit (grown four-fold at half load: 65,536 slots) beside the one before it,
+    /// then the colours handed to the groups, and the groups (with the copy they make while
+    /// growing coarser): about 2.5 MB.
+    public static let maxBytes: Int = {
+        let slots = exactSlots(groupingLimit)
+        return slots * 8 + slots * 2 + (groupingLimit + 2) * 8 + ColorGroups.maxBytes(limit: groupingLimit)
+    }()
+
+    /// The table size an exact histogram of `colors` colours grows to (four-fold at half load, from 4,096).
+    static func exactSlots(_ colors: Int) -> Int {
+        var slots = 1 << 12
+        while colors + 2 > slots / 2 { slots *= 4 }
+        return slots
+    }
+
+    /// An empty histogram.
+    public init() {
         let bits: UInt32 = 12
         shift = 32 - bits
         slots = [UInt64](repeating: 0, count: 1 << bits)
     }
 
-    /// Distinct colours counted so far.
-    public var distinctColors: Int { used }
+    /// Distinct colours counted so far while `isExact`; once grouped, the number of groups (plus
+    /// one when transparent pixels were counted), fewer than the colours.
+    public var distinctColors: Int {
+        if let g = groups { return g.count + (alphaCounts[0] > 0 ? 1 : 0) }
+        return used
+    }
 
-    /// True while every colour is kept exactly (no bits dropped).
-    public var isExact: Bool { droppedBits == 0 }
+    /// True while every colour is counted on its own (at most `groupingLimit` visible colours).
+    public var isExact: Bool { groups == nil }
 
     var capacity: Int { slots.count }
+
+    /// Bytes the histogram holds now (its table, or its groups and alpha counts).
+    var heldBytes: Int { slots.count * 8 + alphaCounts.count * 8 + (groups?.heldBytes ?? 0) }
 
     /// Counts every pixel of `image`.
     public mutating func add(_ image: Image) {
@@ -51,22 +73,62 @@ public struct Histogram: Sendable {
         guard n > 0 else { return }
         pixelCount += n
         image.pixels.withUnsafeBytes { raw in
-            let px = raw.bindMemory(to: UInt32.self)
-            var start = 0
-            while start < n {
-                let limit = min(capacity / 2, maxDistinct)
-                let mask = Histogram.colorMask(droppedBits)
-                let sh = shift
-                var u = used
-                start = slots.withUnsafeMutableBufferPointer { t in
-                    Histogram.insertRuns(px.baseAddress!, from: start, count: n, mask: mask, slots: t.baseAddress!,
-                                         slotMask: t.count - 1, shift: sh, used: &u, limit: limit)
+            insert(raw.bindMemory(to: UInt32.self).baseAddress!, from: 0, end: n)
+        }
+    }
+
+    /// Counts `px[from ..< end]` once each: exactly while it can, then in groups.
+    mutating func insert(_ px: UnsafePointer<UInt32>, from: Int, end: Int) {
+        var start = from
+        while start < end {
+            if groups != nil {
+                alphaCounts.withUnsafeMutableBufferPointer { a in
+                    groups!.addRuns(px, from: start, end: end, alpha: a.baseAddress!)
                 }
-                used = u
-                if used >= limit {
-                    if used >= maxDistinct { dropOneBit() } else { rehash(capacity * 4) }
-                }
+                return
             }
+            let hasTransparent = transparentCount > 0
+            // Stops once one more visible colour than the grouping limit is in (or the table is half full).
+            let limit = min(capacity / 2, Histogram.groupingLimit + 1 + (hasTransparent ? 1 : 0))
+            let sh = shift
+            var u = used
+            start = slots.withUnsafeMutableBufferPointer { t in
+                Histogram.insertRuns(px, from: start, count: end, slots: t.baseAddress!,
+                                     slotMask: t.count - 1, shift: sh, used: &u, limit: limit)
+            }
+            used = u
+            guard used >= limit else { continue }
+            if used - (transparentCount > 0 ? 1 : 0) > Histogram.groupingLimit {
+                startGroups()
+            } else if used >= capacity / 2 {
+                rehash(capacity * 4)
+            }
+        }
+    }
+
+    /// Hands the exact colours to `groups` and frees the table.
+    mutating func startGroups() {
+        let (colors, counts) = entries()
+        var alpha = [UInt64](repeating: 0, count: 256)
+        for i in 0..<colors.count { alpha[Int(colors[i] >> 24)] += UInt64(counts[i]) }
+        slots = []
+        used = 0
+        groups = ColorGroups(colors: colors, counts: counts, limit: Histogram.groupingLimit)
+        alphaCounts = alpha
+    }
+
+    /// Adds `weight` more pixels of colour `v` (memory order), already counted at least once.
+    @inline(__always)
+    mutating func addCounted(_ v: UInt32, _ weight: UInt64) {
+        if groups != nil {
+            alphaCounts[Int(v >> 24)] &+= weight
+            if v >> 24 != 0 { groups!.add(v, weight) }
+            return
+        }
+        let key: UInt32 = v >> 24 == 0 ? 0 : v
+        let sh = shift
+        slots.withUnsafeMutableBufferPointer { t in
+            _ = Histogram.insert(key, UInt32(truncatingIfNeeded: min(weight, UInt64(UInt32.max))), t.baseAddress!, t.count - 1, sh)
         }
     }
 
@@ -82,20 +144,11 @@ public struct Histogram: Sendable {
         var used = 0
         image.pixels.withUnsafeBytes { raw in
             slots.withUnsafeMutableBufferPointer { t in
-                _ = insertRuns(raw.bindMemory(to: UInt32.self).baseAddress!, from: 0, count: n, mask: colorMask(0),
+                _ = insertRuns(raw.bindMemory(to: UInt32.self).baseAddress!, from: 0, count: n,
                                slots: t.baseAddress!, slotMask: t.count - 1, shift: 32 - bits, used: &used, limit: stop)
             }
         }
         return used <= limit
-    }
-
-    /// `(key & mask) | half` keeps the centre of the merged range as the representative.
-    static func colorMask(_ bits: Int) -> (mask: UInt32, half: UInt32) {
-        if bits == 0 { return (0xFFFF_FFFF, 0) }
-        let low = UInt32((1 << bits) - 1)
-        let lowAll = low | low << 8 | low << 16
-        let h = UInt32(1 << (bits - 1))
-        return (~lowAll, h | h << 8 | h << 16)
     }
 
     @inline(__always)
@@ -125,8 +178,7 @@ public struct Histogram: Sendable {
 
     /// The hot loop: counts runs of equal pixels from `from`, returns where it stopped (at `count`,
     /// or earlier once `used` reaches `limit`).
-    static func insertRuns(_ px: UnsafePointer<UInt32>, from: Int, count n: Int, mask: (mask: UInt32, half: UInt32),
-                           slots: UnsafeMutablePointer<UInt64>, slotMask: Int, shift: UInt32,
+    static func insertRuns(_ px: UnsafePointer<UInt32>, from: Int, count n: Int, slots: UnsafeMutablePointer<UInt64>, slotMask: Int, shift: UInt32,
                            used: inout Int, limit: Int) -> Int {
         var i = from
         var u = used
@@ -136,7 +188,7 @@ public struct Histogram: Sendable {
             while j < n && px[j] == raw { j &+= 1 }
             let run = UInt32(truncatingIfNeeded: min(j &- i, Int(UInt32.max)))
             let v = UInt32(littleEndian: raw)
-            let key: UInt32 = v >> 24 == 0 ? 0 : (v & mask.mask) | mask.half
+            let key: UInt32 = v >> 24 == 0 ? 0 : v
             if insert(key, run, slots, slotMask, shift) { u &+= 1 }
             i = j
             if u >= limit { break }
@@ -145,49 +197,24 @@ public struct Histogram: Sendable {
         return i
     }
 
-    /// Reinserts every colour into a table of `newCapacity` slots (a power of two), merging
-    /// colours that coincide under the current bit mask. At the same capacity (`dropOneBit`)
-    /// the table is cleared and refilled in place from a copy of its occupied slots, in table
-    /// order: the same table as a fresh one, without faulting in another whole table (32 MB
-    /// at a million colours) for a copy of used × 8 bytes.
+    /// Reinserts every colour into a table of `newCapacity` slots (a power of two).
     mutating func rehash(_ newCapacity: Int) {
         var bits: UInt32 = 0
         while (1 << bits) < newCapacity { bits += 1 }
-        let old: [UInt64]
-        if 1 << bits == slots.count {
-            var kept = [UInt64]()
-            kept.reserveCapacity(used)
-            for v in slots where v != 0 { kept.append(v) }
-            old = kept
-            slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        } else {
-            old = slots
-            slots = [UInt64](repeating: 0, count: 1 << bits)
-        }
+        let old = slots
+        slots = [UInt64](repeating: 0, count: 1 << bits)
         shift = 32 - bits
-        let mask = Histogram.colorMask(droppedBits)
         let sh = shift
-        var u = 0
         slots.withUnsafeMutableBufferPointer { t in
             let sm = t.count - 1
             for v in old where v != 0 {
-                var key = UInt32(truncatingIfNeeded: v)
-                if key >> 24 != 0 { key = (key & mask.mask) | mask.half }
-                if Histogram.insert(key, UInt32(truncatingIfNeeded: v >> 32), t.baseAddress!, sm, sh) { u += 1 }
+                _ = Histogram.insert(UInt32(truncatingIfNeeded: v), UInt32(truncatingIfNeeded: v >> 32), t.baseAddress!, sm, sh)
             }
         }
-        used = u
     }
 
-    /// Too many colours: merges colours that differ only in one more low bit of R, G and B.
-    mutating func dropOneBit() {
-        guard droppedBits < 7 else { rehash(capacity * 2); return }
-        droppedBits += 1
-        rehash(capacity)
-        if used >= capacity / 2 { rehash(capacity * 2) }
-    }
-
-    /// Every counted colour with its count, in table order (deterministic for a given input).
+    /// Every counted colour with its count, in table order (deterministic for a given input);
+    /// empty once grouped.
     func entries() -> (colors: [UInt32], counts: [UInt32]) {
         var cs = [UInt32](), ns = [UInt32]()
         cs.reserveCapacity(used); ns.reserveCapacity(used)
@@ -197,11 +224,13 @@ public struct Histogram: Sendable {
         return (cs, ns)
     }
 
-    /// How many fully transparent pixels were counted.
-    var transparentCount: UInt32 {
+    /// How many fully transparent pixels were counted (at most `UInt32.max` while exact).
+    var transparentCount: UInt64 {
+        if groups != nil { return alphaCounts[0] }
+        guard !slots.isEmpty else { return 0 }
         var s = Histogram.slot(0, shift)
         while slots[s] != 0 {
-            if UInt32(truncatingIfNeeded: slots[s]) == 0 { return UInt32(truncatingIfNeeded: slots[s] >> 32) }
+            if UInt32(truncatingIfNeeded: slots[s]) == 0 { return slots[s] >> 32 }
             s = (s + 1) & (slots.count - 1)
         }
         return 0

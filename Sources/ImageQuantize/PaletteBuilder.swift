@@ -36,16 +36,24 @@ enum PaletteBuilder {
 
         /// With `keepsPaintedAlpha`, entries are never snapped to opaque when the histogram's
         /// pixels are painted almost opaque (`AlphaProfile.isPaintedNearlyOpaque`).
+        /// A grouped histogram (`Histogram.isExact` false) brings its groups as the points, which
+        /// are what `reduced` makes of its colours at `Histogram.groupingLimit`, whatever `pointLimit`.
         init(_ histogram: Histogram, pointLimit: Int, keepsPaintedAlpha: Bool = false) {
             (colors, counts) = histogram.entries()
             exactHistogram = histogram.isExact
             hasTransparent = histogram.transparentCount > 0
-            opaque = true
-            for c in colors where c >> 24 != 255 && c != 0 { opaque = false; break }
             self.pointLimit = pointLimit
+            var alpha = [UInt64](repeating: 0, count: 256)
+            if let groups = histogram.groups {
+                alpha = histogram.alphaCounts
+                points = (max(pointLimit, PaletteBuilder.exactLimit(maxColors: 256)), groups.points())
+            } else {
+                for i in 0..<colors.count { alpha[Int(colors[i] >> 24)] += UInt64(counts[i]) }
+            }
+            opaque = !alpha[1..<255].contains { $0 > 0 }
             if keepsPaintedAlpha && !opaque {
                 var profile = AlphaProfile()
-                for i in 0..<colors.count { profile.add(alpha: UInt8(truncatingIfNeeded: colors[i] >> 24), count: Int(counts[i])) }
+                for (a, n) in alpha.enumerated() where n > 0 { profile.add(alpha: UInt8(a), count: Int(n)) }
                 if profile.isPaintedNearlyOpaque { opaqueSnap = 255 }
             }
         }
@@ -53,6 +61,7 @@ enum PaletteBuilder {
         /// The points for a palette of `maxColors` (never fewer points than entries).
         mutating func reduced(maxColors: Int) -> [WeightedPoint] {
             let limit = max(pointLimit, maxColors)
+            if !exactHistogram, let points { return points.points }
             if let points, points.limit == limit { return points.points }
             let p = PaletteBuilder.reducedPoints(colors, counts, limit: limit)
             points = (limit, p)
@@ -171,18 +180,10 @@ enum PaletteBuilder {
             }
             return exact
         }
-        var bits = 1
-        while true {
-            let rgbLow = UInt32((1 << bits) - 1)
-            let aLow = UInt32((1 << max(bits - 1, 0)) - 1)
-            let mask = ~(rgbLow | rgbLow << 8 | rgbLow << 16 | aLow << 24)
-            let merged = mergeByKey(colors, counts, mask: mask, limit: limit)
-            if let merged { return merged }
-            bits += 1
-        }
+        return ColorGroups(colors: colors, counts: counts, limit: limit).points()
     }
 
-    /// The home slot of a group key in `mergeByKey`'s table of `1 << (32 - shift)` slots: the key
+    /// The home slot of a group key in `ColorGroups`' table of `1 << (32 - shift)` slots: the key
     /// fully mixed (lowbias32's finalizer), then its high bits. Not `Histogram.slot`: the colours
     /// arrive in the histogram's table order, which is that hash's order, and masked keys of one
     /// low-bit pattern then come in that same order too; linear probing fed sorted home slots
@@ -197,44 +198,6 @@ enum PaletteBuilder {
         x &*= 0x846C_A68B
         x ^= x >> 16
         return Int(truncatingIfNeeded: x >> shift)
-    }
-
-    /// Weighted means of the colours grouped by `key & mask`, or nil when there are more than `limit` groups.
-    static func mergeByKey(_ colors: [UInt32], _ counts: [UInt32], mask: UInt32, limit: Int) -> [WeightedPoint]? {
-        var capacity = 1
-        while capacity < limit * 2 { capacity <<= 1 }
-        var keys = [UInt32](repeating: 0, count: capacity)
-        var slotOf = [Int32](repeating: -1, count: capacity)
-        var sums = [SIMD4<Double>]()
-        var weights = [Double]()
-        sums.reserveCapacity(limit); weights.reserveCapacity(limit)
-        var shift: UInt32 = 32
-        while (1 << (32 - shift)) < capacity { shift -= 1 }
-        let sm = capacity - 1
-        for i in 0..<colors.count where colors[i] != 0 {
-            var key = colors[i] & mask
-            if key == 0 { key = 0xFFFF_FFFF } // keep nearly transparent colours out of the empty-key path
-            var s = groupSlot(key, shift)
-            while slotOf[s] >= 0 && keys[s] != key { s = (s + 1) & sm }
-            if slotOf[s] < 0 {
-                if weights.count == limit { return nil }
-                keys[s] = key
-                slotOf[s] = Int32(weights.count)
-                sums.append(.zero); weights.append(0)
-            }
-            let g = Int(slotOf[s])
-            let w = Double(counts[i])
-            let x = ErrorSpace.point(RGBA(memoryOrder: colors[i]))
-            sums[g] += SIMD4<Double>(Double(x.x), Double(x.y), Double(x.z), Double(x.w)) * w
-            weights[g] += w
-        }
-        var out = [WeightedPoint]()
-        out.reserveCapacity(weights.count)
-        for g in 0..<weights.count {
-            let m = sums[g] / weights[g]
-            out.append(WeightedPoint(x: SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w)), w: Float(weights[g])))
-        }
-        return out
     }
 
     struct Box {

@@ -66,10 +66,13 @@ struct MemoryPlan {
     /// against a share of 8.8 MB.
     static func sampleFloor(side: Int) -> Int { AnimationTimeline.maxSampleFrames * side * side * (4 + 1) }
 
-    /// The most an animation's histogram holds (`Histogram`: a million colours, their table
-    /// and, while it grows, the one before it; 42 MB). It is counted before the search's
-    /// remaps and copies hold anything, beside the fitted frames.
-    static let histogram = Histogram.bytesPerDistinctColor * Histogram.defaultMaxDistinctColors
+    /// What the plan sets aside beside the fitted frames before the search's remaps and copies
+    /// hold anything: the histogram (`Histogram.maxBytes`, 2.5 MB) and, with it, the part of the
+    /// search's working set its shares do not count. Kept at the 42 MB (40 MiB) the histogram
+    /// alone could reach before it grouped its colours: set to the histogram's own 2.5 MB, the
+    /// plan let the watchface and the terminal recording convert for Signal under
+    /// `--max-memory 64` and peak at 66–67 MB (`scripts/check-budgets 64`, 2026-12-02).
+    static let histogram = 40 << 20
 
     /// What the search holds at most beside the fitted frames: the indexed share and the
     /// samples' share (at least the floor), or the histogram before them.

@@ -128,36 +128,118 @@ final class KernelTests: XCTestCase {
         XCTAssertTrue(h.isExact)
     }
 
-    func testHistogramGrowsAndThenDropsBits() {
-        // 160 000 distinct colours: the table must grow, and with a 4096-colour cap merge colours.
-        var img = Image(width: 400, height: 400)
-        for y in 0..<400 { for x in 0..<400 { img[x, y] = RGBA(UInt8(x & 255), UInt8(y & 255), UInt8((x >> 8) | (y >> 8) << 1), 255) } }
-        var full = Histogram()
-        full.add(img)
-        XCTAssertTrue(full.isExact)
-        XCTAssertEqual(full.distinctColors, 400 * 400)
-        var capped = Histogram(maxDistinctColors: 4096)
-        capped.add(img)
-        XCTAssertFalse(capped.isExact)
-        XCTAssertLessThanOrEqual(capped.distinctColors, 4096)
-        XCTAssertEqual(capped.entries().counts.reduce(0) { $0 + Int($1) }, 400 * 400)
+    /// Frames in memory with the damage between each frame and the one before it.
+    struct DamagedFrames: FrameSequence {
+        let frames: [Image]
+        var width: Int { frames[0].width }
+        var height: Int { frames[0].height }
+        var count: Int { frames.count }
+        var bytesPerPixel: Int { 4 }
+        func forEach(_ body: (Int, UnsafeRawBufferPointer, RowDamage?) throws -> Void) throws {
+            for (i, f) in frames.enumerated() {
+                try f.pixels.withUnsafeBytes { try body(i, $0, i == 0 ? nil : RowDamage.between(frames[i - 1], f)) }
+            }
+        }
     }
 
-    /// `Histogram.bytesPerDistinctColor`: however far past its cap the colours go, the table and
-    /// the quarter-size one before it (alive while it grows) stay within that many bytes a colour.
-    func testHistogramTableStaysWithinItsBytesPerColour() {
-        for cap in [4096, 16_384, 65_536] {
-            var img = Image(width: 400, height: 400)
-            for y in 0..<400 { for x in 0..<400 { img[x, y] = RGBA(UInt8(x & 255), UInt8(y & 255), UInt8((x >> 8) | (y >> 8) << 1), 255) } }
-            var h = Histogram(maxDistinctColors: cap)
-            var most = 0
-            for _ in 0..<2 {
-                h.add(img)
-                most = max(most, h.capacity)
+    /// Frames whose colours pass the grouping limit part-way and keep coming (the groups grow
+    /// coarser twice or more), with transparent holes and translucent pixels; some pixels stay
+    /// through several frames.
+    func manyColourFrames() -> [Image] {
+        var rng = SeededRandom(seed: 31)
+        var frames = [Image]()
+        var image = Image(width: 160, height: 120)
+        for k in 0..<6 {
+            for y in 0..<120 {
+                for x in 0..<160 where k == 0 || (x + y + k) % 3 != 0 {
+                    let hole = rng.below(11) == 0
+                    image[x, y] = hole ? RGBA(rng.byte(), 0, 0, 0)
+                                       : RGBA(rng.byte(), rng.byte(), UInt8((x * 3 + k * 40) & 255), rng.below(4) == 0 ? rng.byte() | 1 : 255)
+                }
             }
-            XCTAssertFalse(h.isExact)
-            XCTAssertLessThanOrEqual(most * 8 + most * 8 / 4, Histogram.bytesPerDistinctColor * cap, "cap \(cap)")
+            frames.append(image)
         }
+        return frames
+    }
+
+    /// The points a palette is made from, in a canonical order (weights, then coordinates).
+    func sortedPoints(_ points: [WeightedPoint]) -> [[Float]] {
+        points.map { [$0.w, $0.x.x, $0.x.y, $0.x.z, $0.x.w] }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    func testHistogramPastTheGroupingLimitHoldsWhatThePaletteWouldMakeOfItsColours() throws {
+        let frames = manyColourFrames()
+        // The reference: every colour counted in a dictionary, then reduced as a palette does.
+        var reference = [UInt32: UInt32]()
+        for f in frames {
+            for y in 0..<f.height {
+                for x in 0..<f.width {
+                    let p = f[x, y]
+                    reference[p.a == 0 ? 0 : p.memoryOrder, default: 0] += 1
+                }
+            }
+        }
+        let visible = reference.keys.filter { $0 != 0 }.count
+        XCTAssertGreaterThan(visible, 4 * Histogram.groupingLimit, "the frames must pass the limit well")
+        let expected = PaletteBuilder.reducedPoints(Array(reference.keys), Array(reference.values), limit: Histogram.groupingLimit)
+        XCTAssertLessThanOrEqual(expected.count, Histogram.groupingLimit)
+
+        var byFrame = Histogram()
+        for f in frames { byFrame.add(f) }
+        var walked = Histogram()
+        try walked.add(frames: DamagedFrames(frames: frames))
+        for h in [byFrame, walked] {
+            XCTAssertFalse(h.isExact)
+            XCTAssertEqual(h.pixelCount, frames.count * 160 * 120)
+            XCTAssertEqual(h.transparentCount, UInt64(reference[0] ?? 0))
+            XCTAssertEqual(h.groups!.bits, ColorGroups(colors: Array(reference.keys), counts: Array(reference.values),
+                                                      limit: Histogram.groupingLimit).bits)
+            XCTAssertGreaterThan(h.groups!.bits, 1, "the groups must have grown coarser while counting")
+            XCTAssertEqual(sortedPoints(h.groups!.points()), sortedPoints(expected))
+        }
+        // Walking the frames by what changed meets colours in the same order: the same groups, in the same order.
+        XCTAssertEqual(byFrame.groups!.points().map(\.x), walked.groups!.points().map(\.x))
+        XCTAssertEqual(byFrame.groups!.points().map(\.w), walked.groups!.points().map(\.w))
+        // And the palettes made from either are the same.
+        XCTAssertEqual(HistogramPalettes(byFrame).palette(maxColors: 64).colors, HistogramPalettes(walked).palette(maxColors: 64).colors)
+    }
+
+    func testHistogramStaysExactUpToTheGroupingLimit() {
+        // Exactly `groupingLimit` visible colours and transparent pixels: still exact.
+        let n = Histogram.groupingLimit
+        var image = Image(width: 256, height: n / 256 + 1)
+        for i in 0..<(image.width * image.height) {
+            image[i % 256, i / 256] = i < n ? RGBA(UInt8(i & 255), UInt8(i >> 8), 7, 255) : RGBA(0, 0, 0, 0)
+        }
+        var h = Histogram()
+        h.add(image)
+        XCTAssertTrue(h.isExact)
+        XCTAssertEqual(h.distinctColors, n + 1)
+        // One colour more groups them.
+        var one = Image(width: 1, height: 1)
+        one[0, 0] = RGBA(1, 2, 3, 4)
+        h.add(one)
+        XCTAssertFalse(h.isExact)
+        XCTAssertEqual(h.groups!.bits, 1)
+        XCTAssertEqual(h.transparentCount, UInt64(image.width * image.height - n))
+    }
+
+    /// `Histogram.maxBytes`: however many colours come, the histogram holds no more.
+    func testHistogramStaysWithinItsMaxBytes() {
+        var img = Image(width: 400, height: 400)
+        for y in 0..<400 { for x in 0..<400 { img[x, y] = RGBA(UInt8(x & 255), UInt8(y & 255), UInt8((x >> 8) | (y >> 8) << 1), 255) } }
+        var h = Histogram()
+        var most = 0
+        for k in 0..<3 {
+            var shifted = img
+            for y in 0..<400 { for x in 0..<400 { shifted[x, y].b &+= UInt8(k * 8) } }
+            h.add(shifted)
+            most = max(most, h.heldBytes)
+        }
+        XCTAssertFalse(h.isExact)
+        XCTAssertGreaterThan(most, 0)
+        XCTAssertLessThanOrEqual(most, Histogram.maxBytes)
+        XCTAssertLessThanOrEqual(Histogram.maxBytes, 4 << 20)
     }
 
     func testMedianCutSortIsTheStableSortByAxis() {
@@ -208,17 +290,20 @@ final class KernelTests: XCTestCase {
         XCTAssertLessThan((d * d).sum(), 1e-4)
     }
 
-    func testMergedGroupsAreTheColoursFirstAppearancesInHistogramOrder() {
+    func testGroupsAreTheColoursFirstAppearancesInOrderWithExactMeans() {
         // A smooth gradient's colours, in the histogram's own table order (the order its hash
-        // sorts them in, which `mergeByKey`'s table must not take as its own), grouped by two
-        // masks: the same groups, in first-appearance order, with the same weights and means
-        // as a plain dictionary gives.
-        var image = Image(width: 256, height: 128)
-        for y in 0..<128 { for x in 0..<256 { image[x, y] = RGBA(UInt8(x), UInt8(y * 2), UInt8((x + y) & 255), 255) } }
+        // sorts them in, which the groups' table must not take as its own), grouped at two
+        // limits: the groups of the mask they settle on, in first-appearance order, with the
+        // same weights as a plain dictionary gives and means within a float's rounding.
+        var image = Image(width: 128, height: 128)
+        for y in 0..<128 { for x in 0..<128 { image[x, y] = RGBA(UInt8(x * 2), UInt8(y * 2), UInt8((x + y) & 255), 255) } }
         var histogram = Histogram()
         histogram.add(image)
+        XCTAssertTrue(histogram.isExact, "128 × 128 colours are within the grouping limit")
         let (colors, counts) = histogram.entries()
-        for mask in [UInt32(0xFFFE_FEFE), 0xFCF8_F8F8] {
+        for limit in [8_000, 600] {
+            let groups = ColorGroups(colors: colors, counts: counts, limit: limit)
+            let mask = ColorGroups.mask(bits: groups.bits)
             var order: [UInt32] = [], sums: [UInt32: (SIMD4<Double>, Double)] = [:]
             for (c, n) in zip(colors, counts) where c != 0 {
                 var key = c & mask
@@ -228,17 +313,19 @@ final class KernelTests: XCTestCase {
                 sums[key]!.0 += SIMD4<Double>(Double(x.x), Double(x.y), Double(x.z), Double(x.w)) * Double(n)
                 sums[key]!.1 += Double(n)
             }
-            guard let merged = PaletteBuilder.mergeByKey(colors, counts, mask: mask, limit: order.count) else {
-                XCTFail("mask \(String(mask, radix: 16)): \(order.count) groups did not fit a limit of \(order.count)"); continue
-            }
-            XCTAssertEqual(merged.count, order.count)
-            for (p, key) in zip(merged, order) {
+            XCTAssertLessThanOrEqual(order.count, limit)
+            // One bit fewer would have been too many groups.
+            let finer = ColorGroups.mask(bits: groups.bits - 1)
+            if groups.bits > 1 { XCTAssertGreaterThan(Set(colors.filter { $0 != 0 }.map { $0 & finer }).count, limit) }
+            let points = groups.points()
+            XCTAssertEqual(points.count, order.count)
+            for (p, key) in zip(points, order) {
                 let (sum, w) = sums[key]!
                 let m = sum / w
                 XCTAssertEqual(p.w, Float(w))
-                XCTAssertEqual(p.x, SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w)))
+                let d = p.x - SIMD4<Float>(Float(m.x), Float(m.y), Float(m.z), Float(m.w))
+                XCTAssertLessThan((d * d).max(), 1e-8)
             }
-            XCTAssertNil(PaletteBuilder.mergeByKey(colors, counts, mask: mask, limit: order.count - 1))
         }
     }
 
