@@ -110,14 +110,20 @@ struct ColorGroups: Sendable {
         /// group past the limit.
         @inline(__always)
         mutating func add(_ v: UInt32, _ weight: UInt64) -> Bool {
-            let key = ColorGroups.key(v, mask)
+            add(key: ColorGroups.key(v, mask), sums: ColorGroups.terms(v) &* weight, weight: weight)
+        }
+
+        /// Adds `sums` and `weight` to the group of `key`, made when new; false (nothing added)
+        /// when that needs a group past the limit.
+        @inline(__always)
+        mutating func add(key: UInt32, sums more: SIMD4<UInt64>, weight: UInt64) -> Bool {
             var s = PaletteBuilder.groupSlot(key, shift)
             while true {
                 let e = table[s]
                 if e == 0 { break }
                 if UInt32(truncatingIfNeeded: e) == key {
                     let g = Int(truncatingIfNeeded: e >> 32) &- 1
-                    sums[g] &+= ColorGroups.terms(v) &* weight
+                    sums[g] &+= more
                     weights[g] &+= weight
                     return true
                 }
@@ -126,7 +132,7 @@ struct ColorGroups: Sendable {
             if count == limit { return false }
             table[s] = UInt64(count &+ 1) << 32 | UInt64(key)
             keys[count] = key
-            sums[count] = ColorGroups.terms(v) &* weight
+            sums[count] = more
             weights[count] = weight
             count &+= 1
             return true
@@ -157,12 +163,6 @@ struct ColorGroups: Sendable {
         return r
     }
 
-    /// Adds `weight` pixels of visible colour `v`, making the groups coarser while a new group
-    /// would pass the limit.
-    mutating func add(_ v: UInt32, _ weight: UInt64) {
-        while !withSink({ $0.add(v, weight) }) { coarsen() }
-    }
-
     /// One more bit dropped: groups whose keys then coincide are merged (sums added), in the
     /// order of their first colour.
     mutating func coarsen() {
@@ -173,22 +173,11 @@ struct ColorGroups: Sendable {
         count = 0
         withSink { sink in
             for g in 0..<n {
-                // The old key is a colour of the group: under the coarser mask it gives the new key.
-                // (0xFFFF_FFFF stands for the masked key 0, never a real key: bit 0 is dropped.)
+                // The old key is a colour of the group: under the coarser mask it gives the new key
+                // (0xFFFF_FFFF stands for the masked key 0, never a real key: bit 0 is dropped).
+                // Never more groups than before, so none is refused.
                 let key = ColorGroups.key(oldKeys[g] == 0xFFFF_FFFF ? 0 : oldKeys[g], sink.mask)
-                var s = PaletteBuilder.groupSlot(key, sink.shift)
-                while sink.table[s] != 0 && UInt32(truncatingIfNeeded: sink.table[s]) != key { s = (s &+ 1) & sink.slotMask }
-                if sink.table[s] == 0 {
-                    sink.table[s] = UInt64(sink.count + 1) << 32 | UInt64(key)
-                    sink.keys[sink.count] = key
-                    sink.sums[sink.count] = oldSums[g]
-                    sink.weights[sink.count] = oldWeights[g]
-                    sink.count += 1
-                } else {
-                    let h = Int(sink.table[s] >> 32) - 1
-                    sink.sums[h] &+= oldSums[g]
-                    sink.weights[h] &+= oldWeights[g]
-                }
+                _ = sink.add(key: key, sums: oldSums[g], weight: oldWeights[g])
             }
         }
     }

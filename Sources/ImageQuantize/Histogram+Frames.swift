@@ -66,49 +66,52 @@ extension Histogram {
     }
 
     /// Counts the colours of `last[from ..< from + count]` for the frames after their birth
-    /// frame up to (not including) `now`: the frame of their birth was counted when they were born.
+    /// frame up to (not including) `now`: the frame of their birth was counted when they were
+    /// born, so each colour is in the table (or its group) already.
     private mutating func flushRuns(_ last: UnsafeMutablePointer<UInt32>, _ birth: UnsafeMutablePointer<Int32>,
                                     from: Int, count: Int, now: Int32) {
         let end = from + count
         if groups != nil {
-            // One sink for the whole range; every colour's group exists (counted at birth).
-            var added = 0
-            alphaCounts.withUnsafeMutableBufferPointer { alpha in
+            pixelCount += alphaCounts.withUnsafeMutableBufferPointer { alpha in
                 groups!.withSink { sink in
-                    var i = from
-                    while i < end {
-                        let raw = last[i], b = birth[i]
-                        var j = i &+ 1
-                        while j < end && last[j] == raw && birth[j] == b { j &+= 1 }
-                        let frames = Int(now) &- Int(b) &- 1
-                        if frames > 0 {
-                            let weight = UInt64(j &- i) &* UInt64(frames)
-                            let v = UInt32(littleEndian: raw)
-                            alpha[Int(v >> 24)] &+= weight
-                            if v >> 24 != 0 { _ = sink.add(v, weight) }
-                            added &+= Int(weight)
-                        }
-                        i = j
+                    Histogram.lastingRuns(last, birth, from: from, end: end, now: now) { v, weight in
+                        alpha[Int(v >> 24)] &+= weight
+                        if v >> 24 != 0 { _ = sink.add(v, weight) }
                     }
                 }
             }
-            pixelCount += added
             return
         }
+        let sh = shift
+        pixelCount += slots.withUnsafeMutableBufferPointer { t in
+            Histogram.lastingRuns(last, birth, from: from, end: end, now: now) { v, weight in
+                let key: UInt32 = v >> 24 == 0 ? 0 : v
+                _ = Histogram.insert(key, UInt32(truncatingIfNeeded: min(weight, UInt64(UInt32.max))), t.baseAddress!, t.count - 1, sh)
+            }
+        }
+    }
+
+    /// Calls `body` with each run of `last[from ..< end]` of one colour and one birth frame that
+    /// lasted past its birth frame: the colour (memory order) and its pixels times the frames
+    /// after its birth up to `now`. Returns the pixels counted.
+    @inline(__always)
+    private static func lastingRuns(_ last: UnsafeMutablePointer<UInt32>, _ birth: UnsafeMutablePointer<Int32>,
+                                    from: Int, end: Int, now: Int32, _ body: (UInt32, UInt64) -> Void) -> Int {
+        var added = 0
         var i = from
         while i < end {
             let raw = last[i], b = birth[i]
-            var j = i + 1
-            while j < end && last[j] == raw && birth[j] == b { j += 1 }
-            let frames = Int(now) - Int(b) - 1
+            var j = i &+ 1
+            while j < end && last[j] == raw && birth[j] == b { j &+= 1 }
+            let frames = Int(now) &- Int(b) &- 1
             if frames > 0 {
-                let weight = UInt64(j - i) * UInt64(frames)
-                // The colour is in the table (or its group) already: it was counted at its birth.
-                addCounted(UInt32(littleEndian: raw), weight)
-                pixelCount += Int(weight)
+                let weight = UInt64(j &- i) &* UInt64(frames)
+                body(UInt32(littleEndian: raw), weight)
+                added &+= Int(weight)
             }
             i = j
         }
+        return added
     }
 
     /// Counts `px[from ..< from + count]` once (the frame they are born in), in order, as `add`

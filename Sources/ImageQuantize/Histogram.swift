@@ -35,7 +35,7 @@ public struct Histogram: Sendable {
     /// growing coarser): about 2.5 MB.
     public static let maxBytes: Int = {
         let slots = exactSlots(groupingLimit)
-        return slots * 8 + slots * 2 + (groupingLimit + 2) * 8 + ColorGroups.maxBytes(limit: groupingLimit)
+        return slots * 8 + slots / 4 * 8 + (groupingLimit + 2) * 8 + ColorGroups.maxBytes(limit: groupingLimit)
     }()
 
     /// The table size an exact histogram of `colors` colours grows to (four-fold at half load, from 4,096).
@@ -109,27 +109,18 @@ public struct Histogram: Sendable {
     /// Hands the exact colours to `groups` and frees the table.
     mutating func startGroups() {
         let (colors, counts) = entries()
-        var alpha = [UInt64](repeating: 0, count: 256)
-        for i in 0..<colors.count { alpha[Int(colors[i] >> 24)] += UInt64(counts[i]) }
+        alphaCounts = pixelsByAlpha
         slots = []
         used = 0
         groups = ColorGroups(colors: colors, counts: counts, limit: Histogram.groupingLimit)
-        alphaCounts = alpha
     }
 
-    /// Adds `weight` more pixels of colour `v` (memory order), already counted at least once.
-    @inline(__always)
-    mutating func addCounted(_ v: UInt32, _ weight: UInt64) {
-        if groups != nil {
-            alphaCounts[Int(v >> 24)] &+= weight
-            if v >> 24 != 0 { groups!.add(v, weight) }
-            return
-        }
-        let key: UInt32 = v >> 24 == 0 ? 0 : v
-        let sh = shift
-        slots.withUnsafeMutableBufferPointer { t in
-            _ = Histogram.insert(key, UInt32(truncatingIfNeeded: min(weight, UInt64(UInt32.max))), t.baseAddress!, t.count - 1, sh)
-        }
+    /// Pixels counted by alpha value (256 counts; fully transparent ones at 0).
+    var pixelsByAlpha: [UInt64] {
+        if groups != nil { return alphaCounts }
+        var alpha = [UInt64](repeating: 0, count: 256)
+        for v in slots where v != 0 { alpha[Int(UInt32(truncatingIfNeeded: v) >> 24)] += v >> 32 }
+        return alpha
     }
 
     /// Whether `image` has at most `limit` distinct colours as a histogram counts them (every

@@ -43,13 +43,8 @@ enum PaletteBuilder {
             exactHistogram = histogram.isExact
             hasTransparent = histogram.transparentCount > 0
             self.pointLimit = pointLimit
-            var alpha = [UInt64](repeating: 0, count: 256)
-            if let groups = histogram.groups {
-                alpha = histogram.alphaCounts
-                points = (max(pointLimit, PaletteBuilder.exactLimit(maxColors: 256)), groups.points())
-            } else {
-                for i in 0..<colors.count { alpha[Int(colors[i] >> 24)] += UInt64(counts[i]) }
-            }
+            if let groups = histogram.groups { points = (pointLimit, groups.points()) }
+            let alpha = histogram.pixelsByAlpha
             opaque = !alpha[1..<255].contains { $0 > 0 }
             if keepsPaintedAlpha && !opaque {
                 var profile = AlphaProfile()
