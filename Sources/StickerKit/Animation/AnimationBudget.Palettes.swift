@@ -42,16 +42,17 @@ extension AnimationBudget {
             if let i = recent.firstIndex(of: n) { recent.remove(at: i) }
             recent.append(n)
             if let m = mappers[n] { return m }
-            let m = clock.measure(\.quantize) { PaletteMapper(palette(n)) }
+            let p = palette(n)
+            let m = clock.measure(\.quantize) { PaletteMapper(p) }
             mappers[n] = m
             while recent.count > Self.keptMappers { mappers[recent.removeFirst()] = nil }
             return m
         }
 
-        /// The palette of at most `n` colours, made once.
-        private func palette(_ n: Int) -> Palette {
+        /// The palette of at most `n` colours, made once (without its mapper).
+        func palette(_ n: Int) -> Palette {
             if let p = made[n] { return p }
-            let p = palettes.palette(maxColors: n)
+            let p = clock.measure(\.quantize) { palettes.palette(maxColors: n) }
             made[n] = p
             return p
         }

@@ -69,7 +69,7 @@ extension AnimationBudget {
             // same file: frames of few colours have the same palette for a run of counts (5,000
             // frames of a square moving over a 32² screen, 637 colours at 408 px: 14 to 17
             // colours, a second each).
-            let colours = palettes.mapper(n).palette.colors
+            let colours = palettes.palette(n).colors
             if let same = byKey.first(where: { $0.key.step == step && $0.value.estimate == nil && paletteOf[$0.key] == colours }) {
                 var e = same.value
                 e.colors = n
