@@ -50,6 +50,11 @@ public struct OutputReport: Sendable, Codable, Equatable {
     public var tooLong: TooLongPolicy? = nil
     /// One loop's duration in milliseconds before it was shortened.
     public var durationInputMs: Double? = nil
+    /// An animation's palette search (`AnimationBudget`: APNG): its real encodes in the order
+    /// made, the sticker's setting among them.
+    public var searched: [SearchStep]? = nil
+    /// The size predictions from sampled frames the same search made (long timelines), when any.
+    public var predictions: Int? = nil
 
     init(size: Int, bytes: Int, mode: OutputMode, colors: Int?, dithering: Float?, effort: Effort, frames: Int,
                 framesInput: Int, fps: Double? = nil, durationMs: Double? = nil, quality: Int, ssim: Double?, psnr: Double?,

@@ -41,14 +41,20 @@ struct StickerBuilder {
 
     /// An animation keeping `kept` of its `framesInput` frames over `duration`.
     func animation(_ bytes: [UInt8], mode: OutputMode, effort: Effort, colors: Int?, kept: Int, framesInput: Int,
-                   duration: Delay, quality: Int, metrics: QualityMetrics?, warnings: [String]) -> StickerOutput {
+                   duration: Delay, quality: Int, metrics: QualityMetrics?, warnings: [String],
+                   search: (steps: [SearchStep], predictions: Int)? = nil) -> StickerOutput {
         let seconds = duration.seconds
         let scores = StickerBuilder.scores(metrics, mode: mode)
-        return StickerOutput(size: size, bytes: bytes, report: OutputReport(
+        var report = OutputReport(
             size: side, bytes: bytes.count, mode: mode, colors: colors,
             dithering: mode == .palette ? AnimationBudget.dithering : nil, effort: effort,
             frames: kept, framesInput: framesInput,
             fps: seconds > 0 ? Double(kept) / seconds : nil, durationMs: duration.milliseconds,
-            quality: quality, ssim: scores.ssim, psnr: scores.psnr, warnings: fitWarnings + warnings))
+            quality: quality, ssim: scores.ssim, psnr: scores.psnr, warnings: fitWarnings + warnings)
+        if let search {
+            report.searched = search.steps
+            report.predictions = search.predictions > 0 ? search.predictions : nil
+        }
+        return StickerOutput(size: size, bytes: bytes, report: report)
     }
 }

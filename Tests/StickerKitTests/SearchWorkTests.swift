@@ -84,11 +84,12 @@ final class SearchWorkTests: XCTestCase {
         let timeline = AnimationTimeline(delays: fitted.delays)
         let palettes = try AnimationBudget.Palettes(fitted, clock: clock)
         let probes = AnimationBudget.Probes(fitted, timeline: timeline, palettes: palettes, loops: 0, indexedBudget: 1 << 24,
-                                            stopPast: 1 << 30, clock: clock)
+                                            maxBytes: 1 << 30, stopPast: 1 << 30, clock: clock)
         _ = probes.probe(4, 1)
         let again = probes.probe(8, 1)
         XCTAssertEqual(again.colors, 8)
         XCTAssertEqual(clock.timings.search.encodes, 1, "the same palette is not encoded twice")
+        XCTAssertEqual(probes.steps.map(\.colors), [4], "a setting that made no encode is not a step of the search")
         probes.countChosen(again)
         XCTAssertEqual(clock.timings.search.chosen, 1)
         XCTAssertEqual(clock.timings.search.chosenSeconds, clock.timings.search.encodeSeconds)

@@ -31,6 +31,24 @@ final class BatchInternalsTests: XCTestCase {
         XCTAssertEqual(try json(.failed(reason: "broken")), ["path": "out/a.png", "size": "large", "status": "failed", "reason": "broken"])
     }
 
+    /// `-v`'s line for an animation's palette search: each real encode in order, "~" before an
+    /// extrapolated size, "(over)" past the budget, then the predictions.
+    func testSearchIsDescribedEncodeByEncode() throws {
+        let json = #"""
+        {"size": 300, "bytes": 483800, "mode": "palette", "colors": 153, "effort": "default", "frames": 25,
+         "framesInput": 25, "quality": 88, "warnings": [], "predictions": 1,
+         "searched": [{"colors": 256, "frames": 25, "bytes": 1599600, "fits": false, "estimated": true},
+                      {"colors": 153, "frames": 25, "bytes": 483800, "fits": true}]}
+        """#
+        var report = try JSONDecoder().decode(OutputReport.self, from: Data(json.utf8))
+        XCTAssertEqual(BatchRunner.describeSearch(report),
+                       "searched 256 colours × 25 frames ~1.6 MB (over), 153 × 25 483.8 KB; 1 prediction")
+        report.predictions = nil
+        XCTAssertEqual(BatchRunner.describeSearch(report), "searched 256 colours × 25 frames ~1.6 MB (over), 153 × 25 483.8 KB")
+        report.searched = nil
+        XCTAssertNil(BatchRunner.describeSearch(report), "a still's search is not described")
+    }
+
     func testCountsAreReadOffTheEntries() {
         func output(_ status: OutputStatus) -> BatchReport.Output { .init(path: "x", size: .small, status: status) }
         var written = output(.written)

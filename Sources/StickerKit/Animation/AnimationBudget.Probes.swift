@@ -27,6 +27,10 @@ extension AnimationBudget {
         /// Seconds the real encodes of each setting took (a stopped probe made again in full
         /// adds both; a setting whose palette was already encoded has that encode's).
         private var secondsOf: [Setting: Double] = [:]
+        /// The real encodes made, in order (`probe`), for the report (`OutputReport.searched`).
+        private(set) var steps: [SearchStep] = []
+        /// The byte budget the steps are reported against.
+        private let maxBytes: Int
         private var remapped: [(setting: Setting, frames: IndexedFrames)] = []
         /// The kept frames of the frame rate encoded last (their copies, when the fitted frames
         /// are made again on every walk, serve its later encodes).
@@ -36,7 +40,8 @@ extension AnimationBudget {
         private let heldBeside: () -> Int
 
         init(_ frames: FittedFrames, timeline: AnimationTimeline, palettes: Palettes, loops: Int, indexedBudget: Int,
-             stopPast: Int, clock: StageClock, heldBeside: @escaping () -> Int = { 0 }) {
+             maxBytes: Int, stopPast: Int, clock: StageClock, heldBeside: @escaping () -> Int = { 0 }) {
+            self.maxBytes = maxBytes
             self.heldBeside = heldBeside
             self.stopPast = stopPast
             self.frames = frames
@@ -90,6 +95,8 @@ extension AnimationBudget {
             secondsOf[key, default: 0] += seconds
             byKey[key] = e
             paletteOf[key] = colours
+            steps.append(SearchStep(colors: n, frames: e.indices.count, bytes: e.size, fits: e.fits(maxBytes),
+                                    estimated: e.estimate != nil ? true : nil))
             return e
         }
 

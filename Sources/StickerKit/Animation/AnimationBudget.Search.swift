@@ -38,7 +38,7 @@ extension AnimationBudget {
             samples = Samples(frames, timeline: timeline, palettes: palettes, imageBudget: budgets.samples, clock: clock)
             let samples = self.samples
             probes = Probes(frames, timeline: timeline, palettes: palettes, loops: loopCount, indexedBudget: budgets.indexed,
-                            stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock,
+                            maxBytes: maxBytes, stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock,
                             heldBeside: { samples.bytesPastBudget })
             model = SizeModel(timeline: timeline, steps: timeline.steps(minFPS: options.minFPS), samples: samples, probes: probes,
                               loops: loopCount, clock: clock)
@@ -285,8 +285,11 @@ extension AnimationBudget {
             guard !tc.isEmpty, tc.count <= maxBytes else { return nil }
             return builder.animation(tc, mode: .truecolor, effort: options.effort, colors: nil, kept: timeline.frameCount,
                                      framesInput: timeline.frameCount, duration: timeline.duration, quality: 100, metrics: nil,
-                                     warnings: [])
+                                     warnings: [], search: searched)
         }
+
+        /// The search's real encodes and its number of predictions, for the report.
+        var searched: (steps: [SearchStep], predictions: Int) { (probes.steps, model.predictions.count) }
 
         /// The sticker of the chosen encode, with its quality against the unquantized resize.
         func finish(_ e: Encoded) -> Result<StickerOutput, StickerError> {
@@ -317,7 +320,7 @@ extension AnimationBudget {
             return .success(builder.animation(e.bytes, mode: e.exact ? .paletteExact : .palette, effort: e.effort,
                                               colors: e.palette, kept: e.indices.count, framesInput: timeline.frameCount,
                                               duration: timeline.duration, quality: quality, metrics: metrics,
-                                              warnings: warnings))
+                                              warnings: warnings, search: searched))
         }
     }
 }

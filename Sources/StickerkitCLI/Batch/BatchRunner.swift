@@ -320,7 +320,12 @@ struct BatchRunner: Sendable {
                         let line = "\(input.shown.display) [\(label(size))]: warning: \(w)"
                         if w == sticker.report.emptyWarning { terminal.warning(line) } else { terminal.note(line) }
                     }
-                    if settings.verbose { terminal.note("\(input.shown.display) [\(label(size))]: \(Self.describe(sticker.report))") }
+                    if settings.verbose {
+                        terminal.note("\(input.shown.display) [\(label(size))]: \(Self.describe(sticker.report))")
+                        if let search = Self.describeSearch(sticker.report) {
+                            terminal.note("\(input.shown.display) [\(label(size))]: \(search)")
+                        }
+                    }
                 } catch {
                     let reason = error.operation == .record ? "\(error); \(out) was not written" : error.description
                     entry.outputs.append(.init(path: out, size: size, status: .failed(reason: reason)))
@@ -433,6 +438,19 @@ struct BatchRunner: Sendable {
         parts.append("quality \(r.quality)")
         if let s = r.ssim { parts.append(String(format: "SSIM %.4f", s)) }
         return parts.joined(separator: ", ")
+    }
+
+    /// An animation's palette search, when it made one: "searched 256 colours × 25 frames 612.3 KB
+    /// (over), 154 × 25 511.0 KB (over), 153 × 25 483.8 KB; 12 predictions" — each real encode
+    /// in order, "~" before a size extrapolated from an encode stopped early.
+    static func describeSearch(_ r: OutputReport) -> String? {
+        guard let steps = r.searched, !steps.isEmpty else { return nil }
+        let tried = steps.enumerated().map { i, s in
+            let setting = i == 0 ? "\(s.colors) colours × \(s.frames) frames" : "\(s.colors) × \(s.frames)"
+            return "\(setting) \(s.estimated == true ? "~" : "")\(formatBytes(s.bytes))\(s.fits ? "" : " (over)")"
+        }
+        let predictions = r.predictions.map { "; \($0) prediction\($0 == 1 ? "" : "s")" } ?? ""
+        return "searched " + tried.joined(separator: ", ") + predictions
     }
 
     /// A note when the name promises another format than the bytes hold (the bytes decide).
