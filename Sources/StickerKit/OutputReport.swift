@@ -50,8 +50,8 @@ public struct OutputReport: Sendable, Codable, Equatable {
     public var tooLong: TooLongPolicy? = nil
     /// One loop's duration in milliseconds before it was shortened.
     public var durationInputMs: Double? = nil
-    /// An animation's palette search (`AnimationBudget`: APNG): its real encodes in the order
-    /// made, the sticker's setting among them.
+    /// An animation's budget search: its real encodes in the order made, the sticker's setting
+    /// among them.
     public var searched: [SearchStep]? = nil
     /// The size predictions from sampled frames the same search made (long timelines), when any.
     public var predictions: Int? = nil

@@ -3,6 +3,9 @@ import Dispatch
 /// Accumulates stage times inside one conversion (one thread).
 final class StageClock {
     var timings = StageTimings()
+    /// The real encodes of an animation's codec search (`CodecBudgetSearch`), in order, for its
+    /// report (`OutputReport.searched`).
+    var steps: [SearchStep] = []
 
     @inline(__always) func measure<T>(_ stage: WritableKeyPath<StageTimings, Double>, _ body: () throws -> T) rethrows -> T {
         var seconds = 0.0

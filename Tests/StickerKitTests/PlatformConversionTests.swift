@@ -173,6 +173,13 @@ final class PlatformConversionTests: XCTestCase {
         XCTAssertEqual(r.report.platform, "whatsapp")
         XCTAssertNil(r.report.tooLong)   // 4 s is within WhatsApp's 10 s
         XCTAssertEqual(r.report.durationMs, 4000)
+        // The search's real encodes, in order: the written file is the last at its level.
+        let steps = try XCTUnwrap(r.report.searched)
+        XCTAssertTrue(steps.allSatisfy { $0.colors == nil }, "a codec's search has levels, not colours")
+        let written = try XCTUnwrap(steps.last { $0.level == r.report.level && $0.frames == r.report.frames })
+        XCTAssertEqual(written.bytes, r.bytes.count)
+        XCTAssertTrue(written.fits)
+        for s in steps where s.estimated != true { XCTAssertEqual(s.fits, s.bytes <= StickerTarget.whatsapp.animationBytes, "\(s)") }
     }
 
     func testLongAnimationsAreNotTriedLossless() throws {
@@ -190,9 +197,13 @@ final class PlatformConversionTests: XCTestCase {
         }
         let short = try report(Int(CodecBudgetSearch.losslessMaxWork))
         XCTAssertNotEqual(short.mode, .lossy, "\(Int(CodecBudgetSearch.losslessMaxWork)) frames of 512² are tried lossless")
+        XCTAssertEqual(short.searched?.first, SearchStep(frames: Int(CodecBudgetSearch.losslessMaxWork), bytes: short.bytes, fits: true),
+                       "one lossless encode, the sticker")
         let long = try report(Int(CodecBudgetSearch.losslessMaxWork) + 1)
         XCTAssertEqual(long.mode, .lossy)
         XCTAssertEqual(long.frames, Int(CodecBudgetSearch.losslessMaxWork) + 1)
+        XCTAssertEqual(long.searched?.filter { $0.level == nil }, [], "no lossless encode made")
+        XCTAssertFalse(long.searched?.isEmpty ?? true)
     }
 
     /// 1,000 pixels, `partial` of them at alpha 128 and `painted` at 253, the rest opaque or

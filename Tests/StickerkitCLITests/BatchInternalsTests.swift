@@ -45,6 +45,9 @@ final class BatchInternalsTests: XCTestCase {
                        "searched 256 colours × 25 frames ~1.6 MB (over), 153 × 25 483.8 KB; 1 prediction")
         report.predictions = nil
         XCTAssertEqual(BatchRunner.describeSearch(report), "searched 256 colours × 25 frames ~1.6 MB (over), 153 × 25 483.8 KB")
+        report.searched = [SearchStep(frames: 40, bytes: 612_300, fits: false), SearchStep(level: 81, frames: 20, bytes: 95_200, fits: true)]
+        XCTAssertEqual(BatchRunner.describeSearch(report), "searched lossless × 40 frames 612.3 KB (over), level 81 × 20 95.2 KB",
+                       "a codec's search: levels and lossless")
         report.searched = nil
         XCTAssertNil(BatchRunner.describeSearch(report), "a still's search is not described")
     }

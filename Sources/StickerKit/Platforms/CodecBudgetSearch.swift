@@ -438,6 +438,17 @@ struct CodecBudgetSearch {
         } else if !frames.isStill {
             clock.timings.search.encodes += 1
             clock.timings.search.encodeSeconds += seconds
+            if let e {
+                let level: Int? = if case .level(let l) = quality { l } else { nil }
+                switch e {
+                case .file(let sticker):
+                    clock.steps.append(SearchStep(level: level, frames: frames.frameCount, bytes: sticker.bytes.count,
+                                                  fits: sticker.bytes.count <= maxBytes))
+                case .over(let estimated):
+                    clock.steps.append(SearchStep(level: level, frames: frames.frameCount, bytes: estimated, fits: false,
+                                                  estimated: true))
+                }
+            }
         }
         return e.map { ($0, seconds) }
     }

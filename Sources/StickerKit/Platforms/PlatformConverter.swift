@@ -237,6 +237,8 @@ enum PlatformConverter {
     private static func encode(_ source: PlatformFrames, _ frames: [PickedFrame], loopCount: Int, animated: Bool,
                                codec: StickerCodec, options: ConversionOptions, clock: StageClock) throws -> Result<StickerOutput, StickerError> {
         let search = CodecBudgetSearch(codec: codec, maxBytes: options.maxBytes, minFPS: options.minFPS, clock: clock)
+        clock.steps = []
+        let predictionsBefore = clock.timings.search.predictions
         switch try search.run(source, frames, loopCount: loopCount, animated: animated) {
         case .failure(let e):
             return .failure(e)
@@ -254,6 +256,11 @@ enum PlatformConverter {
                 durationMs: animated ? Double(ms) : nil, quality: metrics?.quality ?? (level == nil ? 100 : 0),
                 ssim: level == nil ? 1 : metrics?.ssim, psnr: level == nil ? 99 : metrics?.psnr, warnings: [])
             report.level = level
+            if animated, !clock.steps.isEmpty {
+                report.searched = clock.steps
+                let predictions = clock.timings.search.predictions - predictionsBefore
+                report.predictions = predictions > 0 ? predictions : nil
+            }
             if level != nil, let q = metrics?.quality, q < options.quality.lowerBound {
                 return .failure(.belowMinimumQuality(quality: q, minimum: options.quality.lowerBound, colors: nil,
                                                      budget: options.maxBytes))

@@ -440,13 +440,16 @@ struct BatchRunner: Sendable {
         return parts.joined(separator: ", ")
     }
 
-    /// An animation's palette search, when it made one: "searched 256 colours × 25 frames 612.3 KB
-    /// (over), 154 × 25 511.0 KB (over), 153 × 25 483.8 KB; 12 predictions" — each real encode
-    /// in order, "~" before a size extrapolated from an encode stopped early.
+    /// An animation's search, when it made one: "searched 256 colours × 25 frames 612.3 KB (over),
+    /// 154 × 25 511.0 KB (over), 153 × 25 483.8 KB; 12 predictions" (a codec's: "level 80 × 25
+    /// frames …", "lossless × 25 frames …") — each real encode in order, "~" before a size
+    /// extrapolated from an encode stopped early.
     static func describeSearch(_ r: OutputReport) -> String? {
         guard let steps = r.searched, !steps.isEmpty else { return nil }
         let tried = steps.enumerated().map { i, s in
-            let setting = i == 0 ? "\(s.colors) colours × \(s.frames) frames" : "\(s.colors) × \(s.frames)"
+            let what: String
+            if let c = s.colors { what = i == 0 ? "\(c) colours" : "\(c)" } else if let l = s.level { what = "level \(l)" } else { what = "lossless" }
+            let setting = i == 0 ? "\(what) × \(s.frames) frames" : "\(what) × \(s.frames)"
             return "\(setting) \(s.estimated == true ? "~" : "")\(formatBytes(s.bytes))\(s.fits ? "" : " (over)")"
         }
         let predictions = r.predictions.map { "; \($0) prediction\($0 == 1 ? "" : "s")" } ?? ""
