@@ -108,11 +108,11 @@ final class AnimationBudgetTests: XCTestCase {
         _ = first.probes.probe(64, 1)
         let half = first.probes.probe(64, 2)
         let scaled = try XCTUnwrap(first.probes.scaledSize(64, 2))
-        XCTAssertLessThanOrEqual(scaled, Double(half.bytes.count) * 1.02)
-        XCTAssertGreaterThan(scaled, Double(half.bytes.count) * 0.6)
+        XCTAssertLessThanOrEqual(scaled, Double(half.size) * 1.02)
+        XCTAssertGreaterThan(scaled, Double(half.size) * 0.6)
         XCTAssertNil(first.probes.scaledSize(100, 2), "no real size at 100 colours anywhere")
         // Step 3 (8 frames) scaled from step 2 (12) well over the target: settled without an encode.
-        let third = Double(half.bytes.count) * 8 / 12
+        let third = Double(half.size) * 8 / 12
         let tight = try search(Int(third / 1.3))
         _ = tight.probes.probe(64, 1)
         _ = tight.probes.probe(64, 2)

@@ -84,7 +84,7 @@ final class SearchWorkTests: XCTestCase {
         let timeline = AnimationTimeline(delays: fitted.delays)
         let palettes = try AnimationBudget.Palettes(fitted, clock: clock)
         let probes = AnimationBudget.Probes(fitted, timeline: timeline, palettes: palettes, loops: 0, indexedBudget: 1 << 24,
-                                            maxBytes: 1 << 30, stopPast: 1 << 30, clock: clock)
+                                            maxBytes: 1 << 30, writable: 1 << 30, stopPast: 1 << 30, clock: clock)
         _ = probes.probe(4, 1)
         let again = probes.probe(8, 1)
         XCTAssertEqual(again.colors, 8)

@@ -31,6 +31,10 @@ extension AnimationBudget {
         private(set) var steps: [SearchStep] = []
         /// The byte budget the steps are reported against.
         private let maxBytes: Int
+        /// The most bytes a probe may weigh and still be written or shrunk (the search budget):
+        /// a probe past it keeps its size but not its file or its layout's streams (`released`),
+        /// which would otherwise stay held for the whole search, up to twice its file each.
+        private let writable: Int
         private var remapped: [(setting: Setting, frames: IndexedFrames)] = []
         /// The kept frames of the frame rate encoded last (their copies, when the fitted frames
         /// are made again on every walk, serve its later encodes).
@@ -40,8 +44,9 @@ extension AnimationBudget {
         private let heldBeside: () -> Int
 
         init(_ frames: FittedFrames, timeline: AnimationTimeline, palettes: Palettes, loops: Int, indexedBudget: Int,
-             maxBytes: Int, stopPast: Int, clock: StageClock, heldBeside: @escaping () -> Int = { 0 }) {
+             maxBytes: Int, writable: Int, stopPast: Int, clock: StageClock, heldBeside: @escaping () -> Int = { 0 }) {
             self.maxBytes = maxBytes
+            self.writable = writable
             self.heldBeside = heldBeside
             self.stopPast = stopPast
             self.frames = frames
@@ -86,10 +91,11 @@ extension AnimationBudget {
             }
             let stops = !whole && (limit != nil || timeline.keptCount(step) <= AnimationBudget.realProbeFrames)
             var seconds = 0.0
-            let e = clock.time(&seconds) {
+            var e = clock.time(&seconds) {
                 encode(n, step, effort: .fast, stopPast: stops ? limit ?? stopPast : nil,
                        projectedPast: limit.map { Int(Double($0) * AnimationBudget.projectedStop) })
             }
+            if e.size > writable { e = e.released() }
             clock.timings.search.encodes += 1
             clock.timings.search.encodeSeconds += seconds
             secondsOf[key, default: 0] += seconds

@@ -22,7 +22,10 @@ extension AnimationBudget {
         let cap: Int
         /// What a `.fast` probe may weigh: a little over the budget when the file is written at a
         /// higher effort (`ProbeAllowance.animation`); the final encode is checked.
-        var searchBudget: Double { Double(maxBytes) * (options.effort == .fast ? 1.0 : ProbeAllowance.animation.factor) }
+        var searchBudget: Double { Search.searchBudget(options) }
+        static func searchBudget(_ options: ConversionOptions) -> Double {
+            Double(options.maxBytes) * (options.effort == .fast ? 1.0 : ProbeAllowance.animation.factor)
+        }
 
         init(_ frames: FittedFrames, loopCount: Int, options: ConversionOptions, budgets: AnimationBudget.Memory,
              builder: StickerBuilder, clock: StageClock) throws {
@@ -38,7 +41,7 @@ extension AnimationBudget {
             samples = Samples(frames, timeline: timeline, palettes: palettes, imageBudget: budgets.samples, clock: clock)
             let samples = self.samples
             probes = Probes(frames, timeline: timeline, palettes: palettes, loops: loopCount, indexedBudget: budgets.indexed,
-                            maxBytes: maxBytes, stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock,
+                            maxBytes: maxBytes, writable: Int(Search.searchBudget(options)), stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock,
                             heldBeside: { samples.bytesPastBudget })
             model = SizeModel(timeline: timeline, steps: timeline.steps(minFPS: options.minFPS), samples: samples, probes: probes,
                               loops: loopCount, clock: clock)
@@ -175,7 +178,7 @@ extension AnimationBudget {
             guard let chosen else {
                 let last = steps.last!
                 let smallest = probes.probe(2, last, whole: true)
-                return .failure(.animationOverBudget(smallest: smallest.bytes.count, budget: maxBytes,
+                return .failure(.animationOverBudget(smallest: smallest.size, budget: maxBytes,
                                                      keptFrames: smallest.indices.count, frames: timeline.frameCount,
                                                      fps: timeline.fps(last)))
             }
