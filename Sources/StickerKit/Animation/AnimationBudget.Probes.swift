@@ -258,11 +258,6 @@ extension AnimationBudget {
             if remapped.count > 2 || (remapped.count == 2 && bytes > indexedBudget) { remapped.removeFirst() }
         }
 
-        /// Drops remapped frames of settings other than `keeping`.
-        func release(keeping: [Setting]) {
-            remapped.removeAll { !keeping.contains($0.setting) }
-        }
-
         /// Bytes held by remapped frames.
         var bytes: Int { remapped.reduce(0) { $0 + $1.frames.bytes } }
 
