@@ -56,6 +56,12 @@ public struct OutputReport: Sendable, Codable, Equatable {
     /// The size predictions from sampled frames the same search made (long timelines), when any.
     public var predictions: Int? = nil
 
+    /// Records an animation's search: its real encodes, and its predictions (none: absent).
+    mutating func record(search steps: [SearchStep], predictions: Int) {
+        searched = steps
+        self.predictions = predictions > 0 ? predictions : nil
+    }
+
     init(size: Int, bytes: Int, mode: OutputMode, colors: Int?, dithering: Float?, effort: Effort, frames: Int,
                 framesInput: Int, fps: Double? = nil, durationMs: Double? = nil, quality: Int, ssim: Double?, psnr: Double?,
                 warnings: [String]) {

@@ -51,10 +51,7 @@ struct StickerBuilder {
             frames: kept, framesInput: framesInput,
             fps: seconds > 0 ? Double(kept) / seconds : nil, durationMs: duration.milliseconds,
             quality: quality, ssim: scores.ssim, psnr: scores.psnr, warnings: fitWarnings + warnings)
-        if let search {
-            report.searched = search.steps
-            report.predictions = search.predictions > 0 ? search.predictions : nil
-        }
+        if let search { report.record(search: search.steps, predictions: search.predictions) }
         return StickerOutput(size: size, bytes: bytes, report: report)
     }
 }

@@ -41,8 +41,8 @@ extension AnimationBudget {
             samples = Samples(frames, timeline: timeline, palettes: palettes, imageBudget: budgets.samples, clock: clock)
             let samples = self.samples
             probes = Probes(frames, timeline: timeline, palettes: palettes, loops: loopCount, indexedBudget: budgets.indexed,
-                            maxBytes: maxBytes, writable: Int(Search.searchBudget(options)), stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock,
-                            heldBeside: { samples.bytesPastBudget })
+                            maxBytes: maxBytes, writable: Int(Search.searchBudget(options)),
+                            stopPast: Int(Double(maxBytes) * AnimationBudget.stopPast), clock: clock, heldBeside: { samples.bytesPastBudget })
             model = SizeModel(timeline: timeline, steps: timeline.steps(minFPS: options.minFPS), samples: samples, probes: probes,
                               loops: loopCount, clock: clock)
         }

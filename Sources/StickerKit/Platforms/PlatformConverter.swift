@@ -257,9 +257,7 @@ enum PlatformConverter {
                 ssim: level == nil ? 1 : metrics?.ssim, psnr: level == nil ? 99 : metrics?.psnr, warnings: [])
             report.level = level
             if animated, !clock.steps.isEmpty {
-                report.searched = clock.steps
-                let predictions = clock.timings.search.predictions - predictionsBefore
-                report.predictions = predictions > 0 ? predictions : nil
+                report.record(search: clock.steps, predictions: clock.timings.search.predictions - predictionsBefore)
             }
             if level != nil, let q = metrics?.quality, q < options.quality.lowerBound {
                 return .failure(.belowMinimumQuality(quality: q, minimum: options.quality.lowerBound, colors: nil,
