@@ -43,9 +43,12 @@ struct ConversionMemory {
     /// have for its fitted frames: its probes replay the frames past it.
     static let codecAnimationMinimum = 16_000_000
 
-    /// What an animation's estimate asks beyond its fixed part.
-    static func animationLeast(_ options: ConversionOptions) -> Int {
-        MemoryPlan.searchesPalettes(options) ? max(animationMinimum, MemoryPlan.leastAvailable(options)) : codecAnimationMinimum
+    /// What an animation of `frames` frames (unknown: nil) asks beyond its fixed part. A palette
+    /// search of a short timeline, which predicts nothing, asks only for its plan's least.
+    static func animationLeast(_ options: ConversionOptions, frames: Int? = nil) -> Int {
+        guard MemoryPlan.searchesPalettes(options) else { return codecAnimationMinimum }
+        let least = MemoryPlan.leastAvailable(options, frames: frames)
+        return MemoryPlan.predicts(frames: frames) ? max(animationMinimum, least) : least
     }
 
     /// The bytes the file fixes, whatever its frame count.
@@ -57,6 +60,8 @@ struct ConversionMemory {
     let format: ImageFormat?
     /// The file holds an animation (more than one frame, or an APNG).
     let animated: Bool
+    /// The frames its structure announces (`ImageOutline.frameCount`), when it could be read.
+    let frames: Int?
     /// The canvas the structure says, when it could be read.
     let canvas: (width: Int, height: Int)?
     /// The still is decoded row by row (`ImageDecoder.decodeRows` into `RowFitter`s): its whole
@@ -102,7 +107,8 @@ struct ConversionMemory {
         self.animated = animated
         wholeEstimate = whole
         self.fixed = fixed
-        estimate = fixed + (animated ? ConversionMemory.animationLeast(options) : 0)
+        frames = outline?.frameCount
+        estimate = fixed + (animated ? ConversionMemory.animationLeast(options, frames: frames) : 0)
         available = max(0, options.limits.maxMemory - fixed)
         format = outline?.format
         canvas = outline.map { ($0.width, $0.height) }

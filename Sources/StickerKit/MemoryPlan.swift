@@ -25,17 +25,29 @@ struct MemoryPlan {
     /// What the search takes beyond its indexed and samples shares (`searchReserve`): the
     /// fitted frames' share is taken from what it leaves.
     var searchExcess: Int
+    /// The frames the plan was made for, when known: a timeline of at most
+    /// `AnimationBudget.realProbeFrames` is searched by real encodes alone (`predicts`).
+    let frames: Int?
 
     /// The plan for `options`, sharing `available` bytes (by default the whole budget; a file's
     /// conversion gives what its fixed parts leave, `ConversionMemory.available`). A still
-    /// (`animated` false) has no search to reserve for.
-    init(options: ConversionOptions, available: Int? = nil, animated: Bool = true) {
+    /// (`animated` false) has no search to reserve for. `frames`, the animation's frame count
+    /// when known (its structure's, or the frames given), sizes the reserve of a short one.
+    init(options: ConversionOptions, available: Int? = nil, animated: Bool = true, frames: Int? = nil) {
         budget = available ?? options.limits.maxMemory
         fittedShare = MemoryPlan.fittedShare(options)
+        self.frames = frames
         searchExcess = animated && MemoryPlan.searchesPalettes(options)
-            ? MemoryPlan.searchReserve(budget, side: MemoryPlan.largestSide(options))
+            ? MemoryPlan.searchReserve(budget, side: MemoryPlan.largestSide(options), options: options, frames: frames)
                 - MemoryPlan.indexedShare(budget) - MemoryPlan.samplesShare(budget)
             : 0
+    }
+
+    /// Whether a palette search of `frames` frames (unknown: nil) may predict sizes from sampled
+    /// frames: only a timeline of more than `AnimationBudget.realProbeFrames` does; a shorter one
+    /// is sized by real encodes and holds no samples, nor a histogram near its bound.
+    static func predicts(frames: Int?) -> Bool {
+        frames.map { $0 > AnimationBudget.realProbeFrames } ?? true
     }
 
     /// Whether `options`' animations are searched by palette (`AnimationBudget`: Messages' APNG,
@@ -74,10 +86,34 @@ struct MemoryPlan {
     /// `--max-memory 64` and peak at 66–67 MB (`scripts/check-budgets 64`, 2026-12-02).
     static let histogram = 40 << 20
 
+    /// What a search of `frames` frames that predicts nothing (`predicts(frames:)` false) holds
+    /// beside its shares, whatever the budget: the histogram (`Histogram.maxBytes`), the mappers
+    /// of the colour counts asked about last (`Palettes.keptMappers`, `Palettes.mapperBytes`
+    /// each) and the probes that fit (`keptProbes` of them, each its file and its layout's
+    /// streams, about three times a file within the search budget, and no file larger than its
+    /// frames' indices at the largest side): about 13.5 MB for Messages' default 500 KB. With it
+    /// the 3-frame maneki neko converts for Messages at `--size all` under `--max-memory 64` (it
+    /// peaks at 46 MB under the default budget), where the 40 MiB reserve of a long timeline
+    /// asked 91 MB.
+    static func shortReserve(_ options: ConversionOptions, frames: Int) -> Int {
+        let side = Double(largestSide(options))
+        let file = min(AnimationBudget.Search.searchBudget(options), Double(max(1, frames)) * side * side)
+        return Histogram.maxBytes + AnimationBudget.Palettes.keptMappers * AnimationBudget.Palettes.mapperBytes
+            + Int((Double(keptProbes) * 3 * file).rounded(.up))
+    }
+
+    /// The fitting probes a short search holds at most at once: its best, the one it is
+    /// comparing and the final encode made from them.
+    static let keptProbes = 4
+
     /// What the search holds at most beside the fitted frames: the indexed share and the
-    /// samples' share (at least the floor), or the histogram before them.
-    static func searchReserve(_ budget: Int, side: Int) -> Int {
-        max(indexedShare(budget) + max(samplesShare(budget), sampleFloor(side: side)), histogram)
+    /// samples' share (at least the floor), or the histogram before them; for a search that
+    /// predicts nothing, the indexed share or its working set (`shortReserve`).
+    static func searchReserve(_ budget: Int, side: Int, options: ConversionOptions, frames: Int?) -> Int {
+        if let frames, !predicts(frames: frames) {
+            return max(indexedShare(budget) + samplesShare(budget), shortReserve(options, frames: frames))
+        }
+        return max(indexedShare(budget) + max(samplesShare(budget), sampleFloor(side: side)), histogram)
     }
 
     /// The samples' share of the budget is its `samplesDivisor`th, the probes' remapped frames'
@@ -94,11 +130,15 @@ struct MemoryPlan {
     /// `B ≥ F·(1 − s) / (1 − i − s·(1 + m))`, for the histogram
     /// `B ≥ H·(1 − s) / (1 − s·(1 + i + m))`: 54 MB for Messages (the histogram's), 49 MB for the
     /// platforms whose animations are APNG; 0 where the search holds none of it
-    /// (`searchesPalettes`).
-    static func leastAvailable(_ options: ConversionOptions) -> Int {
+    /// (`searchesPalettes`). A timeline of `frames` that predicts nothing has no floor, and its
+    /// reserve is `shortReserve` in place of `H`: about 17.5 MB for Messages' default budget.
+    static func leastAvailable(_ options: ConversionOptions, frames: Int? = nil) -> Int {
         guard searchesPalettes(options) else { return 0 }
         let s = fittedShare(options)
         let i = 1 / Double(indexedDivisor), m = 1 / Double(samplesDivisor)
+        if let frames, !predicts(frames: frames) {
+            return Int((Double(shortReserve(options, frames: frames)) * (1 - s) / (1 - s * (1 + i + m))).rounded(.up))
+        }
         let floor = Double(sampleFloor(side: largestSide(options)))
         let byFloor = floor * (1 - s) / (1 - i - s * (1 + m))
         let byHistogram = Double(histogram) * (1 - s) / (1 - s * (1 + i + m))
@@ -112,6 +152,19 @@ struct MemoryPlan {
     func fittedPart(side: Int, sizes: [StickerSize]) -> Int {
         let total = sizes.reduce(0) { $0 + $1.pixels * $1.pixels }
         return Int(Double(fittedFrames) * Double(side * side) / Double(max(1, total)))
+    }
+
+    /// A plan made for a short timeline (its structure's frame count, `predicts(frames:)` false)
+    /// whose decode `found` a long one: refused (`LimitsError.overMemory`, the estimate of the
+    /// frames found) when what the plan shares could not hold a long timeline's least; otherwise
+    /// its fitted frames have taken at most the short reserve's difference more than a long
+    /// plan would give them. The decoder alone decides what a file holds: an outline may miss
+    /// frames behind damage.
+    func check(found: Int, options: ConversionOptions, format: ImageFormat?) throws {
+        guard MemoryPlan.searchesPalettes(options), !MemoryPlan.predicts(frames: frames), MemoryPlan.predicts(frames: found) else { return }
+        let least = ConversionMemory.animationLeast(options, frames: found)
+        guard least > budget else { return }
+        try options.limits.check(memory: max(0, options.limits.maxMemory - budget) + least, format: format)
     }
 
     /// The budget search's shares for a sticker of `side` pixels.

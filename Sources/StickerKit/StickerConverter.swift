@@ -47,7 +47,7 @@ public enum StickerConverter {
         let memory = ConversionMemory(data, options: options)
         try memory.check(options.limits)
         if !options.target.isMessages {
-            let plan = MemoryPlan(options: options, available: memory.available, animated: memory.animated)
+            let plan = MemoryPlan(options: options, available: memory.available, animated: memory.animated, frames: memory.frames)
             if memory.byRows {
                 if let result = try PlatformConverter.convertByRows(data, options: options, plan: plan) { return result }
                 try options.limits.check(memory: memory.wholeEstimate, format: memory.format)
@@ -61,7 +61,7 @@ public enum StickerConverter {
             try options.limits.check(memory: memory.wholeEstimate, format: memory.format)
         }
         return try convert(data, options: options, plan: MemoryPlan(options: options, available: memory.available,
-                                                                     animated: memory.animated))
+                                                                     animated: memory.animated, frames: memory.frames))
     }
 
     /// A still decoded row by row into each size's `RowFitter` (two decodes with `trim`: the
@@ -126,7 +126,8 @@ public enum StickerConverter {
                                 frameCount: animation.frames.count, loopCount: animation.loopCount, warnings: [],
                                 firstFrameDelay: animation.frames[0].delay)
         // In-memory frames cannot fail to walk (and all have the canvas's size).
-        return try! convert(options: options, plan: MemoryPlan(options: options, animated: animation.isAnimated),
+        return try! convert(options: options, plan: MemoryPlan(options: options, animated: animation.isAnimated,
+                                                               frames: animation.frames.count),
                             source: framesWalk(facts, image: { animation.frames[$0].image }, delay: { animation.frames[$0].delay }))
     }
 
@@ -147,7 +148,7 @@ public enum StickerConverter {
         let facts = SourceFacts(format: count > 1 ? .apng : .png, width: first.width, height: first.height, frameCount: count,
                                 loopCount: 0, warnings: [], firstFrameDelay: delay)
         return try convert(options: options, plan: MemoryPlan(options: options, available: max(0, options.limits.maxMemory - held),
-                                                              animated: count > 1),
+                                                              animated: count > 1, frames: count),
                            source: framesWalk(facts, image: { $0 == 0 ? first : try frame($0) }, delay: { _ in delay }))
     }
 
@@ -239,6 +240,7 @@ public enum StickerConverter {
             }
         }
         let animated = facts.frameCount > 1 || facts.format == .apng
+        if animated { try memory.check(found: facts.frameCount, options: options, format: facts.format) }
         var outputs: [(size: StickerSize, result: Result<StickerOutput, StickerError>)] = []
         for (k, size) in sizes.enumerated() {
             if !refused.contains(k) && !stores.isFilling(k) {

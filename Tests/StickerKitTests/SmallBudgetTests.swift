@@ -32,6 +32,22 @@ final class SmallBudgetTests: XCTestCase {
                 XCTAssertLessThanOrEqual(parts(available), available, "\(side) px: the parts within \(available) bytes")
             }
             XCTAssertGreaterThan(parts(least - 2_000_000), least - 2_000_000, "\(side) px: just under the least")
+            // A short timeline (every probe a real encode) holds no samples: its fitted frames,
+            // its remaps' share and, at the least, its working set fit in its own least.
+            let frames = AnimationBudget.realProbeFrames
+            let short = MemoryPlan.leastAvailable(options, frames: frames)
+            XCTAssertLessThan(short, least / 2, "\(side) px")
+            func shortParts(_ available: Int) -> Int {
+                let plan = MemoryPlan(options: options, available: available, frames: frames)
+                let search = plan.search(side: side)
+                return plan.fittedFrames + max(search.indexed, MemoryPlan.shortReserve(options, frames: frames))
+            }
+            for available in [short, short + 1_000_000, 2 * short, 215_000_000] {
+                XCTAssertLessThanOrEqual(shortParts(available), available, "\(side) px: a short timeline's parts within \(available)")
+            }
+            XCTAssertGreaterThan(shortParts(short - 2_000_000), short - 2_000_000, "\(side) px: just under a short timeline's least")
+            // One frame more and the timeline predicts: the long least again.
+            XCTAssertEqual(MemoryPlan.leastAvailable(options, frames: frames + 1), least)
         }
         // A still has no search: nothing is reserved for one.
         XCTAssertEqual(MemoryPlan(options: Self.messages, available: 60_000_000, animated: false).searchExcess, 0)
@@ -48,7 +64,8 @@ final class SmallBudgetTests: XCTestCase {
                                                   loopCount: 0, effort: .fast)
         var options = Self.messages
         let memory = ConversionMemory(data, options: options)
-        XCTAssertEqual(memory.estimate, memory.fixed + max(ConversionMemory.animationMinimum, MemoryPlan.leastAvailable(options)))
+        XCTAssertEqual(memory.frames, 6)
+        XCTAssertEqual(memory.estimate, memory.fixed + MemoryPlan.leastAvailable(options, frames: 6))
         options.limits.maxMemory = memory.estimate - 1
         XCTAssertThrowsError(try StickerConverter.convert(data, options: options)) { error in
             guard let e = error as? ImageError, case .overMemory? = e.reason as? LimitsError else { return XCTFail("\(error)") }
@@ -119,7 +136,69 @@ final class SmallBudgetTests: XCTestCase {
         XCTAssertEqual(MemoryPlan(options: telegram, available: 60_000_000).searchExcess, 0)
         XCTAssertEqual(withEncoder.estimate, withEncoder.fixed + ConversionMemory.codecAnimationMinimum)
         XCTAssertLessThan(withEncoder.estimate, 100_000_000)
-        XCTAssertEqual(without.estimate, without.fixed + max(ConversionMemory.animationMinimum, MemoryPlan.leastAvailable(signal)))
+        XCTAssertEqual(without.estimate, without.fixed + MemoryPlan.leastAvailable(signal, frames: 6))
+    }
+
+    /// A short animation (every probe a real encode, no sampled frames) asks for its own working
+    /// set, not a long timeline's reserve: a 3-frame animation converts for Messages at every
+    /// size under `--max-memory 64`, to the stickers the default budget gives, where a 40-frame
+    /// one of the same canvas is refused from its structure. The 3-frame maneki neko of the
+    /// corpus was refused at 91 MB; it peaks at 46 MB under the default budget.
+    func testAShortAnimationAsksForItsOwnWorkingSet() throws {
+        func apng(_ n: Int) throws -> [UInt8] {
+            let a = AnimationBudgetTests.animation(frames: n, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
+            return try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
+                                                  loopCount: 0, effort: .fast)
+        }
+        let short = try apng(3), long = try apng(40)
+        var options = Self.messages
+        let reference = try StickerConverter.convert(short, options: options).outputs.map { try $0.result.get().bytes }
+        options.limits.maxMemory = 64_000_000
+        let shortMemory = ConversionMemory(short, options: options), longMemory = ConversionMemory(long, options: options)
+        XCTAssertLessThanOrEqual(shortMemory.estimate, options.limits.maxMemory)
+        XCTAssertGreaterThan(longMemory.estimate, options.limits.maxMemory)
+        XCTAssertEqual(longMemory.estimate - longMemory.fixed, max(ConversionMemory.animationMinimum, MemoryPlan.leastAvailable(options)))
+        let stickers = try StickerConverter.convert(short, options: options).outputs.map { try $0.result.get().bytes }
+        XCTAssertEqual(stickers, reference)
+        XCTAssertThrowsError(try StickerConverter.convert(long, options: options)) { error in
+            guard let e = error as? ImageError, case .overMemory? = e.reason as? LimitsError else { return XCTFail("\(error)") }
+        }
+        // Without a byte budget a probe's file is bounded by its frames' indices, not the budget.
+        var unbounded = Self.messages
+        unbounded.maxBytes = Int.max
+        let side = MemoryPlan.largestSide(unbounded)
+        XCTAssertEqual(MemoryPlan.shortReserve(unbounded, frames: 3) - MemoryPlan.shortReserve(Self.messages, frames: 3),
+                       MemoryPlan.keptProbes * 3 * (3 * side * side - Int(AnimationBudget.Search.searchBudget(Self.messages))))
+    }
+
+    /// A plan made for a short timeline whose decode finds a long one (an outline may miss
+    /// frames behind damage) is refused when what it shares could not hold a long timeline's
+    /// least, with the estimate of the frames found, and converts as any long one otherwise.
+    func testAPlanForAShortTimelineRefusesALongDecode() throws {
+        let a = AnimationBudgetTests.animation(frames: 40, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
+        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
+                                                  loopCount: 0, effort: .fast)
+        var options = Self.messages
+        options.limits.maxMemory = 64_000_000
+        let small = MemoryPlan.leastAvailable(options, frames: 3) + 1_000_000
+        XCTAssertLessThan(small, MemoryPlan.leastAvailable(options))
+        for target in [StickerTarget.imessage, .signal] {
+            var o = options
+            o.target = target
+            func convert(_ plan: MemoryPlan) throws -> ConversionResult {
+                target.isMessages ? try StickerConverter.convert(data, options: o, plan: plan)
+                    : try PlatformConverter.convert(data, options: o, plan: plan)
+            }
+            let plan = MemoryPlan(options: o, available: small, frames: 3)
+            XCTAssertThrowsError(try convert(plan), "\(target)") { error in
+                guard let e = error as? ImageError, case .overMemory(let estimate, _)? = e.reason as? LimitsError else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertEqual(estimate, o.limits.maxMemory - small + ConversionMemory.animationLeast(o))
+            }
+            let roomy = MemoryPlan(options: o, available: 200_000_000, frames: 3)
+            XCTAssertNoThrow(try convert(roomy), "\(target)")
+        }
     }
 
     /// The histogram is counted beside the fitted frames before the search's other parts hold
@@ -129,7 +208,8 @@ final class SmallBudgetTests: XCTestCase {
             let least = MemoryPlan.leastAvailable(options)
             for available in [least, 2 * least, 215_000_000] {
                 let plan = MemoryPlan(options: options, available: available)
-                XCTAssertGreaterThanOrEqual(MemoryPlan.searchReserve(available, side: MemoryPlan.largestSide(options)), MemoryPlan.histogram)
+                XCTAssertGreaterThanOrEqual(MemoryPlan.searchReserve(available, side: MemoryPlan.largestSide(options), options: options,
+                                                                     frames: nil), MemoryPlan.histogram)
                 XCTAssertLessThanOrEqual(plan.fittedFrames + MemoryPlan.histogram, available, "\(available) bytes")
             }
         }

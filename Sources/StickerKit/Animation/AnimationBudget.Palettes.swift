@@ -28,6 +28,9 @@ extension AnimationBudget {
         /// is made again from its kept palette, with a cold cache: the same remaps. At 2, the
         /// corpus at `--size all` took 3 % more CPU (palettes made again too); see NOTES.md.
         static let keptMappers = 6
+        /// What one kept mapper holds at most: its nearest-colour lists (0.4 MB at 256 colours)
+        /// and two colour-cache lanes (`Remapper.cacheBits`: 16 k entries of 12 bytes each).
+        static let mapperBytes = 400_000 + 2 * (12 << 14)
 
         init(_ frames: FittedFrames, keepsPaintedAlpha: Bool = false, clock: StageClock) throws {
             self.clock = clock

@@ -158,6 +158,7 @@ enum PlatformConverter {
             // Messages' own searches, over the store (or a store of the picks).
             let builder = StickerBuilder(size: .regular, side: source.width, fitWarnings: [], loopCount: loopCount)
             if animated {
+                try plan.check(found: source.facts.frameCount, options: options, format: source.facts.format)
                 let fitted = try source.fitted(frames, budget: plan.fittedFrames)
                 result = try AnimationBudget.encode(fitted, loopCount: loopCount, options: options,
                                                     memory: plan.search(side: source.width), builder: builder, clock: clock)
