@@ -25,6 +25,10 @@ struct ConversionMemory {
     /// for colour and one for alpha, with their lookahead and reference frames at 512²): a
     /// 6-frame ring converts for Telegram in 91 MB and for Signal in 40 MB.
     static let webmEncoder = 51_000_000
+    /// What an animation's WebP encoder holds whatever its frames (libwebpmux's `WebPAnimEncoder`
+    /// at 512²: its three canvases, each frame's candidate sub-frames and their encodes, the
+    /// encoded frames it keeps until assembly, and the lossless encoder's workspace).
+    static let webpAnimationEncoder = 10_000_000
     /// What a still's conversion holds beyond its image and its stickers' pixels, whatever the
     /// image: its encoders' workspace — libdeflate's near-optimal compressors (a large PNG stream
     /// is compressed in two pieces at once, about 4.5 MB each) or libwebp's lossless encoder
@@ -118,8 +122,11 @@ struct ConversionMemory {
     /// a still's workspace (`stillWorkspace`), else nothing beyond the plan's shares.
     static func encoder(_ options: ConversionOptions, animated: Bool) -> Int {
         guard animated else { return stillWorkspace }
-        guard case .webm = options.target.animationCodec else { return 0 }
-        return webmEncoder
+        switch options.target.animationCodec {
+        case .webm: return webmEncoder
+        case .webp: return webpAnimationEncoder
+        case .png: return 0
+        }
     }
 
     /// The stickers being made: `perStickerPixel` for every pixel of every size.

@@ -139,6 +139,31 @@ final class SmallBudgetTests: XCTestCase {
         XCTAssertEqual(without.estimate, without.fixed + MemoryPlan.leastAvailable(signal, frames: 6))
     }
 
+    /// A WebP animation (WhatsApp) counts libwebp's animation encoder in its fixed part, as a
+    /// WebM one counts libvpx's: uncounted, the plan gave its fitted frames 0.4 of a budget the
+    /// encoder already took a part of, and under `--max-memory 48` six corpus animations peaked
+    /// at 48–52 MB. Its estimate is then converted at, and refused just under.
+    func testAWebPAnimationCountsItsEncoder() throws {
+        let a = AnimationBudgetTests.animation(frames: 6, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
+        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
+                                                  loopCount: 0, effort: .fast)
+        var whatsapp = ConversionOptions(), telegram = ConversionOptions()
+        whatsapp.target = .whatsapp
+        telegram.target = .telegram
+        let webp = ConversionMemory(data, options: whatsapp), webm = ConversionMemory(data, options: telegram)
+        XCTAssertEqual(webm.fixed - webp.fixed, ConversionMemory.webmEncoder - ConversionMemory.webpAnimationEncoder)
+        XCTAssertEqual(ConversionMemory.encoder(whatsapp, animated: true), ConversionMemory.webpAnimationEncoder)
+        XCTAssertEqual(ConversionMemory.encoder(whatsapp, animated: false), ConversionMemory.stillWorkspace)
+        XCTAssertEqual(webp.estimate, webp.fixed + ConversionMemory.codecAnimationMinimum)
+        whatsapp.limits.maxMemory = webp.estimate - 1
+        XCTAssertThrowsError(try StickerConverter.convert(data, options: whatsapp)) { error in
+            guard let e = error as? ImageError, case .overMemory? = e.reason as? LimitsError else { return XCTFail("\(error)") }
+        }
+        whatsapp.limits.maxMemory = webp.estimate
+        let result = try StickerConverter.convert(data, options: whatsapp)
+        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+    }
+
     /// A short animation (every probe a real encode, no sampled frames) asks for its own working
     /// set, not a long timeline's reserve: a 3-frame animation converts for Messages at every
     /// size under `--max-memory 64`, to the stickers the default budget gives, where a 40-frame
