@@ -15,6 +15,28 @@ final class SmallBudgetTests: XCTestCase {
         return o
     }
 
+    /// An APNG of `n` frames of `side`², a tenth of a second each.
+    static func apng(frames n: Int, side: Int = 64) throws -> [UInt8] {
+        let a = AnimationBudgetTests.animation(frames: n, side: side, delay: Delay(numerator: 1, denominator: 10), loops: 0)
+        return try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay), loopCount: 0, effort: .fast)
+    }
+
+    /// `data` is refused from its structure (`LimitsError.overMemory`) under `estimate` and
+    /// converted, every sticker written, at it.
+    func assertConvertsFromItsEstimate(_ data: [UInt8], _ options: ConversionOptions, estimate: Int,
+                                       file: StaticString = #filePath, line: UInt = #line) throws {
+        var options = options
+        options.limits.maxMemory = estimate - 1
+        XCTAssertThrowsError(try StickerConverter.convert(data, options: options), file: file, line: line) { error in
+            guard let e = error as? ImageError, case .overMemory? = e.reason as? LimitsError else {
+                return XCTFail("\(error)", file: file, line: line)
+            }
+        }
+        options.limits.maxMemory = estimate
+        let result = try StickerConverter.convert(data, options: options)
+        for output in result.outputs { XCTAssertNoThrow(try output.result.get(), file: file, line: line) }
+    }
+
     /// The fitted frames beside the most the search holds at once (its remaps and copies, or
     /// before them the histogram) fit in what is available from the plan's least up, and just
     /// under it do not.
@@ -59,20 +81,11 @@ final class SmallBudgetTests: XCTestCase {
     /// An animation's estimate asks for the plan's least beyond its fixed parts: a budget under
     /// it is refused from the structure, one at it is converted.
     func testAnAnimationsEstimateAsksForThePlansLeast() throws {
-        let a = AnimationBudgetTests.animation(frames: 6, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
-        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
-                                                  loopCount: 0, effort: .fast)
-        var options = Self.messages
-        let memory = ConversionMemory(data, options: options)
+        let data = try Self.apng(frames: 6)
+        let memory = ConversionMemory(data, options: Self.messages)
         XCTAssertEqual(memory.frames, 6)
-        XCTAssertEqual(memory.estimate, memory.fixed + MemoryPlan.leastAvailable(options, frames: 6))
-        options.limits.maxMemory = memory.estimate - 1
-        XCTAssertThrowsError(try StickerConverter.convert(data, options: options)) { error in
-            guard let e = error as? ImageError, case .overMemory? = e.reason as? LimitsError else { return XCTFail("\(error)") }
-        }
-        options.limits.maxMemory = memory.estimate
-        let result = try StickerConverter.convert(data, options: options)
-        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+        XCTAssertEqual(memory.estimate, memory.fixed + MemoryPlan.leastAvailable(Self.messages, frames: 6))
+        try assertConvertsFromItsEstimate(data, Self.messages, estimate: memory.estimate)
     }
 
     /// A still is converted under every budget from the least it can be converted in (decoded by
@@ -81,9 +94,7 @@ final class SmallBudgetTests: XCTestCase {
     /// is almost nothing, so the stores give up and the still's one frame is decoded and fitted
     /// again (it used to stop the process: a walk with neither a store nor a replay).
     func testAStillConvertsAtEveryBudgetFromItsLeastUp() throws {
-        let a = AnimationBudgetTests.animation(frames: 1, side: 96, delay: Delay(numerator: 1, denominator: 10), loops: 0)
-        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
-                                                  loopCount: 0, effort: .fast)
+        let data = try Self.apng(frames: 1, side: 96)
         for sizes: [StickerSize] in [[.regular], [.small, .regular, .large]] {
             var options = ConversionOptions(sizes: sizes)
             let whole = ConversionMemory(data, options: options)
@@ -114,54 +125,38 @@ final class SmallBudgetTests: XCTestCase {
         }
     }
 
-    /// A WebM animation (Telegram) counts libvpx's encoders in its fixed part; a still counts its
-    /// workspace instead, and an APNG animation (Signal) neither.
-    func testAWebMAnimationCountsItsEncoder() throws {
-        let a = AnimationBudgetTests.animation(frames: 6, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
-        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
-                                                  loopCount: 0, effort: .fast)
-        var telegram = ConversionOptions(), signal = ConversionOptions()
+    /// A WebM animation (Telegram) counts libvpx's encoders in its fixed part and a WebP one
+    /// (WhatsApp) libwebp's animation encoder; a still counts its workspace instead, and an APNG
+    /// animation (Signal) neither. Uncounted, libwebp's took its part of what the plan gave the
+    /// fitted frames: under `--max-memory 48` six corpus animations peaked at 48–52 MB for
+    /// WhatsApp. Each estimate is converted at, and refused just under.
+    func testCodecAnimationsCountTheirEncoders() throws {
+        let data = try Self.apng(frames: 6)
+        var telegram = ConversionOptions(), whatsapp = ConversionOptions(), signal = ConversionOptions()
         telegram.target = .telegram
+        whatsapp.target = .whatsapp
         signal.target = .signal
-        let withEncoder = ConversionMemory(data, options: telegram), without = ConversionMemory(data, options: signal)
-        XCTAssertEqual(withEncoder.fixed - without.fixed, ConversionMemory.webmEncoder)
-        XCTAssertEqual(ConversionMemory.encoder(telegram, animated: false), ConversionMemory.stillWorkspace)
+        let webm = ConversionMemory(data, options: telegram), webp = ConversionMemory(data, options: whatsapp)
+        let without = ConversionMemory(data, options: signal)
+        XCTAssertEqual(webm.fixed - without.fixed, ConversionMemory.webmEncoder)
+        XCTAssertEqual(webp.fixed - without.fixed, ConversionMemory.webpAnimationEncoder)
+        for options in [telegram, whatsapp] {
+            XCTAssertEqual(ConversionMemory.encoder(options, animated: false), ConversionMemory.stillWorkspace)
+        }
         XCTAssertEqual(ConversionMemory.encoder(signal, animated: true), 0)
-        // Its search holds no palette search's parts: the least is the codec's minimum (its
+        // Their searches hold no palette search's parts: the least is the codec's minimum (its
         // probes replay the frames past it), and nothing is reserved for them. The estimate was
         // the fixed part and the 32 MB of a palette search: every Telegram animation of the
         // corpus was refused under about 113 MB, where at 100 MB twelve of them now convert
         // within it (77–88 MB, `scripts/check-budgets 100`).
-        XCTAssertEqual(MemoryPlan.leastAvailable(telegram), 0)
-        XCTAssertEqual(MemoryPlan(options: telegram, available: 60_000_000).searchExcess, 0)
-        XCTAssertEqual(withEncoder.estimate, withEncoder.fixed + ConversionMemory.codecAnimationMinimum)
-        XCTAssertLessThan(withEncoder.estimate, 100_000_000)
-        XCTAssertEqual(without.estimate, without.fixed + MemoryPlan.leastAvailable(signal, frames: 6))
-    }
-
-    /// A WebP animation (WhatsApp) counts libwebp's animation encoder in its fixed part, as a
-    /// WebM one counts libvpx's: uncounted, the plan gave its fitted frames 0.4 of a budget the
-    /// encoder already took a part of, and under `--max-memory 48` six corpus animations peaked
-    /// at 48–52 MB. Its estimate is then converted at, and refused just under.
-    func testAWebPAnimationCountsItsEncoder() throws {
-        let a = AnimationBudgetTests.animation(frames: 6, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
-        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
-                                                  loopCount: 0, effort: .fast)
-        var whatsapp = ConversionOptions(), telegram = ConversionOptions()
-        whatsapp.target = .whatsapp
-        telegram.target = .telegram
-        let webp = ConversionMemory(data, options: whatsapp), webm = ConversionMemory(data, options: telegram)
-        XCTAssertEqual(webm.fixed - webp.fixed, ConversionMemory.webmEncoder - ConversionMemory.webpAnimationEncoder)
-        XCTAssertEqual(ConversionMemory.encoder(whatsapp, animated: true), ConversionMemory.webpAnimationEncoder)
-        XCTAssertEqual(ConversionMemory.encoder(whatsapp, animated: false), ConversionMemory.stillWorkspace)
-        XCTAssertEqual(webp.estimate, webp.fixed + ConversionMemory.codecAnimationMinimum)
-        whatsapp.limits.maxMemory = webp.estimate - 1
-        XCTAssertThrowsError(try StickerConverter.convert(data, options: whatsapp)) { error in
-            guard let e = error as? ImageError, case .overMemory? = e.reason as? LimitsError else { return XCTFail("\(error)") }
+        for (options, memory) in [(telegram, webm), (whatsapp, webp)] {
+            XCTAssertEqual(MemoryPlan.leastAvailable(options), 0)
+            XCTAssertEqual(MemoryPlan(options: options, available: 60_000_000).searchExcess, 0)
+            XCTAssertEqual(memory.estimate, memory.fixed + ConversionMemory.codecAnimationMinimum)
+            try assertConvertsFromItsEstimate(data, options, estimate: memory.estimate)
         }
-        whatsapp.limits.maxMemory = webp.estimate
-        let result = try StickerConverter.convert(data, options: whatsapp)
-        for output in result.outputs { XCTAssertNoThrow(try output.result.get()) }
+        XCTAssertLessThan(webm.estimate, 100_000_000)
+        XCTAssertEqual(without.estimate, without.fixed + MemoryPlan.leastAvailable(signal, frames: 6))
     }
 
     /// A short animation (every probe a real encode, no sampled frames) asks for its own working
@@ -170,12 +165,7 @@ final class SmallBudgetTests: XCTestCase {
     /// one of the same canvas is refused from its structure. The 3-frame maneki neko of the
     /// corpus was refused at 91 MB; it peaks at 46 MB under the default budget.
     func testAShortAnimationAsksForItsOwnWorkingSet() throws {
-        func apng(_ n: Int) throws -> [UInt8] {
-            let a = AnimationBudgetTests.animation(frames: n, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
-            return try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
-                                                  loopCount: 0, effort: .fast)
-        }
-        let short = try apng(3), long = try apng(40)
+        let short = try Self.apng(frames: 3), long = try Self.apng(frames: 40)
         var options = Self.messages
         let reference = try StickerConverter.convert(short, options: options).outputs.map { try $0.result.get().bytes }
         options.limits.maxMemory = 64_000_000
@@ -200,9 +190,7 @@ final class SmallBudgetTests: XCTestCase {
     /// frames behind damage) is refused when what it shares could not hold a long timeline's
     /// least, with the estimate of the frames found, and converts as any long one otherwise.
     func testAPlanForAShortTimelineRefusesALongDecode() throws {
-        let a = AnimationBudgetTests.animation(frames: 40, side: 64, delay: Delay(numerator: 1, denominator: 10), loops: 0)
-        let data = try PNGEncoder.encodeAnimation(frames: a.frames.map(\.image), delays: a.frames.map(\.delay),
-                                                  loopCount: 0, effort: .fast)
+        let data = try Self.apng(frames: 40)
         var options = Self.messages
         options.limits.maxMemory = 64_000_000
         let small = MemoryPlan.leastAvailable(options, frames: 3) + 1_000_000
