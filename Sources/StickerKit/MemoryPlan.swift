@@ -18,8 +18,9 @@ struct MemoryPlan {
     /// of the stores' frames stay unpacked than at 0.4 (NOTES.md, "Memory": 3 % less CPU over
     /// the animated corpus; the whole batch's peak stays under its 500 MB).
     static let messagesFittedShare = 0.5
-    /// libwebp's animation encoder holds frames of its own that the plan does not count (libvpx's
-    /// fixed part is in the estimate, `ConversionMemory.encoder`): the other platforms keep 0.4.
+    /// libwebp's and libvpx's animation encoders hold encoded frames of their own beyond the
+    /// fixed parts the estimate counts for them (`ConversionMemory.encoder`): the other
+    /// platforms keep 0.4.
     static let platformFittedShare = 0.4
 
     /// What the search takes beyond its indexed and samples shares (`searchReserve`): the
@@ -45,7 +46,7 @@ struct MemoryPlan {
 
     /// Whether a palette search of `frames` frames (unknown: nil) may predict sizes from sampled
     /// frames: only a timeline of more than `AnimationBudget.realProbeFrames` does; a shorter one
-    /// is sized by real encodes and holds no samples, nor a histogram near its bound.
+    /// is sized by real encodes and holds no sampled frames.
     static func predicts(frames: Int?) -> Bool {
         frames.map { $0 > AnimationBudget.realProbeFrames } ?? true
     }
