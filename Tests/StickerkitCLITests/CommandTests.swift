@@ -65,6 +65,20 @@ final class CommandTests: XCTestCase {
                            try Data(contentsOf: plain.appendingPathComponent(name)), name)
         }
         XCTAssertEqual(modes.sorted(), ["palette", "truecolor-lossy"], "both kinds of lossy sticker")
+        XCTAssertFalse(a.stderr.contains("[small]: palette"), a.stderr)
+        // -v asks for a line per sticker (and one per animation's search) on a pipe too, where
+        // it used to print nothing while still paying for the SSIM; --quiet wins.
+        let verbose = tmp.appendingPathComponent("verbose")
+        let v = try CLI.run(["resize"] + inputs + ["-o", verbose.path, "--size", "small", "--max-kb", "60", "-v"])
+        XCTAssertEqual(v.status, 0, v.stderr)
+        XCTAssertTrue(v.stderr.contains("elephant_480x400_34f.png [small]: palette, "), v.stderr)
+        XCTAssertTrue(v.stderr.contains("rocket_640x427.jpg [small]: truecolor-lossy"), v.stderr)
+        XCTAssertTrue(v.stderr.contains("elephant_480x400_34f.png [small]: searched "), v.stderr)
+        XCTAssertTrue(v.stderr.contains("SSIM 0."), v.stderr)
+        let quiet = try CLI.run(["resize"] + inputs + ["-o", tmp.appendingPathComponent("quiet").path, "--size", "small",
+                                 "--max-kb", "60", "-v", "-q"])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stderr, "")
     }
 
     /// A platform run's report names the platform's side (or the platform, for LINE's shaped

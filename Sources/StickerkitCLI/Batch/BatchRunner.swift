@@ -321,9 +321,9 @@ struct BatchRunner: Sendable {
                         if w == sticker.report.emptyWarning { terminal.warning(line) } else { terminal.note(line) }
                     }
                     if settings.verbose {
-                        terminal.note("\(input.shown.display) [\(label(size))]: \(Self.describe(sticker.report))")
+                        terminal.detail("\(input.shown.display) [\(label(size))]: \(Self.describe(sticker.report))")
                         if let search = Self.describeSearch(sticker.report) {
-                            terminal.note("\(input.shown.display) [\(label(size))]: \(search)")
+                            terminal.detail("\(input.shown.display) [\(label(size))]: \(search)")
                         }
                     }
                 } catch {

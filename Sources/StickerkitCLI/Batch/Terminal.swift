@@ -48,6 +48,10 @@ final class Terminal: Sendable {
     /// A note: only on a terminal without --quiet.
     func note(_ line: String) { if chatty { emit(line) } }
 
+    /// A line the user asked for (`-v`): shown unless --quiet, whether or not stderr is a
+    /// terminal (`resize -v 2> log` keeps them).
+    func detail(_ line: String) { if !quiet { emit(line) } }
+
     /// A line of the command's result on stdout (escaped as every message is), or on stderr
     /// when stdout carries a report.
     func result(_ line: String) {

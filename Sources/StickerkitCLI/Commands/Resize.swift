@@ -35,7 +35,7 @@ struct Resize: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "On a terminal, say what was chosen for every sticker (mode, colours, frames, bytes, quality, SSIM).")
+    @Flag(name: .shortAndLong, help: "Say what was chosen for every sticker (mode, colours, frames, bytes, quality, SSIM) and, for an animation, what its search encoded; on a pipe too, unless --quiet.")
     var verbose = false
 
     @Flag(name: .long, help: "Remove the stickers stickerkit made in the output folder earlier that this run did not make: of inputs not given this time, or of this run's inputs at other sizes, layouts or apps (edited ones stay).")
