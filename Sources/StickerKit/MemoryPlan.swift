@@ -107,14 +107,22 @@ struct MemoryPlan {
     /// comparing and the final encode made from them.
     static let keptProbes = 4
 
+    /// The sample floor a search of `frames` frames holds: `sampleFloor(side:)` where it predicts,
+    /// none where it is sized by real encodes alone.
+    static func sampleFloor(side: Int, frames: Int?) -> Int { predicts(frames: frames) ? sampleFloor(side: side) : 0 }
+
+    /// What the plan sets aside before the search's shares hold anything: `histogram` for a search
+    /// that predicts (or of frames unknown), the counted working set (`shortReserve`) for one that
+    /// does not.
+    static func reserve(_ options: ConversionOptions, frames: Int?) -> Int {
+        guard let frames, !predicts(frames: frames) else { return histogram }
+        return shortReserve(options, frames: frames)
+    }
+
     /// What the search holds at most beside the fitted frames: the indexed share and the
-    /// samples' share (at least the floor), or the histogram before them; for a search that
-    /// predicts nothing, the indexed share or its working set (`shortReserve`).
+    /// samples' share (at least the floor of a search that predicts), or its reserve before them.
     static func searchReserve(_ budget: Int, side: Int, options: ConversionOptions, frames: Int?) -> Int {
-        if let frames, !predicts(frames: frames) {
-            return max(indexedShare(budget) + samplesShare(budget), shortReserve(options, frames: frames))
-        }
-        return max(indexedShare(budget) + max(samplesShare(budget), sampleFloor(side: side)), histogram)
+        max(indexedShare(budget) + max(samplesShare(budget), sampleFloor(side: side, frames: frames)), reserve(options, frames: frames))
     }
 
     /// The samples' share of the budget is its `samplesDivisor`th, the probes' remapped frames'
@@ -128,22 +136,19 @@ struct MemoryPlan {
     /// frames and the search's reserve `R` to fit: with fitted share `s` and the indexed and
     /// samples fractions `i` and `m` they come to `s·(B − R + i·B + m·B) + R`, at most `B` once
     /// `R·(1 − s) ≤ B·(1 − s·(1 + i + m))`. For the floor (`R = i·B + F`) that is
-    /// `B ≥ F·(1 − s) / (1 − i − s·(1 + m))`, for the histogram
+    /// `B ≥ F·(1 − s) / (1 − i − s·(1 + m))`, for the reserve (`reserve`)
     /// `B ≥ H·(1 − s) / (1 − s·(1 + i + m))`: 54 MB for Messages (the histogram's), 49 MB for the
     /// platforms whose animations are APNG; 0 where the search holds none of it
     /// (`searchesPalettes`). A timeline of `frames` that predicts nothing has no floor, and its
-    /// reserve is `shortReserve` in place of `H`: about 17.5 MB for Messages' default budget.
+    /// reserve is `shortReserve`: about 17.5 MB for Messages' default budget.
     static func leastAvailable(_ options: ConversionOptions, frames: Int? = nil) -> Int {
         guard searchesPalettes(options) else { return 0 }
         let s = fittedShare(options)
         let i = 1 / Double(indexedDivisor), m = 1 / Double(samplesDivisor)
-        if let frames, !predicts(frames: frames) {
-            return Int((Double(shortReserve(options, frames: frames)) * (1 - s) / (1 - s * (1 + i + m))).rounded(.up))
-        }
-        let floor = Double(sampleFloor(side: largestSide(options)))
+        let floor = Double(sampleFloor(side: largestSide(options), frames: frames))
         let byFloor = floor * (1 - s) / (1 - i - s * (1 + m))
-        let byHistogram = Double(histogram) * (1 - s) / (1 - s * (1 + i + m))
-        return Int(max(byFloor, byHistogram).rounded(.up))
+        let byReserve = Double(reserve(options, frames: frames)) * (1 - s) / (1 - s * (1 + i + m))
+        return Int(max(byFloor, byReserve).rounded(.up))
     }
 
     /// The part of `fittedFrames` that is one size's own: split over the sizes converted together
