@@ -41,6 +41,33 @@ final class APNGLayoutTests: XCTestCase {
         }
     }
 
+    /// `bytesByInputFrame` gives each written frame's bytes in the file (its fcTL and its
+    /// IDAT or fdAT chunks, read back) at the input frame it starts at, and nothing at the
+    /// frames merged into it.
+    func testBytesByInputFrameAreEachWrittenFramesChunks() throws {
+        for a in Self.animations() {
+            let (bytes, layout) = try PNGEncoder.encodeAnimationWithLayout(frames: a.frames, delays: a.delays, loopCount: 0,
+                                                                           effort: .fast, alwaysAnimated: true)
+            var groups: [Int] = []
+            for chunk in try PNGChunkParser.parse(bytes) {
+                switch chunk.type {
+                case "fcTL": groups.append(12 + chunk.data.count)
+                case "IDAT", "fdAT": groups[groups.count - 1] += 12 + chunk.data.count
+                default: break
+                }
+            }
+            let perFrame = layout.bytesByInputFrame
+            XCTAssertEqual(perFrame.count, a.frames.count, a.name)
+            XCTAssertEqual(perFrame.filter { $0 > 0 }, groups, a.name)
+            XCTAssertGreaterThan(perFrame[0], 0, a.name)
+            // The frames merged into a written frame (identical to its first) add nothing.
+            for f in layout.frames {
+                for i in (f.start + 1)..<f.end { XCTAssertEqual(perFrame[i], 0, "\(a.name) frame \(i)") }
+            }
+            XCTAssertEqual(perFrame.filter { $0 > 0 }.count, layout.writtenFrameCount, a.name)
+        }
+    }
+
     func testReusedLayoutGivesTheFreshBytesAtEveryEffort() throws {
         var reused = 0
         for a in Self.animations() {

@@ -65,12 +65,13 @@ enum AnimationBudget {
     static let stopPast = 2.0
 
     /// A probe of the climb (`Search.climb`) also stops once a quarter of its kept frames'
-    /// change (by changed pixels) is written and the whole file is extrapolated past this many
-    /// times its limit: it is over, and by how much matters only to place the next probe. The
-    /// extrapolation of a timeline whose first frames change more than the rest ran 15–20 %
-    /// high (the watchface), so a probe that would fit is not taken for one over. The 5,000
-    /// frames of a square moving over a 32² screen at 408 px climbed through three probes of
-    /// 1,667 kept frames each 1.4–1.8 times over, each stopped only past the budget.
+    /// expected bytes (`Probes.weights`) is written and the whole file is extrapolated past this
+    /// many times its limit: it is over, and by how much matters only to place the next probe.
+    /// The margin leaves room for an extrapolation that runs high, so a probe that would fit is
+    /// not taken for one over (by changed pixels alone, the watchface's ran 1.5–1.8 times its
+    /// size). The 5,000 frames of a square moving over a 32² screen at 408 px climbed through
+    /// three probes of 1,667 kept frames each 1.4–1.8 times over, each stopped only past the
+    /// budget.
     static let projectedStop = 1.3
 
     /// Bytes the search's parts may hold beyond the fitted frames: remapped frames of one
