@@ -42,7 +42,7 @@ final class PathCheckTests: XCTestCase {
         // A large file that is no JSON is refused from its first bytes (scripts/check-bombs
         // measures that it is not read whole).
         let large = tmp.appendingPathComponent("large.json")
-        FileManager.default.createFile(atPath: large.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: large.path, contents: nil))
         try FileHandle(forWritingTo: large).truncate(atOffset: 100 << 20)
         try assertUsageError(["-o", out.path, "--report", large.path], mentions: ["--report", "not a stickerkit report"])
         // An earlier report is replaced.

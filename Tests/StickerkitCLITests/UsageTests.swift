@@ -79,7 +79,7 @@ final class UsageTests: XCTestCase {
         try FileManager.default.copyItem(at: CLI.repositoryRoot.appendingPathComponent("samples/oc_teddybear.png"),
                                          to: tmp.appendingPathComponent("art.png"))
         let labels = tmp.appendingPathComponent("labels.csv")
-        FileManager.default.createFile(atPath: labels.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: labels.path, contents: nil))
         let handle = try FileHandle(forWritingTo: labels)
         try handle.truncate(atOffset: 1 << 30)
         try handle.close()
