@@ -167,7 +167,7 @@ extension APNGEncoder {
         func write(_ frame: APNGLayout.Frame, _ raster: Raster, stream: [UInt8]?) {
             laid.append(frame)
             streams.append(stream ?? [])
-            writtenBytes += (stream?.count ?? 0) + APNGEncoder.frameOverhead + 4
+            writtenBytes += APNGEncoder.fileBytes(ofFrame: laid.count - 1, stream: stream?.count ?? 0)
             if stream == nil {
                 pending.append((laid.count - 1, raster))
                 if pending.count == APNGEncoder.compressionBatch { compressPending() }
@@ -184,7 +184,7 @@ extension APNGEncoder {
                 laid = [given?.frames[0] ?? APNGLayout.Frame(start: 0, end: 1, rect: full, blend: .source, dispose: .none)]
                 streams = [kept(0) ?? (firstStream || given != nil
                     ? plan.compress(raster(ofSamples: samples, canvas, rect: full), with: compressor) : [])]
-                writtenBytes += streams[0].count + APNGEncoder.frameOverhead
+                writtenBytes += APNGEncoder.fileBytes(ofFrame: 0, stream: streams[0].count)
                 firstBytes = writtenBytes
                 return
             }
@@ -294,6 +294,12 @@ extension APNGEncoder {
     /// Bytes of a frame besides its stream: its fcTL chunk and the IDAT chunk's length, type and
     /// CRC (an fdAT has 4 more, its sequence number; a stream split over several chunks more).
     static let frameOverhead = 12 + 26 + 12
+
+    /// Bytes written frame `k` adds to the file with a stream of `stream` bytes in one chunk: the
+    /// stream and `frameOverhead`, and after the first frame (an fdAT) its sequence number.
+    static func fileBytes(ofFrame k: Int, stream: Int) -> Int {
+        stream + frameOverhead + (k == 0 ? 0 : 4)
+    }
 
     /// The size of a whole file whose first `walked` of `frameCount` input frames came to
     /// `written` bytes, `first` of them up to the first frame's stream: the later frames'

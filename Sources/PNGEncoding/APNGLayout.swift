@@ -31,13 +31,13 @@ package struct APNGLayout: Sendable, Equatable {
     package var writtenFrameCount: Int { frames.count }
 
     /// Bytes each input frame added to the file in the encode that made this layout: a written
-    /// frame's stream with its chunks (`APNGEncoder.frameOverhead`, and an fdAT's sequence number) at the input frame it
-    /// starts at, nothing at the frames merged into it. Where a file's bytes lie over its
+    /// frame's stream with its chunks (`APNGEncoder.fileBytes(ofFrame:stream:)`) at the input
+    /// frame it starts at, nothing at the frames merged into it. Where a file's bytes lie over its
     /// frames, for extrapolating an encode of the same frames that stops early.
     package var bytesByInputFrame: [Int] {
         var bytes = [Int](repeating: 0, count: frameCount)
         for (k, f) in frames.enumerated() where f.start < frameCount {
-            bytes[f.start] = streamBytes[k] + APNGEncoder.frameOverhead + (k == 0 ? 0 : 4)
+            bytes[f.start] = APNGEncoder.fileBytes(ofFrame: k, stream: streamBytes[k])
         }
         return bytes
     }
