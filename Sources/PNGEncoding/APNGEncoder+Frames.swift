@@ -73,12 +73,12 @@ extension APNGEncoder {
         let rows = RasterStreams.sampleRows(height: h, rowBytes: c.raster.rowBytes)
         return c.filtered.withUnsafeBufferPointer { f in
             if rows.count == 1 && rows[0] == 0..<h {
-                return Double(compressor.compressedSize(f.baseAddress!, count: f.count, level: rankingLevel))
+                return Double(compressor.compressedSize(c.filtered, level: rankingLevel))
             }
             var sample: [UInt8] = []
             sample.reserveCapacity(rows.reduce(0) { $0 + $1.count } * stride)
             for r in rows { sample.append(contentsOf: f[(r.lowerBound * stride)..<(r.upperBound * stride)]) }
-            let n = sample.withUnsafeBufferPointer { compressor.compressedSize($0.baseAddress!, count: $0.count, level: rankingLevel) }
+            let n = compressor.compressedSize(sample, level: rankingLevel)
             return Double(n) * Double(h) / Double(sample.count / stride)
         }
     }
@@ -147,7 +147,8 @@ extension APNGEncoder {
         let laterWeight = weights.count == frameCount ? weights.dropFirst().reduce(0, +) : frameCount - 1
         var walkedWeight = 0
         let candidateStrategy = EncodingPlan.defaultStrategy(for: kind)
-        let compressor = ZlibCompressor()
+        // Regions that come back (a cursor blinking) are ranked and compressed once.
+        let compressor = ZlibCompressor(remembers: remembersRegions)
 
         var canvas = APNGCanvas(width: width, height: height, clearKey: clearKey)
         /// The samples of the frame before, to compare the next one with.

@@ -26,6 +26,9 @@ struct APNGEncoder {
     /// Write acTL/fcTL even for one frame (an animation whose frames all merged), so that its
     /// duration and loop count survive.
     var alwaysAnimated = false
+    /// Rank and compress a region that comes back byte for byte only once (`StreamMemo`); the
+    /// file is the same without.
+    var remembersRegions = true
 
     /// Key of a transparent black canvas pixel (disposed, or before the first frame).
     let clearKey: UInt32

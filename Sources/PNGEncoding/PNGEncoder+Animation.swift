@@ -66,6 +66,10 @@ extension PNGEncoder {
         return (r.bytes, r.layout)
     }
 
+    /// The most an animation encode holds beside its frames to rank and compress regions that
+    /// come back only once (`StreamMemo`): a memory plan counts it with the encoder's working set.
+    package static let animationMemoBytes = StreamMemo.maxHeldBytes
+
     /// `encodeAnimationWithLayout` over palette frames read from a sequence at `.fast`, for a
     /// search that only needs to know how far over a setting is once it is far over: when the
     /// file written so far passes `stopPast` bytes before the last frame, the walk stops and the

@@ -7,8 +7,17 @@ import CDeflate
 /// (measured in NOTES.md), so there is no cross-call cache.
 final class ZlibCompressor {
     private var compressors: [Int: OpaquePointer] = [:]
+    /// Inputs met before and what they gave, when `remembers` (`StreamMemo`).
+    private var memo: StreamMemo?
 
-    init() {}
+    /// With `remembers`, inputs met again take the stream or size made the first time
+    /// (`StreamMemo`): for an APNG encode's layout, whose regions come back.
+    init(remembers: Bool = false) {
+        memo = remembers ? StreamMemo() : nil
+    }
+
+    /// Inputs answered from what this compressor made before.
+    var remembered: Int { memo?.hits ?? 0 }
 
     deinit {
         for (_, c) in compressors { libdeflate_free_compressor(c) }
@@ -35,8 +44,30 @@ final class ZlibCompressor {
         return Array(scratch[0..<n])
     }
 
+    /// The zlib stream of `input` at `level`; an input this compressor met before, byte for
+    /// byte, takes the stream made then (`StreamMemo`).
     func compress(_ input: [UInt8], level: Int) -> [UInt8] {
-        input.withUnsafeBufferPointer { compress($0, level: level) }
+        guard memo != nil, input.count <= StreamMemo.maxInputBytes else {
+            return input.withUnsafeBufferPointer { compress($0, level: level) }
+        }
+        let digest = StreamMemo.digest(input, form: .zlib, level: level)
+        if case .stream(let s)? = memo!.lookup(input, digest: digest, form: .zlib, level: level) { return s }
+        let s = input.withUnsafeBufferPointer { compress($0, level: level) }
+        memo!.remember(input, digest: digest, form: .zlib, level: level, result: .stream(s))
+        return s
+    }
+
+    /// The size of the raw deflate stream of `input` at `level`, as `compressedSize(_:count:level:)`
+    /// gives it; an input this compressor met before takes the size found then.
+    func compressedSize(_ input: [UInt8], level: Int) -> Int {
+        guard memo != nil, input.count <= StreamMemo.maxInputBytes else {
+            return input.withUnsafeBufferPointer { compressedSize($0.baseAddress!, count: $0.count, level: level) }
+        }
+        let digest = StreamMemo.digest(input, form: .rawSize, level: level)
+        if case .size(let n)? = memo!.lookup(input, digest: digest, form: .rawSize, level: level) { return n }
+        let n = input.withUnsafeBufferPointer { compressedSize($0.baseAddress!, count: $0.count, level: level) }
+        memo!.remember(input, digest: digest, form: .rawSize, level: level, result: .size(n))
+        return n
     }
 
     private var scratch: [UInt8] = []

@@ -1,5 +1,6 @@
 import ImageCore
 import ImageQuantize
+import PNGEncoding
 
 /// How one conversion shares what `Limits.maxMemory` leaves it among what it holds: the fitted frames of each
 /// size (`FittedFrames`), and the budget search's remapped frames and sampled frames. Each part
@@ -100,7 +101,7 @@ struct MemoryPlan {
         let side = Double(largestSide(options))
         let file = min(AnimationBudget.Search.searchBudget(options), Double(max(1, frames)) * side * side)
         return Histogram.maxBytes + AnimationBudget.Palettes.keptMappers * AnimationBudget.Palettes.mapperBytes
-            + Int((Double(keptProbes) * 3 * file).rounded(.up))
+            + Int((Double(keptProbes) * 3 * file).rounded(.up)) + PNGEncoder.animationMemoBytes
     }
 
     /// The fitting probes a short search holds at most at once: its best, the one it is
