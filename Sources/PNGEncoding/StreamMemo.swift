@@ -84,8 +84,7 @@ struct StreamMemo {
 
     /// The result kept for `input` in `form` at `level`, if any.
     mutating func lookup(_ input: [UInt8], digest: UInt64, form: Form, level: Int) -> Result? {
-        guard input.count <= StreamMemo.maxInputBytes, let e = entries[digest], e.form == form, e.level == level,
-              e.input.count == input.count else { return nil }
+        guard let e = entries[digest], e.form == form, e.level == level, e.input.count == input.count else { return nil }
         let same = e.input.withUnsafeBytes { a in
             input.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
         }

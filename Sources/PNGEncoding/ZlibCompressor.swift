@@ -47,27 +47,29 @@ final class ZlibCompressor {
     /// The zlib stream of `input` at `level`; an input this compressor met before, byte for
     /// byte, takes the stream made then (`StreamMemo`).
     func compress(_ input: [UInt8], level: Int) -> [UInt8] {
-        guard memo != nil, input.count <= StreamMemo.maxInputBytes else {
-            return input.withUnsafeBufferPointer { compress($0, level: level) }
-        }
-        let digest = StreamMemo.digest(input, form: .zlib, level: level)
-        if case .stream(let s)? = memo!.lookup(input, digest: digest, form: .zlib, level: level) { return s }
-        let s = input.withUnsafeBufferPointer { compress($0, level: level) }
-        memo!.remember(input, digest: digest, form: .zlib, level: level, result: .stream(s))
+        let r = remembering(input, form: .zlib, level: level) { .stream(compress($0, level: level)) }
+        guard case .stream(let s) = r else { preconditionFailure("ZlibCompressor: a zlib entry holds a stream") }
         return s
     }
 
     /// The size of the raw deflate stream of `input` at `level`, as `compressedSize(_:count:level:)`
     /// gives it; an input this compressor met before takes the size found then.
     func compressedSize(_ input: [UInt8], level: Int) -> Int {
-        guard memo != nil, input.count <= StreamMemo.maxInputBytes else {
-            return input.withUnsafeBufferPointer { compressedSize($0.baseAddress!, count: $0.count, level: level) }
-        }
-        let digest = StreamMemo.digest(input, form: .rawSize, level: level)
-        if case .size(let n)? = memo!.lookup(input, digest: digest, form: .rawSize, level: level) { return n }
-        let n = input.withUnsafeBufferPointer { compressedSize($0.baseAddress!, count: $0.count, level: level) }
-        memo!.remember(input, digest: digest, form: .rawSize, level: level, result: .size(n))
+        let r = remembering(input, form: .rawSize, level: level) { .size(compressedSize($0.baseAddress!, count: $0.count, level: level)) }
+        guard case .size(let n) = r else { preconditionFailure("ZlibCompressor: a size entry holds a size") }
         return n
+    }
+
+    /// `make`'s result for `input`, from the memo when this compressor met the same bytes in
+    /// `form` at `level` before; kept there when small enough.
+    private func remembering(_ input: [UInt8], form: StreamMemo.Form, level: Int,
+                             make: (UnsafeBufferPointer<UInt8>) -> StreamMemo.Result) -> StreamMemo.Result {
+        guard memo != nil, input.count <= StreamMemo.maxInputBytes else { return input.withUnsafeBufferPointer(make) }
+        let digest = StreamMemo.digest(input, form: form, level: level)
+        if let r = memo!.lookup(input, digest: digest, form: form, level: level) { return r }
+        let r = input.withUnsafeBufferPointer(make)
+        memo!.remember(input, digest: digest, form: form, level: level, result: r)
+        return r
     }
 
     private var scratch: [UInt8] = []
