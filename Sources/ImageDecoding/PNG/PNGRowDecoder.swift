@@ -233,7 +233,7 @@ extension PNGRowDecoder {
                     }
                 }
                 if let passRows {
-                    try pf.table.withUnsafeBufferPointer { PNGRaster.expand(line + 1, scratch, width: pass.width, pixelFormat: pf, table: $0.baseAddress!) }
+                    pf.table.withUnsafeBufferPointer { PNGRaster.expand(line + 1, scratch, width: pass.width, pixelFormat: pf, table: $0.baseAddress!) }
                     try passRows(scratch, pass.width)
                 }
             }
