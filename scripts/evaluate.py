@@ -22,6 +22,11 @@ from the peers' venv, not through run.sh, whose pipelines hold only the iMessage
 judge at the platform's side with its containers (--formats) and the cap for each input's kind
 (still or animation).
 
+--baseline FILE compares every stickerkit sticker's SSIM with the same file and size in an earlier
+measurement file (FILE, or REV:PATH for one in git, e.g. 326778f:Benchmarks/results/evaluate-animated.json),
+prints those below it by more than --tolerance (default 0.002) and those above it, and exits 1 when
+any is below: the quality bound a speed change is held to.
+
 --json writes the run as a measurement file (scripts/resultfile.py: command, date, commit, machine,
 then the summary per size and tool, the speed-ups over each peer and every judged file): writing it
 over a file in Benchmarks/results/ and running scripts/readme-tables puts the run in the README.
@@ -99,7 +104,11 @@ def main():
                          "check its stickers are the per-size runs' and compare it with the peers' per-size runs summed")
     ap.add_argument("--reuse-peers", action="store_true",
                     help="keep peer outputs already in --work (from an earlier run with the same files) and the wall times saved with them in times.json; only missing outputs are made")
+    ap.add_argument("--baseline", default=None,
+                    help="an earlier measurement file (or REV:PATH in git): list stickers whose SSIM moved, exit 1 past --tolerance")
+    ap.add_argument("--tolerance", type=float, default=0.002, help="SSIM a sticker may lose against --baseline (default 0.002)")
     a = ap.parse_args()
+    baseline = load_baseline(a.baseline) if a.baseline else None
 
     platform = PLATFORMS.get(a.platform) if a.platform else None
     sizes = [platform["side"]] if platform else [int(s) for s in a.sizes.split(",")]
@@ -328,6 +337,42 @@ def main():
     if a.json:
         files = [dict(v, tool=k[0], target_size=k[1], file=k[2]) for k, v in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2]))]
         write_measurement(a, inputs, sizes, limit, peers, summary, files, both)
+    if baseline is not None:
+        ours = {(s, i.name): val(results[("stickerkit", s, i.name)], "ssim") if ("stickerkit", s, i.name) in results else None
+                for s in sizes for i in inputs}
+        if below_baseline(ours, {k: v for k, v in baseline.items() if k in ours}, a.baseline, a.tolerance):
+            sys.exit(1)
+
+
+def load_baseline(spec):
+    """SSIM by (size, file name) of stickerkit's stickers in a measurement file, or in REV:PATH."""
+    path = Path(spec)
+    if path.exists():
+        data = json.loads(path.read_text())
+    elif ":" in spec:
+        data = json.loads(subprocess.run(["git", "-C", str(ROOT), "show", spec], check=True,
+                                         capture_output=True, text=True).stdout)
+    else:
+        sys.exit(f"evaluate: no baseline file {spec}")
+    return {(f["target_size"], f["file"]): f.get("ssim") for f in data.get("files", [])
+            if f.get("tool") == "stickerkit" and f.get("ssim") is not None}
+
+
+def below_baseline(ours, baseline, name, tolerance):
+    """Prints the stickers whose SSIM moved against the baseline; True when one lost more than `tolerance`."""
+    moved = sorted(((k, ours[k] - baseline[k]) for k in ours if k in baseline and ours[k] is not None
+                    and abs(ours[k] - baseline[k]) >= 0.00001), key=lambda m: m[1])
+    missing = sorted(k for k in baseline if k not in ours or ours[k] is None)
+    lost = [m for m in moved if m[1] < -tolerance]
+    same = sum(1 for k in baseline if ours.get(k) is not None and abs(ours[k] - baseline[k]) < 0.00001)
+    print(f"\nagainst the baseline {name}: {same} stickers the same, "
+          f"{sum(1 for m in moved if m[1] < 0)} lower, {sum(1 for m in moved if m[1] > 0)} higher; "
+          f"{len(lost)} lower by more than {tolerance}")
+    for (size, file), d in moved:
+        print(f"  {'!' if d < -tolerance else ' '} {size} {file}: {baseline[(size, file)]:.5f} -> {ours[(size, file)]:.5f} ({d:+.5f})")
+    for size, file in missing:
+        print(f"  ! {size} {file}: in the baseline, not judged in this run")
+    return bool(lost) or bool(missing)
 
 
 def all_sizes_summary(together, peers, times, cpu, sizes):
