@@ -24,8 +24,8 @@ judge at the platform's side with its containers (--formats) and the cap for eac
 
 --baseline FILE compares every stickerkit sticker's SSIM with the same file and size in an earlier
 measurement file (FILE, or REV:PATH for one in git, e.g. 326778f:Benchmarks/results/evaluate-animated.json),
-prints those below it by more than --tolerance (default 0.002) and those above it, and exits 1 when
-any is below: the quality bound a speed change is held to.
+prints every sticker whose SSIM moved (marking those below it by more than --tolerance, default
+0.002), and exits 1 when one is below by more or was not judged: the bound a speed change is held to.
 
 --json writes the run as a measurement file (scripts/resultfile.py: command, date, commit, machine,
 then the summary per size and tool, the speed-ups over each peer and every judged file): writing it
